@@ -1,0 +1,77 @@
+import { asc, inArray, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import type { Storage } from '../../../src/storage/port.ts';
+import { DrizzleStorage, dueMessagesCondition, toMessage, type Db, type Dialect, type Tables } from '../sql/drizzle-storage.ts';
+import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
+import { errorChain } from '../sql/errors.ts';
+import { migrations } from './migrations.ts';
+import * as schema from './schema.ts';
+
+export interface PostgresOptions {
+  /** schema (search_path) to use instead of `public`; created by migrate() when missing */
+  schema?: string;
+  /** connections in the pool */
+  max?: number;
+}
+
+// Arbitrary constant: the advisory lock that serialises migrations of several instances starting at once.
+const MIGRATION_LOCK_KEY = 7_346_110_001;
+
+/**
+ * Storage on PostgreSQL through postgres.js. A reservation takes a transaction-scoped advisory lock per
+ * candidate provider (in id order, so two reservations never wait on each other in a cycle) before it reads
+ * the provider's bookings; webhook messages are claimed with FOR UPDATE SKIP LOCKED and a lease.
+ */
+export function postgresStorage(url: string, options: PostgresOptions = {}): Storage {
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connection: options.schema ? { search_path: options.schema } : {},
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  const tables = schema as unknown as Tables;
+
+  const dialect: Dialect = {
+    db,
+    tables,
+    write: (work) => db.transaction(work),
+    async lockProviders(tx, providerIds) {
+      for (const id of [...providerIds].sort()) {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${id}, 0))`);
+      }
+    },
+    async claimDueMessages(owner, now, leaseUntil, limit) {
+      const m = tables.webhookMessages;
+      const due = db.select({ id: m.id }).from(m).where(dueMessagesCondition(tables, now))
+        .orderBy(asc(m.nextAttemptAt)).limit(limit).for('update', { skipLocked: true });
+      const rows = await db.update(m).set({ leaseOwner: owner, leaseUntil }).where(inArray(m.id, due)).returning();
+      return rows.map(toMessage);
+    },
+    isUniqueViolation(error) {
+      for (const link of errorChain(error)) if (link.code === '23505') return true;
+      return false;
+    },
+    async migrate() {
+      await client.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
+        if (options.schema) await tx.unsafe(`create schema if not exists "${options.schema.replaceAll('"', '""')}"`);
+        await tx.unsafe(`create table if not exists "${MIGRATIONS_TABLE}" (id serial primary key, hash text not null, created_at bigint)`);
+        const [last] = await tx.unsafe(`select max(created_at) as at from "${MIGRATIONS_TABLE}"`);
+        const appliedUpTo = Number(last?.at ?? 0);
+        for (const migration of migrations) {
+          if (migration.folderMillis <= appliedUpTo) continue;
+          for (const statement of migration.statements) await tx.unsafe(statement);
+          await tx.unsafe(`insert into "${MIGRATIONS_TABLE}" (hash, created_at) values ($1, $2)`, [migration.hash, migration.folderMillis]);
+        }
+      });
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+  return new DrizzleStorage(dialect);
+}

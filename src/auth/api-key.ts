@@ -1,0 +1,41 @@
+import type { AppDeps } from '../deps.ts';
+import { notFound, unauthorized } from '../shared/errors.ts';
+import { constantTimeEqual, sha256Hex } from '../shared/secrets.ts';
+import type { WorkspaceRecord } from '../storage/port.ts';
+
+export const API_KEY_HEADER = 'x-svc-api-key';
+export const DEMO_SLUG = 'demo';
+
+export async function findWorkspace(deps: Pick<AppDeps, 'storage'>, slug: string): Promise<WorkspaceRecord> {
+  const workspace = await deps.storage.getWorkspaceBySlug(slug);
+  if (!workspace) throw notFound(`workspace ${slug}`);
+  return workspace;
+}
+
+/** True when `presented` is a live API key of this workspace. */
+export async function isWorkspaceKey(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, presented: string): Promise<boolean> {
+  const hash = sha256Hex(presented);
+  const key = await deps.storage.findApiKeyByHash(hash);
+  return key !== null && key.workspaceId === workspace.id && constantTimeEqual(key.hash, hash);
+}
+
+export interface Access {
+  workspace: WorkspaceRecord;
+  /** true when the request carried a valid API key of the workspace */
+  keyed: boolean;
+}
+
+/**
+ * The workspace of a keyed route. Order of checks (decisions section 2): unknown slug → 404, then a missing
+ * or wrong key → 401. `demoKeyless` lets keyless requests through on the demo workspace (decisions section 7).
+ */
+export async function authorize(deps: Pick<AppDeps, 'storage'>, slug: string, headers: Headers | Record<string, string | undefined>, options: { demoKeyless?: boolean } = {}): Promise<Access> {
+  const workspace = await findWorkspace(deps, slug);
+  const presented = headers instanceof Headers ? headers.get(API_KEY_HEADER) : headers[API_KEY_HEADER];
+  if (presented) {
+    if (await isWorkspaceKey(deps, workspace, presented)) return { workspace, keyed: true };
+    throw unauthorized('invalid API key');
+  }
+  if (options.demoKeyless && workspace.slug === DEMO_SLUG) return { workspace, keyed: false };
+  throw unauthorized(`missing API key: send it in the ${API_KEY_HEADER} header`);
+}

@@ -1,0 +1,86 @@
+import { type Static, Type as t } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { LOG_LEVELS } from './shared/logger.ts';
+
+/**
+ * Every setting svc reads, as one schema over environment variables (decisions section 10). This is the
+ * only module that reads `process.env`; command-line flags (`--port`, `--host`) override the variables.
+ */
+export const ConfigSchema = t.Object({
+  PORT: t.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
+  HOST: t.String({ minLength: 1, default: '0.0.0.0', description: 'address to bind' }),
+  DATABASE_URL: t.String({
+    pattern: '^(file:|libsql://|https?://|wss?://|postgres(ql)?://)',
+    default: 'file:./data/svc.db',
+    description: 'file:… (embedded libSQL), libsql://… (remote libSQL) or postgres://… (PostgreSQL)',
+  }),
+  SVC_PUBLIC_URL: t.String({ pattern: '^https?://[^/]+', default: 'http://localhost:8080', description: 'public address of this server' }),
+  SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; generated and stored on first start when unset' })),
+  SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
+  STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
+  STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),
+  SVC_TRUST_PROXY: t.Boolean({ default: false, description: 'use X-Forwarded-For for the client IP' }),
+  LOG_LEVEL: t.Union(LOG_LEVELS.map((level) => t.Literal(level)), { default: 'info' }),
+  SVC_WEBHOOK_RETRY_SCHEDULE: t.String({
+    pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
+    default: '5,300,1800,7200,18000,36000,36000',
+    description: 'seconds between webhook attempts, comma-separated',
+  }),
+  SVC_WEBHOOK_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow webhook URLs on loopback/private addresses' }),
+  SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
+  SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),
+  SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
+  SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+export type ConfigKey = keyof Config;
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const FLAG_TO_KEY: Record<string, ConfigKey> = { port: 'PORT', host: 'HOST' };
+
+/** Reads the config from `env` (default `process.env`) and `flags`; throws ConfigError naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, flags: Record<string, string> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  for (const [flag, value] of Object.entries(flags)) {
+    const key = FLAG_TO_KEY[flag];
+    if (key) raw[key] = value;
+  }
+  return parseConfig(raw);
+}
+
+/** Validates an already assembled settings object (tests build configs this way). */
+export function parseConfig(raw: Record<string, unknown>): Config {
+  const candidate = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, { ...raw }));
+  const [first] = Value.Errors(ConfigSchema, candidate);
+  if (first) {
+    const variable = first.path.replace(/^\//, '') || 'configuration';
+    const given = raw[variable];
+    throw new ConfigError(variable, `${first.message.toLowerCase()}${given === undefined ? '' : ` (got ${JSON.stringify(variable.includes('SECRET') ? '***' : given)})`}`);
+  }
+  const config = candidate as Config;
+  if (config.SVC_PAYMENTS === 'stripe') {
+    if (!config.STRIPE_SECRET_KEY) throw new ConfigError('STRIPE_SECRET_KEY', 'is required when SVC_PAYMENTS=stripe');
+    if (!config.STRIPE_WEBHOOK_SECRET) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when SVC_PAYMENTS=stripe');
+  }
+  if (config.SVC_CAPTCHA_SECRET && !config.SVC_CAPTCHA_VERIFY_URL) {
+    throw new ConfigError('SVC_CAPTCHA_VERIFY_URL', 'is required when SVC_CAPTCHA_SECRET is set');
+  }
+  config.SVC_PUBLIC_URL = config.SVC_PUBLIC_URL.replace(/\/+$/, '');
+  return config;
+}
+
+/** Seconds between attempts of a webhook message, from SVC_WEBHOOK_RETRY_SCHEDULE. */
+export function retrySchedule(config: Config): number[] {
+  return config.SVC_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
+}

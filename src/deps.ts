@@ -1,0 +1,12 @@
+import type { Config } from './config.ts';
+import type { Clock } from './shared/clock.ts';
+import type { Logger } from './shared/logger.ts';
+import type { Storage } from './storage/port.ts';
+
+/** Everything the app is built from; tests pass their own. */
+export interface AppDeps {
+  storage: Storage;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+}

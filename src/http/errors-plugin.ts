@@ -1,0 +1,47 @@
+import { Elysia, ValidationError } from 'elysia';
+import { AppError, errorBody } from '../shared/errors.ts';
+import type { Logger } from '../shared/logger.ts';
+import { requestIdOf } from './request-log.ts';
+import { describeValueError } from './validation-messages.ts';
+
+/** Turns whatever a handler or Elysia throws into the contract's error body (decisions section 2). */
+export function toAppError(error: unknown, code: string | number): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error instanceof ValidationError) {
+    if (error.type === 'response') return null;
+    const details = error.all.map((valueError) => describeValueError(valueError, error.type));
+    const unique = details.filter((detail, index) => details.findIndex((other) => other.path === detail.path) === index);
+    return new AppError('VALIDATION_ERROR', unique[0]?.message ?? 'invalid request', unique);
+  }
+  switch (code) {
+    case 'NOT_FOUND':
+      return new AppError('NOT_FOUND', 'route not found');
+    case 'PARSE':
+      return new AppError('VALIDATION_ERROR', 'request body is not valid JSON');
+    case 'INVALID_FILE_TYPE':
+      return new AppError('VALIDATION_ERROR', 'unsupported content');
+    default:
+      return null;
+  }
+}
+
+export function errorsPlugin(logger: Logger) {
+  return new Elysia({ name: 'errors' })
+    .error({ AppError })
+    .onError({ as: 'global' }, ({ error, code, request, set }) => {
+      const known = toAppError(error, code);
+      if (known) {
+        set.status = known.status;
+        if (known.headers) Object.assign(set.headers, known.headers);
+        return errorBody(known);
+      }
+      const requestId = requestIdOf(request);
+      logger.error('unhandled error', {
+        requestId,
+        error: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      set.status = 500;
+      return errorBody(new AppError('INTERNAL_ERROR', `internal error (request ${requestId})`));
+    });
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env bun
+import { parseArgs } from 'node:util';
+import { openStorage } from '../adapters/storage/index.ts';
+import { findWorkspace } from './auth/api-key.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createPairingCode } from './panel/pairing.ts';
+import { startServer } from './server.ts';
+import { systemClock } from './shared/clock.ts';
+import { AppError } from './shared/errors.ts';
+import type { Storage } from './storage/port.ts';
+import { normalizeDomain } from './widget/domains.ts';
+import { checkNewWorkspace, createApiKey, createWorkspace } from './workspaces/service.ts';
+
+/** A mistake in how svc was called: one line on stderr, exit code 2, nothing written. */
+class UsageError extends Error {}
+
+type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+interface Command {
+  usage: string;
+  summary: string;
+  options: Options;
+  positionals?: 'none' | 'some';
+  /** Resolves when the command is done, or with 'serving' when it keeps the process running. */
+  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<void | 'serving'>;
+}
+
+const json = { type: 'boolean' } as const;
+const help = { type: 'boolean', short: 'h' } as const;
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function withStorage<T>(work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = openStorage(loadConfig().DATABASE_URL);
+  try {
+    await storage.migrate();
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
+function print(values: Record<string, unknown>, result: Record<string, unknown>, human: string) {
+  process.stdout.write(values.json ? JSON.stringify(result) + '\n' : human + '\n');
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: 'svc serve [--port N] [--host H]',
+    summary: 'run the API, widget, panel and scheduler (migrations run first)',
+    options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, help },
+    async run(values) {
+      const flags: Record<string, string> = {};
+      if (typeof values.port === 'string') flags.port = values.port;
+      if (typeof values.host === 'string') flags.host = values.host;
+      const server = await startServer(loadConfig(process.env, flags));
+      const shutdown = () => void server.stop().then(() => process.exit(0));
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+      return 'serving';
+    },
+  },
+  migrate: {
+    usage: 'svc migrate',
+    summary: 'apply database migrations and exit',
+    options: { json, help },
+    async run(values) {
+      await withStorage(async () => {});
+      print(values, { migrated: true }, 'database is up to date');
+    },
+  },
+  'workspace create': {
+    usage: 'svc workspace create --slug S --name N [--timezone TZ] [--json]',
+    summary: 'create a workspace and print it with its first API key (shown once)',
+    options: { slug: { type: 'string' }, name: { type: 'string' }, timezone: { type: 'string' }, json, help },
+    async run(values) {
+      const slug = required(values, 'slug');
+      const name = required(values, 'name');
+      const timezone = typeof values.timezone === 'string' ? values.timezone : undefined;
+      checkNewWorkspace({ slug, name, timezone });
+      const { workspace, apiKey } = await withStorage((storage) => createWorkspace({ storage, clock: systemClock }, { slug, name, timezone }));
+      const { hours: _hours, domains: _domains, requiresConfirmation: _manual, ...shown } = workspace;
+      print(values, { workspace: { ...shown, createdAt: new Date(workspace.createdAt).toISOString(), updatedAt: new Date(workspace.updatedAt).toISOString() }, apiKey },
+        `created workspace ${workspace.slug} (${workspace.id}, ${workspace.timezone})\nAPI key (shown once, keep it secret): ${apiKey}`);
+    },
+  },
+  'apikey create': {
+    usage: 'svc apikey create --workspace S [--name N] [--json]',
+    summary: 'create another API key for a workspace (shown once)',
+    options: { workspace: { type: 'string' }, name: { type: 'string' }, json, help },
+    async run(values) {
+      const slug = required(values, 'workspace');
+      const name = typeof values.name === 'string' ? values.name : 'cli';
+      const apiKey = await withStorage(async (storage) => {
+        const workspace = await findWorkspace({ storage }, slug);
+        return createApiKey({ storage, clock: systemClock }, workspace.id, name);
+      });
+      print(values, { apiKey }, `API key for ${slug} (shown once, keep it secret): ${apiKey}`);
+    },
+  },
+  'pairing-code create': {
+    usage: 'svc pairing-code create --workspace S [--json]',
+    summary: 'create a single-use code (valid 1 hour) that links a host site to the admin panel',
+    options: { workspace: { type: 'string' }, json, help },
+    async run(values) {
+      const slug = required(values, 'workspace');
+      const result = await withStorage(async (storage) => {
+        const workspace = await findWorkspace({ storage }, slug);
+        return createPairingCode({ storage, clock: systemClock }, workspace.id);
+      });
+      print(values, result, `pairing code for ${slug} (single use, expires ${result.expiresAt}): ${result.pairingCode}`);
+    },
+  },
+  'domains set': {
+    usage: 'svc domains set --workspace S DOMAIN [DOMAIN ...] [--json]',
+    summary: 'replace the domains allowed to embed the booking widget (*.example.org allows subdomains)',
+    options: { workspace: { type: 'string' }, json, help },
+    positionals: 'some',
+    async run(values, positionals) {
+      const slug = required(values, 'workspace');
+      if (positionals.length === 0) throw new UsageError('give at least one domain, e.g. svc domains set --workspace acme example.com');
+      const domains = positionals.map((input) => {
+        const domain = normalizeDomain(input);
+        if (!domain) throw new UsageError(`not a domain: ${input} (write example.com or *.example.com, without scheme or path)`);
+        return domain;
+      });
+      const unique = [...new Set(domains)];
+      await withStorage(async (storage) => {
+        const workspace = await findWorkspace({ storage }, slug);
+        await storage.updateWorkspace(workspace.id, { domains: unique }, systemClock.now());
+      });
+      print(values, { workspace: slug, domains: unique }, `allowed widget domains of ${slug}: ${unique.join(', ')}`);
+    },
+  },
+};
+
+function topHelp(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
+  return ['svc: booking, scheduling and payments service', '', 'usage:',
+    ...Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    '', 'Every command reads DATABASE_URL (default file:./data/svc.db). svc COMMAND --help for details.'].join('\n');
+}
+
+function commandHelp(command: Command): string {
+  return `usage: ${command.usage}\n\n${command.summary}`;
+}
+
+function findCommand(args: string[]): { name: string; command: Command; rest: string[] } | null {
+  for (const words of [2, 1]) {
+    const name = args.slice(0, words).join(' ');
+    const command = COMMANDS[name];
+    if (command && args.slice(0, words).every((word) => !word.startsWith('-'))) return { name, command, rest: args.slice(words) };
+  }
+  return null;
+}
+
+/** Runs one command line; resolves with the exit code, or 'serving' while the server runs. */
+export async function main(args: string[]): Promise<number | 'serving'> {
+  if (args.length === 0 || args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
+    process.stdout.write(topHelp() + '\n');
+    return args.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(args);
+  if (!found) {
+    process.stderr.write(`svc: unknown command "${args.slice(0, 2).join(' ')}"; run svc --help\n`);
+    return 2;
+  }
+  const { name, command, rest } = found;
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals === 'some', strict: true });
+    if (values.help) {
+      process.stdout.write(commandHelp(command) + '\n');
+      return 0;
+    }
+    return (await command.run(values, positionals)) ?? 0;
+  } catch (error) {
+    const usage = error instanceof UsageError || error instanceof ConfigError || (error instanceof AppError && error.status < 500)
+      || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`svc ${name}: ${message.split('\n')[0]}\n`);
+    return usage ? 2 : 1;
+  }
+}
+
+if (import.meta.main) {
+  const outcome = await main(process.argv.slice(2));
+  if (outcome !== 'serving') process.exit(outcome);
+}

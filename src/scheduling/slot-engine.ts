@@ -1,0 +1,344 @@
+/**
+ * The slot engine: which start times of a provider are bookable.
+ *
+ * Pure: plain values in, plain values out. No HTTP, no SQL, no clock (`now` is an argument, epoch ms).
+ * Wall-clock times are resolved to instants only through `Temporal`:
+ * - a wall-clock start that does not exist (spring-forward gap) yields no slot;
+ * - a wall-clock start that exists twice (fall-back overlap) yields one slot, at the earlier instant;
+ * - an interval ends at the first instant the clock shows its end time or later: the earlier instant when
+ *   that time exists twice, the transition instant when it falls in a gap, and the start of the next day
+ *   for "24:00". So no instant of a slot shows a wall-clock time at or after its interval's end;
+ * - slot starts are walked in wall-clock time, the duration is added in absolute time.
+ */
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+/** Monday first, the order of ISO `dayOfWeek` (1 = Monday). */
+export const WEEKDAYS: readonly Weekday[] = Object.freeze(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const);
+
+/** Wall-clock interval in the workspace time zone, "HH:mm" 24h; end > start; end may be "24:00". */
+export interface WorkingInterval {
+  start: string;
+  end: string;
+}
+
+/** Working intervals of one calendar day that replace the weekly ones. */
+export interface DateException {
+  /** YYYY-MM-DD */
+  date: string;
+  /** [] = closed */
+  intervals: WorkingInterval[];
+}
+
+export interface WorkingHours {
+  weekly: Record<Weekday, WorkingInterval[]>;
+  exceptions: DateException[];
+}
+
+export interface SlotRules {
+  serviceId: string;
+  /** minutes, length of a booking (the booking's own duration when given, min 5) */
+  duration: number;
+  /** minutes kept free before and after every booking of this service */
+  bufferTime: number;
+  /** minutes: a slot must start at least this long after now */
+  minNotice: number;
+  /** days: a slot must start no later than now + maxAdvance days (24 h each); null = unlimited */
+  maxAdvance: number | null;
+  /** bookings of this service that may share one slot */
+  capacity: number;
+  /** minutes between slot starts; default (null or absent) = duration */
+  slotInterval?: number | null;
+}
+
+/** A PENDING or CONFIRMED booking already on the provider (any service). Instants are epoch milliseconds (UTC). */
+export interface BusyBooking {
+  serviceId: string;
+  start: number;
+  end: number;
+  /** minutes, the buffer of that booking's service */
+  bufferTime: number;
+}
+
+export interface ProviderDay {
+  /** IANA time zone name */
+  timezone: string;
+  /** the provider's own hours, or the workspace's (the caller resolves the fallback) */
+  hours: WorkingHours;
+  /** may be unsorted and may reach far outside the day */
+  bookings: BusyBooking[];
+}
+
+export interface Slot {
+  /** epoch ms */
+  start: number;
+  /** epoch ms, start + duration */
+  end: number;
+  /** "HH:mm" in the time zone */
+  label: string;
+}
+
+export type Unavailability = 'in_the_past' | 'too_soon' | 'too_far_ahead' | 'outside_hours' | 'taken';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const MINUTES_PER_DAY = 1440;
+const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Slots of one calendar day (date = YYYY-MM-DD in `timezone`) for one provider, ascending, unique labels. */
+export function daySlots(day: ProviderDay, rules: SlotRules, date: string, now: number): Slot[] {
+  const rule = checkRules(rules);
+  const plainDate = parseDate(date, 'date');
+  const candidates = dayCandidates(day, rule, plainDate);
+  if (candidates.length === 0) return [];
+  const first = candidates[0]!.start;
+  const last = candidates[candidates.length - 1]!.end;
+  const busy = BookingIndex.build(day.bookings, rule, first, last);
+  return candidates.filter((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule));
+}
+
+/** Why `start` (epoch ms) is not bookable for this provider, or null when it is a slot. */
+export function whyUnavailable(day: ProviderDay, rules: SlotRules, start: number, now: number): Unavailability | null {
+  const rule = checkRules(rules);
+  const reason = timeRule(rule, start, now);
+  if (reason !== null) return reason;
+  if (!Number.isFinite(start)) return 'outside_hours';
+  const localDate = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(day.timezone).toPlainDate();
+  const slot = dayCandidates(day, rule, localDate).find((candidate) => candidate.start === start);
+  if (slot === undefined) return 'outside_hours';
+  return BookingIndex.build(day.bookings, rule, slot.start, slot.end).takes(slot, rule) ? 'taken' : null;
+}
+
+/** Days in [from, to] (inclusive, YYYY-MM-DD) with at least one slot. */
+export function daysWithSlots(day: ProviderDay, rules: SlotRules, from: string, to: string, now: number): string[] {
+  const rule = checkRules(rules);
+  const first = parseDate(from, 'from');
+  const last = parseDate(to, 'to');
+  if (Temporal.PlainDate.compare(first, last) > 0) return [];
+
+  // One pass over the bookings for the whole range; each day then binary-searches its own window.
+  const rangeStart = first.toZonedDateTime(day.timezone).epochMilliseconds;
+  const rangeEnd = last.add({ days: 2 }).toZonedDateTime(day.timezone).epochMilliseconds;
+  const busy = BookingIndex.build(day.bookings, rule, rangeStart, rangeEnd);
+
+  const days: string[] = [];
+  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
+    const candidates = dayCandidates(day, rule, date);
+    if (candidates.some((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule))) {
+      days.push(date.toString());
+    }
+  }
+  return days;
+}
+
+/** Union of several providers' slot lists: ascending by start, one entry per label (earliest start wins). */
+export function mergeSlots(lists: Slot[][]): Slot[] {
+  const byLabel = new Map<string, Slot>();
+  for (const list of lists) {
+    for (const slot of list) {
+      const kept = byLabel.get(slot.label);
+      if (kept === undefined || slot.start < kept.start) byLabel.set(slot.label, slot);
+    }
+  }
+  return [...byLabel.values()].sort((a, b) => a.start - b.start || compareText(a.label, b.label));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Rules with the defaults applied and the minutes turned into milliseconds. */
+interface Rule {
+  serviceId: string;
+  durationMs: number;
+  bufferMs: number;
+  minNoticeMs: number;
+  maxAdvanceMs: number | null;
+  capacity: number;
+  stepMinutes: number;
+}
+
+function checkRules(rules: SlotRules): Rule {
+  const step = rules.slotInterval ?? rules.duration;
+  if (!(Number.isFinite(rules.duration) && rules.duration > 0)) {
+    throw new RangeError(`duration must be a positive number of minutes, got ${rules.duration}`);
+  }
+  if (!(Number.isInteger(step) && step > 0)) {
+    throw new RangeError(`slotInterval (default: duration) must be a whole number of minutes above 0, got ${step}`);
+  }
+  if (!(Number.isFinite(rules.bufferTime) && rules.bufferTime >= 0)) {
+    throw new RangeError(`bufferTime must be 0 or more minutes, got ${rules.bufferTime}`);
+  }
+  if (!(Number.isFinite(rules.minNotice) && rules.minNotice >= 0)) {
+    throw new RangeError(`minNotice must be 0 or more minutes, got ${rules.minNotice}`);
+  }
+  if (rules.maxAdvance !== null && !(Number.isFinite(rules.maxAdvance) && rules.maxAdvance >= 0)) {
+    throw new RangeError(`maxAdvance must be null or 0 or more days, got ${rules.maxAdvance}`);
+  }
+  if (!(Number.isInteger(rules.capacity) && rules.capacity >= 1)) {
+    throw new RangeError(`capacity must be an integer of 1 or more, got ${rules.capacity}`);
+  }
+  return {
+    serviceId: rules.serviceId,
+    durationMs: rules.duration * MINUTE_MS,
+    bufferMs: rules.bufferTime * MINUTE_MS,
+    minNoticeMs: rules.minNotice * MINUTE_MS,
+    maxAdvanceMs: rules.maxAdvance === null ? null : rules.maxAdvance * DAY_MS,
+    capacity: rules.capacity,
+    stepMinutes: step,
+  };
+}
+
+/** The checks that need only the clock, in the order the contract gives them. */
+function timeRule(rule: Rule, start: number, now: number): Unavailability | null {
+  if (start < now) return 'in_the_past';
+  if (start < now + rule.minNoticeMs) return 'too_soon';
+  if (rule.maxAdvanceMs !== null && start > now + rule.maxAdvanceMs) return 'too_far_ahead';
+  return null;
+}
+
+function parseDate(value: string, name: string): Temporal.PlainDate {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new RangeError(`${name} must be a date YYYY-MM-DD, got "${value}"`);
+  try {
+    return Temporal.PlainDate.from(value, { overflow: 'reject' });
+  } catch {
+    throw new RangeError(`${name} must be a date YYYY-MM-DD, got "${value}"`);
+  }
+}
+
+/** "HH:mm" → minutes after midnight; "24:00" (1440) only where an interval ends. */
+function parseClock(value: string, isEnd: boolean): number {
+  if (isEnd && value === '24:00') return MINUTES_PER_DAY;
+  const match = CLOCK.exec(value);
+  if (match === null) {
+    throw new RangeError(`working hours must be "HH:mm" (00:00 to ${isEnd ? '24:00' : '23:59'}), got "${value}"`);
+  }
+  return Number(match[1]) * 60 + Number(match[2]);
+}
+
+function intervalsOf(hours: WorkingHours, date: Temporal.PlainDate): WorkingInterval[] {
+  const iso = date.toString();
+  const exception = hours.exceptions.find((candidate) => candidate.date === iso);
+  if (exception !== undefined) return exception.intervals;
+  const weekday = WEEKDAYS[date.dayOfWeek - 1];
+  return weekday === undefined ? [] : (hours.weekly[weekday] ?? []);
+}
+
+function wallClock(date: Temporal.PlainDate, minutes: number): Temporal.PlainDateTime {
+  return date.toPlainDateTime({ hour: Math.floor(minutes / 60), minute: minutes % 60 });
+}
+
+/** The instant a start label denotes, or null when the wall-clock time does not exist that day. */
+function startInstant(date: Temporal.PlainDate, minutes: number, timezone: string): number | null {
+  const wall = wallClock(date, minutes);
+  const zoned = wall.toZonedDateTime(timezone, { disambiguation: 'earlier' });
+  return zoned.toPlainDateTime().equals(wall) ? zoned.epochMilliseconds : null;
+}
+
+/** The first instant whose wall-clock time is at or after `minutes` on `date`: where a working interval ends. */
+function endInstant(date: Temporal.PlainDate, minutes: number, timezone: string): number {
+  if (minutes === MINUTES_PER_DAY) return date.add({ days: 1 }).toZonedDateTime(timezone).epochMilliseconds;
+  const wall = wallClock(date, minutes);
+  const zoned = wall.toZonedDateTime(timezone, { disambiguation: 'earlier' });
+  if (zoned.toPlainDateTime().equals(wall)) return zoned.epochMilliseconds;
+  // In a gap, 'earlier' lands before the transition; the transition is the first instant past the gap.
+  return (zoned.getTimeZoneTransition('next') ?? zoned).epochMilliseconds;
+}
+
+function label(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `${hours < 10 ? '0' : ''}${hours}:${rest < 10 ? '0' : ''}${rest}`;
+}
+
+/** Every start of the day that fits its working interval, before the clock and bookings are consulted. */
+function dayCandidates(day: ProviderDay, rule: Rule, date: Temporal.PlainDate): Slot[] {
+  const intervals = intervalsOf(day.hours, date);
+  if (intervals.length === 0) return [];
+  const slots: Slot[] = [];
+  for (const interval of intervals) {
+    const from = parseClock(interval.start, false);
+    const to = parseClock(interval.end, true);
+    if (to <= from) continue;
+    const intervalEnd = endInstant(date, to, day.timezone);
+    for (let minutes = from; minutes < to; minutes += rule.stepMinutes) {
+      const start = startInstant(date, minutes, day.timezone);
+      if (start === null) continue;
+      const end = start + rule.durationMs;
+      if (end > intervalEnd) break;
+      slots.push({ start, end, label: label(minutes) });
+    }
+  }
+  if (intervals.length === 1) return slots;
+  // Several intervals may come unordered or overlap: keep one slot per label, ascending.
+  slots.sort((a, b) => a.start - b.start);
+  return slots.filter((slot, index) => index === 0 || slots[index - 1]!.label !== slot.label);
+}
+
+/** A busy booking reduced to what the conflict test needs. */
+interface Busy {
+  start: number;
+  end: number;
+  /** max(candidate buffer, booking buffer), ms */
+  gap: number;
+  sameService: boolean;
+}
+
+/** The bookings that can touch a time window, sorted by start, for binary search. */
+class BookingIndex {
+  private constructor(
+    private readonly busy: Busy[],
+    /** the largest `end + gap - start` of any entry: how far before a slot a search must begin */
+    private readonly reach: number,
+    /** the largest `gap` of any entry: how far after a slot a search must go */
+    private readonly maxGap: number,
+  ) {}
+
+  /** One linear pass keeps only bookings that can conflict with a slot inside [from, to). */
+  static build(bookings: readonly BusyBooking[], rule: Rule, from: number, to: number): BookingIndex {
+    const busy: Busy[] = [];
+    let reach = 0;
+    let maxGap = 0;
+    for (const booking of bookings) {
+      const gap = Math.max(rule.bufferMs, booking.bufferTime * MINUTE_MS);
+      if (booking.start < to + gap && booking.end + gap > from) {
+        busy.push({ start: booking.start, end: booking.end, gap, sameService: booking.serviceId === rule.serviceId });
+        reach = Math.max(reach, booking.end + gap - booking.start);
+        maxGap = Math.max(maxGap, gap);
+      }
+    }
+    busy.sort((a, b) => a.start - b.start);
+    return new BookingIndex(busy, reach, maxGap);
+  }
+
+  /** Whether the bookings leave no room for `slot` (capacity and buffers applied). */
+  takes(slot: Slot, rule: Rule): boolean {
+    const { start, end } = slot;
+    let sharing = 0;
+    for (let index = this.firstFrom(start - this.reach); index < this.busy.length; index++) {
+      const other = this.busy[index]!;
+      if (other.start >= end + this.maxGap) break;
+      if (!(start < other.end + other.gap && other.start < end + other.gap)) continue;
+      // Conflicting: only an overlapping booking of the same service may share a slot of capacity > 1.
+      if (rule.capacity === 1 || !other.sameService) return true;
+      if (!(other.start < end && start < other.end)) return true;
+      sharing += 1;
+      if (sharing >= rule.capacity) return true;
+    }
+    return false;
+  }
+
+  /** Index of the first entry whose start is >= `at`. */
+  private firstFrom(at: number): number {
+    let low = 0;
+    let high = this.busy.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.busy[middle]!.start < at) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

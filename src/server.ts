@@ -1,0 +1,53 @@
+import { openStorage } from '../adapters/storage/index.ts';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import { ensureDemoWorkspace } from './demo/seed.ts';
+import type { AppDeps } from './deps.ts';
+import { systemClock } from './shared/clock.ts';
+import { createLogger } from './shared/logger.ts';
+import { randomToken } from './shared/secrets.ts';
+import type { Storage } from './storage/port.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** Stops accepting, lets requests in flight finish, stops the jobs and closes the database. */
+  stop(): Promise<void>;
+}
+
+/** SVC_SECRET, or the one generated and stored on the first start (the first instance to store it wins). */
+export async function resolveSecret(storage: Storage, config: Config): Promise<string> {
+  if (config.SVC_SECRET) return config.SVC_SECRET;
+  return storage.putSettingIfAbsent('svc_secret', randomToken('', 48));
+}
+
+/** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const logger = createLogger(config.LOG_LEVEL);
+  const storage = openStorage(config.DATABASE_URL);
+  await storage.migrate();
+  const secret = await resolveSecret(storage, config);
+  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger };
+  if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
+
+  const app = createApp(deps);
+  const server = Bun.serve({
+    port: config.PORT,
+    hostname: config.HOST,
+    // Our own limit (64 KiB, with the contract's body) applies first; this only bounds what Bun buffers.
+    maxRequestBodySize: 1024 * 1024,
+    fetch: (request) => app.handle(request),
+  });
+  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}`;
+  logger.info('svc listening', { url, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    logger.info('shutting down');
+    await server.stop(false);
+    await storage.close();
+    logger.info('stopped');
+  })());
+  return { url, port: server.port ?? config.PORT, deps, stop };
+}

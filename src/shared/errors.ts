@@ -1,0 +1,58 @@
+/** The closed list of error codes of the public contract (decisions section 2), with their HTTP status. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  CAPTCHA_FAILED: 400,
+  SERVICE_NOT_FOUND: 400,
+  UNAUTHORIZED: 401,
+  DOMAIN_NOT_ALLOWED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  SLOT_UNAVAILABLE: 409,
+  INVALID_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type services throw; the global error handler turns it into the contract's error body. */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const unauthorized = (message = 'missing or invalid API key') => new AppError('UNAUTHORIZED', message);
+export const validation = (message: string, details?: ErrorDetail[]) => new AppError('VALIDATION_ERROR', message, details);
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: ErrorCode;
+  details?: ErrorDetail[];
+}
+
+export function errorBody(error: AppError): ErrorBody {
+  return {
+    success: false,
+    error: error.message,
+    code: error.code,
+    ...(error.details ? { details: error.details } : {}),
+  };
+}

@@ -1,0 +1,22 @@
+import { timingSafeEqual } from 'node:crypto';
+
+/** `prefix` + base64url of `bytes` random bytes. */
+export function randomToken(prefix: string, bytes = 32): string {
+  return prefix + Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
+}
+
+/** Hex SHA-256; secrets (API keys, pairing codes, host credentials, panel codes) are stored only as this. */
+export function sha256Hex(value: string): string {
+  return new Bun.CryptoHasher('sha256').update(value).digest('hex');
+}
+
+/** Constant-time string comparison; unequal lengths compare a fixed buffer so timing does not leak length. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  if (left.length !== right.length) {
+    timingSafeEqual(left, left);
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}
