@@ -4,6 +4,9 @@ import { bodyLimitPlugin } from './http/body-limit.ts';
 import { errorsPlugin } from './http/errors-plugin.ts';
 import { requestLogPlugin } from './http/request-log.ts';
 import { AppError, errorBody } from './shared/errors.ts';
+import { bookingRoutes } from './bookings/routes.ts';
+import { schedulingRoutes } from './scheduling/routes.ts';
+import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -11,7 +14,10 @@ export const API_PREFIX = '/api/v1';
 /** Builds the whole HTTP surface from its dependencies; nothing here opens a database or a port. */
 export function createApp(deps: AppDeps) {
   const api = new Elysia({ name: 'api-v1', prefix: API_PREFIX })
-    .use(workspaceRoutes(deps));
+    .use(workspaceRoutes(deps))
+    .use(serviceRoutes(deps))
+    .use(schedulingRoutes(deps))
+    .use(bookingRoutes(deps));
 
   return new Elysia({ name: 'svc' })
     .use(requestLogPlugin(deps.logger))
