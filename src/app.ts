@@ -5,7 +5,8 @@ import { errorsPlugin } from './http/errors-plugin.ts';
 import { requestLogPlugin } from './http/request-log.ts';
 import { AppError, errorBody } from './shared/errors.ts';
 import { bookingRoutes } from './bookings/routes.ts';
-import { schedulingRoutes } from './scheduling/routes.ts';
+import { availabilityRoutes } from './scheduling/availability-routes.ts';
+import { hoursRoutes } from './scheduling/hours-routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 
@@ -16,7 +17,8 @@ export function createApp(deps: AppDeps) {
   const api = new Elysia({ name: 'api-v1', prefix: API_PREFIX })
     .use(workspaceRoutes(deps))
     .use(serviceRoutes(deps))
-    .use(schedulingRoutes(deps))
+    .use(hoursRoutes(deps))
+    .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps));
 
   return new Elysia({ name: 'svc' })
