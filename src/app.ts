@@ -1,8 +1,13 @@
-import { Elysia } from 'elysia';
+import { Elysia, type AnyElysia } from 'elysia';
 import type { AppDeps } from './deps.ts';
+import { authGuardPlugin } from './auth/guard.ts';
 import { bodyLimitPlugin } from './http/body-limit.ts';
 import { errorsPlugin } from './http/errors-plugin.ts';
+import { rateLimitPlugin, type RateLimitRule } from './http/rate-limit.ts';
 import { requestLogPlugin } from './http/request-log.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.ts';
+import { DOCS_PAGE } from './openapi/docs-page.ts';
+import { corsPlugin } from './widget/cors.ts';
 import { AppError, errorBody } from './shared/errors.ts';
 import { bookingRoutes } from './bookings/routes.ts';
 import { availabilityRoutes } from './scheduling/availability-routes.ts';
@@ -11,6 +16,9 @@ import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 
 export const API_PREFIX = '/api/v1';
+
+/** Decisions section 6: 120 requests per minute per API key, per client IP without one. */
+const V1_RATE_LIMIT: RateLimitRule = { name: 'v1', limit: 120, perKey: true, applies: (_method, path) => path.startsWith(`${API_PREFIX}/`) };
 
 /** Builds the whole HTTP surface from its dependencies; nothing here opens a database or a port. */
 export function createApp(deps: AppDeps) {
@@ -21,9 +29,13 @@ export function createApp(deps: AppDeps) {
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps));
 
-  return new Elysia({ name: 'svc' })
+  let openApiDocument: OpenApiDocument | undefined;
+  const app: AnyElysia = new Elysia({ name: 'svc' })
     .use(requestLogPlugin(deps.logger))
     .use(errorsPlugin(deps.logger))
+    .use(corsPlugin(deps))
+    .use(rateLimitPlugin(deps, [V1_RATE_LIMIT]))
+    .use(authGuardPlugin(deps))
     .use(bodyLimitPlugin)
     .get('/healthz', () => ({ success: true, status: 'ok' }), { detail: { hide: true } })
     .get('/readyz', async ({ set }) => {
@@ -36,7 +48,10 @@ export function createApp(deps: AppDeps) {
         return errorBody(new AppError('INTERNAL_ERROR', 'database unreachable'));
       }
     }, { detail: { hide: true } })
-    .use(api);
+    .use(api)
+    .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, deps.config.SVC_PUBLIC_URL)), { detail: { hide: true } })
+    .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } });
+  return app;
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = AnyElysia;

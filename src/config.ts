@@ -1,5 +1,5 @@
 import { type Static, Type as t } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Value, type ValueError } from '@sinclair/typebox/value';
 import { LOG_LEVELS } from './shared/logger.ts';
 
 /**
@@ -59,14 +59,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return parseConfig(raw);
 }
 
+/** What is wrong with a value, phrased as what to write instead where TypeBox's own message is unhelpful. */
+function problemOf(error: ValueError): string {
+  const options = 'anyOf' in error.schema && Array.isArray(error.schema.anyOf) ? (error.schema.anyOf as { const?: unknown }[]) : [];
+  if (options.length > 0 && options.every((option) => 'const' in option)) return `must be one of ${options.map((option) => String(option.const)).join(', ')}`;
+  return error.message.toLowerCase();
+}
+
+const gotten = (variable: string, given: unknown) => (given === undefined ? '' : ` (got ${JSON.stringify(variable.includes('SECRET') ? '***' : given)})`);
+
 /** Validates an already assembled settings object (tests build configs this way). */
 export function parseConfig(raw: Record<string, unknown>): Config {
+  // TypeBox converts "80.5", "1e3" and "0x10" to the integers 80, 1 and 16; a setting written that way is a mistake.
+  for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
+    const given = raw[key];
+    if (schema.type === 'integer' && typeof given === 'string' && !/^\s*-?\d+\s*$/.test(given)) {
+      throw new ConfigError(key, `must be a whole number${gotten(key, given)}`);
+    }
+  }
   const candidate = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, { ...raw }));
   const [first] = Value.Errors(ConfigSchema, candidate);
   if (first) {
     const variable = first.path.replace(/^\//, '') || 'configuration';
-    const given = raw[variable];
-    throw new ConfigError(variable, `${first.message.toLowerCase()}${given === undefined ? '' : ` (got ${JSON.stringify(variable.includes('SECRET') ? '***' : given)})`}`);
+    throw new ConfigError(variable, `${problemOf(first)}${gotten(variable, raw[variable])}`);
   }
   const config = candidate as Config;
   if (config.SVC_PAYMENTS === 'stripe') {

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Clock } from './shared/clock.ts';
+import type { RateLimiter } from './ratelimit/port.ts';
 import type { Logger } from './shared/logger.ts';
 import type { Storage } from './storage/port.ts';
 
@@ -9,4 +10,5 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
+  rateLimiter: RateLimiter;
 }

@@ -160,9 +160,14 @@ function findCommand(args: string[]): { name: string; command: Command; rest: st
 
 /** Runs one command line; resolves with the exit code, or 'serving' while the server runs. */
 export async function main(args: string[]): Promise<number | 'serving'> {
-  if (args.length === 0 || args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
+  if (args.length === 0) {
+    // A mistake like any other: one line on stderr, nothing on stdout (which scripts read), exit code 2.
+    process.stderr.write(`svc: missing command (${Object.keys(COMMANDS).join(', ')}); run svc --help\n`);
+    return 2;
+  }
+  if (args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
     process.stdout.write(topHelp() + '\n');
-    return args.length === 0 ? 2 : 0;
+    return 0;
   }
   const found = findCommand(args);
   if (!found) {

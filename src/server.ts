@@ -1,3 +1,4 @@
+import { openRateLimiter } from '../adapters/ratelimit/index.ts';
 import { openStorage } from '../adapters/storage/index.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -28,7 +29,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const storage = openStorage(config.DATABASE_URL);
   await storage.migrate();
   const secret = await resolveSecret(storage, config);
-  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger };
+  const rateLimiter = openRateLimiter(config.DATABASE_URL);
+  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter };
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
 
   const app = createApp(deps);
@@ -46,6 +48,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stop = () => (stopping ??= (async () => {
     logger.info('shutting down');
     await server.stop(false);
+    await rateLimiter.close();
     await storage.close();
     logger.info('stopped');
   })());

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.ts';
 import { notFound, unauthorized } from '../shared/errors.ts';
 import { constantTimeEqual, sha256Hex } from '../shared/secrets.ts';
 import type { WorkspaceRecord } from '../storage/port.ts';
+import { accessOf } from './guard.ts';
 
 export const API_KEY_HEADER = 'x-svc-api-key';
 export const DEMO_SLUG = 'demo';
@@ -29,7 +30,13 @@ export interface Access {
  * The workspace of a keyed route. Order of checks (decisions section 2): unknown slug → 404, then a missing
  * or wrong key → 401. `demoKeyless` lets keyless requests through on the demo workspace (decisions section 7).
  */
-export async function authorize(deps: Pick<AppDeps, 'storage'>, slug: string, headers: Headers | Record<string, string | undefined>, options: { demoKeyless?: boolean } = {}): Promise<Access> {
+export async function authorize(deps: Pick<AppDeps, 'storage'>, slug: string, headers: Request | Headers | Record<string, string | undefined>, options: { demoKeyless?: boolean } = {}): Promise<Access> {
+  if (headers instanceof Request) {
+    // The guard (src/auth/guard.ts) has already decided for this request; reuse it instead of asking again.
+    const decided = await accessOf(headers);
+    if (decided && decided.workspace.slug === slug && (decided.keyed || (options.demoKeyless && decided.workspace.slug === DEMO_SLUG))) return decided;
+    return authorize(deps, slug, headers.headers, options);
+  }
   const workspace = await findWorkspace(deps, slug);
   const presented = headers instanceof Headers ? headers.get(API_KEY_HEADER) : headers[API_KEY_HEADER];
   if (presented) {

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { DEMO_SLUG } from '../auth/api-key.ts';
 import { newId } from '../shared/ids.ts';
-import type { BookingRecord, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
+import { UniqueViolation, type BookingRecord, type ProviderRecord, type ServiceRecord, type WorkspaceRecord } from '../storage/port.ts';
 import { defaultHours } from '../workspaces/service.ts';
 
 const DEMO_TIMEZONE = 'Europe/Berlin';
@@ -49,7 +49,13 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     hours: { ...defaultHours(), weekly: { ...defaultHours().weekly, sat: [{ start: '10:00', end: '14:00' }] } },
     domains: [], createdAt: now, updatedAt: now,
   };
-  await deps.storage.createWorkspace(workspace);
+  try {
+    await deps.storage.createWorkspace(workspace);
+  } catch (error) {
+    // Another instance starting at the same time on the same database seeded it first.
+    if (error instanceof UniqueViolation) return false;
+    throw error;
+  }
 
   const split = [{ start: '09:00', end: '12:30' }, { start: '13:30', end: '18:00' }];
   const providers: ProviderRecord[] = [

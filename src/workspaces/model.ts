@@ -1,4 +1,13 @@
+import { type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
+import { CUSTOM_FIELD_TYPES } from '../storage/port.ts';
+
+/*
+ * Integers use TypeBox's plain `Type.Integer`: Elysia's `t.Integer` is a union with numeric strings, which
+ * documents as `anyOf` and whose errors read `expected union value` instead of `must be an integer between …`.
+ */
+
+const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
 export const Workspace = t.Object({
   id: t.String(),
@@ -16,17 +25,88 @@ export type Workspace = typeof Workspace.static;
 
 export const WorkspaceResponse = t.Object({ success: t.Boolean(), workspace: Workspace });
 
+/** PATCH /workspaces/{slug}: every field optional; an empty body changes nothing. */
+export const WorkspacePatchBody = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  primaryColor: t.Optional(nullable(t.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'a colour as #rrggbb' }))),
+  industry: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'free text, such as beauty or other' })),
+  timezone: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, such as Europe/Berlin' })),
+  language: t.Optional(t.String({ minLength: 1, maxLength: 35, description: 'a BCP 47 language tag, such as en, de or pt-BR' })),
+  timeFormat: t.Optional(t.Union([t.Literal('24h'), t.Literal('12h')])),
+  cancellationHours: t.Optional(Type.Integer({ minimum: 0, maximum: 8760, description: 'hours before the start within which a customer may no longer cancel' })),
+}, { description: 'WorkspacePatch' });
+export type WorkspacePatchBody = typeof WorkspacePatchBody.static;
+
+/** Allowed widget domains (decisions section 7). */
+export const MAX_DOMAINS = 100;
+
+export const DomainsBody = t.Object({
+  domains: t.Array(t.String({ maxLength: 1000 }), {
+    maxItems: MAX_DOMAINS,
+    description: 'host names such as example.com, or *.example.org for every subdomain of example.org',
+  }),
+});
+
+export const DomainsResponse = t.Object({ success: t.Boolean(), domains: t.Array(t.String()) });
+
 export const CustomFieldJson = t.Object({
   id: t.String(),
   key: t.String(),
   label: t.String(),
-  type: t.String(),
+  type: t.String({ description: CUSTOM_FIELD_TYPES.join(', ') }),
   required: t.Boolean(),
-  options: t.Union([t.Array(t.String()), t.Null()]),
+  options: t.Union([t.Array(t.String()), t.Null()], { description: 'the choices of a select field; null for other types' }),
   placeholder: t.Union([t.String(), t.Null()]),
-  order: t.Integer(),
-  serviceIds: t.Array(t.String()),
+  order: Type.Integer(),
+  serviceIds: t.Array(t.String(), { description: 'services whose booking form shows the field; empty = every service' }),
+}, { description: 'CustomField' });
+export type CustomFieldJson = typeof CustomFieldJson.static;
+
+const customFieldFields = {
+  key: t.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_]+$', description: 'lower-case letters, digits and underscores, such as allergies' }),
+  label: t.String({ minLength: 1, maxLength: 200 }),
+  type: t.Union(CUSTOM_FIELD_TYPES.map((type) => t.Literal(type))),
+  required: t.Boolean(),
+  options: nullable(t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: 'required and non-empty for select, null otherwise' })),
+  placeholder: nullable(t.String({ maxLength: 200 })),
+  order: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
+  serviceIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of services of the workspace; empty = every service' }),
+};
+
+export const CustomFieldCreate = t.Object({
+  key: customFieldFields.key,
+  label: customFieldFields.label,
+  type: customFieldFields.type,
+  required: t.Optional(customFieldFields.required),
+  options: t.Optional(customFieldFields.options),
+  placeholder: t.Optional(customFieldFields.placeholder),
+  order: t.Optional(customFieldFields.order),
+  serviceIds: t.Optional(customFieldFields.serviceIds),
+}, { description: 'CustomFieldCreate' });
+export type CustomFieldCreate = typeof CustomFieldCreate.static;
+
+export const CustomFieldPatchBody = t.Object({
+  key: t.Optional(customFieldFields.key),
+  label: t.Optional(customFieldFields.label),
+  type: t.Optional(customFieldFields.type),
+  required: t.Optional(customFieldFields.required),
+  options: t.Optional(customFieldFields.options),
+  placeholder: t.Optional(customFieldFields.placeholder),
+  order: t.Optional(customFieldFields.order),
+  serviceIds: t.Optional(customFieldFields.serviceIds),
+}, { description: 'CustomFieldPatch' });
+export type CustomFieldPatchBody = typeof CustomFieldPatchBody.static;
+
+export const CustomFieldResponse = t.Object({ success: t.Boolean(), customField: CustomFieldJson });
+export const CustomFieldsResponse = t.Object({ success: t.Boolean(), customFields: t.Array(CustomFieldJson) });
+
+export const CustomFieldParams = t.Object({
+  slug: t.String({ description: 'workspace slug' }),
+  fieldId: t.String({ description: 'custom field id (cf_…)' }),
 });
+
+/** Answer of a DELETE that removes something. */
+export const DeletedResponse = t.Object({ success: t.Boolean() });
 
 export const WidgetConfigResponse = t.Object({
   success: t.Boolean(),

@@ -1,8 +1,10 @@
+import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp, type App } from '../../src/app.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
 import type { AppDeps } from '../../src/deps.ts';
 import { manualClock } from '../../src/shared/clock.ts';
 import { silentLogger, type Logger } from '../../src/shared/logger.ts';
+import type { RateLimiter } from '../../src/ratelimit/port.ts';
 import type { WorkspaceRecord } from '../../src/storage/port.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { createTestDatabase, type AdapterName, type TestDatabase } from './storage.ts';
@@ -56,11 +58,11 @@ export async function send<T = any>(app: App, method: string, path: string, opti
  * An app on a fresh database with one workspace (`acme`, Europe/Berlin) and its API key, on a manual clock
  * set to TEST_NOW.
  */
-export async function createTestApp(adapter: AdapterName = 'libsql', options: { config?: Partial<Config>; logger?: Logger; demo?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(adapter: AdapterName = 'libsql', options: { config?: Partial<Config>; logger?: Logger; rateLimiter?: RateLimiter } = {}): Promise<TestApp> {
   const db = await createTestDatabase(adapter);
   const clock = manualClock(TEST_NOW);
   const config = parseConfig({ SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, ...options.config });
-  const deps: AppDeps = { storage: db.storage, config, clock, logger: options.logger ?? silentLogger };
+  const deps: AppDeps = { storage: db.storage, config, clock, logger: options.logger ?? silentLogger, rateLimiter: options.rateLimiter ?? memoryRateLimiter() };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   const app = createApp(deps);
   return {

@@ -1,0 +1,13 @@
+import postgres from 'postgres';
+import type { RateLimiter } from '../../src/ratelimit/port.ts';
+import { memoryRateLimiter } from './memory.ts';
+import { postgresRateLimiter } from './postgres.ts';
+
+/**
+ * The limiter that fits a DATABASE_URL: on Postgres the counts live in the database, so every instance behind
+ * a load balancer shares one budget; on libSQL (one server process) they live in memory.
+ */
+export function openRateLimiter(databaseUrl: string): RateLimiter & { close(): Promise<void> } {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return postgresRateLimiter(postgres(databaseUrl, { max: 4, onnotice: () => {} }));
+  return memoryRateLimiter();
+}
