@@ -7,6 +7,8 @@ import { describeValueError } from './validation-messages.ts';
 /** Turns whatever a handler or Elysia throws into the contract's error body (decisions section 2). */
 export function toAppError(error: unknown, code: string | number): AppError | null {
   if (error instanceof AppError) return error;
+  // Elysia wraps whatever a parser throws (our body-size limit included) in a ParseError.
+  if (code === 'PARSE' && error instanceof Error && error.cause instanceof AppError) return error.cause;
   if (error instanceof ValidationError) {
     if (error.type === 'response') return null;
     const details = error.all.map((valueError) => describeValueError(valueError, error.type));

@@ -56,9 +56,15 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
   if (value === undefined) return say('is required');
   const choices = literalChoices(schema);
   if (choices) return say(`must be one of ${choices.join(', ')}`);
-  if (schema.anyOf && schema.anyOf.some((option) => option.type === 'null')) {
-    const inner = schema.anyOf.find((option) => option.type !== 'null');
-    if (inner) return { ...describeValueError({ ...error, schema: inner }, part), message: describeValueError({ ...error, schema: inner }, part).message + ' or null' };
+  if (schema.anyOf) {
+    // Nullable fields (T | null), and Elysia's numeric types (a number, or a numeric string in queries).
+    const nullable = schema.anyOf.some((option) => option.type === 'null');
+    const inner = schema.anyOf.find((option) => option.type === 'integer' || option.type === 'number')
+      ?? schema.anyOf.find((option) => option.type !== 'null');
+    if (inner) {
+      const described = describeValueError({ ...error, schema: inner }, part);
+      return nullable ? { ...described, message: `${described.message} or null` } : described;
+    }
   }
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
