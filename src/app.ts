@@ -17,8 +17,8 @@ import { workspaceRoutes } from './workspaces/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
-/** Decisions section 6: 120 requests per minute per API key, per client IP without one. */
-const V1_RATE_LIMIT: RateLimitRule = { name: 'v1', limit: 120, perKey: true, applies: (_method, path) => path.startsWith(`${API_PREFIX}/`) };
+/** Decisions section 6: 120 requests per minute (SVC_RATE_LIMIT) per API key, per client IP without one. */
+const v1RateLimit = (limit: number): RateLimitRule => ({ name: 'v1', limit, perKey: true, applies: (_method, path) => path.startsWith(`${API_PREFIX}/`) });
 
 /** Builds the whole HTTP surface from its dependencies; nothing here opens a database or a port. */
 export function createApp(deps: AppDeps) {
@@ -34,7 +34,7 @@ export function createApp(deps: AppDeps) {
     .use(requestLogPlugin(deps.logger))
     .use(errorsPlugin(deps.logger))
     .use(corsPlugin(deps))
-    .use(rateLimitPlugin(deps, [V1_RATE_LIMIT]))
+    .use(rateLimitPlugin(deps, [v1RateLimit(deps.config.SVC_RATE_LIMIT)]))
     .use(authGuardPlugin(deps))
     .use(bodyLimitPlugin)
     .get('/healthz', () => ({ success: true, status: 'ok' }), { detail: { hide: true } })

@@ -27,6 +27,7 @@ export const ConfigSchema = t.Object({
     description: 'seconds between webhook attempts, comma-separated',
   }),
   SVC_WEBHOOK_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow webhook URLs on loopback/private addresses' }),
+  SVC_RATE_LIMIT: t.Integer({ minimum: 1, default: 120, description: 'v1 requests per minute per API key (per client IP without a key)' }),
   SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
@@ -73,7 +74,8 @@ export function parseConfig(raw: Record<string, unknown>): Config {
   // TypeBox converts "80.5", "1e3" and "0x10" to the integers 80, 1 and 16; a setting written that way is a mistake.
   for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
     const given = raw[key];
-    if (schema.type === 'integer' && typeof given === 'string' && !/^\s*-?\d+\s*$/.test(given)) {
+    const whole = typeof given === 'string' ? /^\s*-?\d+\s*$/.test(given) : typeof given !== 'number' || Number.isInteger(given);
+    if (schema.type === 'integer' && !whole) {
       throw new ConfigError(key, `must be a whole number${gotten(key, given)}`);
     }
   }
