@@ -1,0 +1,118 @@
+import { afterEach, expect, test } from 'bun:test';
+import { parseConfig } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import { createWorkspace } from '../../src/workspaces/service.ts';
+import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+
+let db: TestDatabase | undefined;
+let server: RunningServer | undefined;
+
+afterEach(async () => {
+  await server?.stop();
+  await db?.drop();
+  server = undefined;
+  db = undefined;
+});
+
+async function start(options: { demo?: boolean; before?: (db: TestDatabase) => Promise<void> } = {}) {
+  db = await createTestDatabase('libsql');
+  await options.before?.(db);
+  server = await startServer(parseConfig({ ...db.env, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO: options.demo ?? true }));
+  return server;
+}
+
+/**
+ * Makes the server's own storage wait at its next workspace lookup until `open()`: a request that reaches
+ * the database stays in flight, its handler suspended inside the real storage call.
+ */
+function holdNextWorkspaceLookup(running: RunningServer, order: string[]) {
+  const storage = running.deps.storage;
+  const lookup = storage.getWorkspaceBySlug.bind(storage);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let entered!: () => void;
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  storage.getWorkspaceBySlug = async (slug) => {
+    entered();
+    await gate;
+    const found = await lookup(slug);
+    order.push('handler read the database');
+    return found;
+  };
+  return { reached, open };
+}
+
+test('startServer serves /healthz on the port it reports, with PORT 0 picking a free one', async () => {
+  const running = await start();
+  expect(running.port).toBeGreaterThan(0);
+  expect(running.url).toBe(`http://127.0.0.1:${running.port}`);
+  const response = await fetch(`${running.url}/healthz`);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual({ success: true, status: 'ok' });
+});
+
+test('stop() with a request in flight: new connections are refused at once, the request completes with 200, stop resolves after its handler and the database closes only then', async () => {
+  const running = await start();
+  const order: string[] = [];
+  const held = holdNextWorkspaceLookup(running, order);
+  const pending = fetch(`${running.url}/api/v1/workspaces/demo/config`).then(async (response) => ({ status: response.status, body: await response.json() }));
+  await held.reached;
+
+  const stopping = running.stop().then(() => order.push('stopped'));
+  await Bun.sleep(100);
+  expect(order).toEqual([]);
+  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+
+  held.open();
+  const answered = await pending;
+  await stopping;
+  expect(answered.status).toBe(200);
+  expect(answered.body).toMatchObject({ success: true, workspace: { name: 'Demo Hair & Wellness' } });
+  // (the route may look the workspace up more than once; every lookup finished before stop resolved)
+  expect(order.at(-1)).toBe('stopped');
+  expect(order.slice(0, -1)).toContain('handler read the database');
+  expect(order.filter((step) => step === 'stopped')).toHaveLength(1);
+  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+});
+
+test('stop() twice is one shutdown: both calls resolve', async () => {
+  const running = await start();
+  await Promise.all([running.stop(), running.stop()]);
+  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+});
+
+test('stop() while a request body is still arriving: the request completes with 200 and its change is kept; new connections are refused', async () => {
+  let apiKey = '';
+  const running = await start({ demo: false, before: async (fresh) => {
+    apiKey = (await createWorkspace({ storage: fresh.storage, clock: systemClock }, { slug: 'acme', name: 'Acme' })).apiKey;
+  } });
+  const encoder = new TextEncoder();
+  let sendRest!: () => void;
+  const rest = new Promise<void>((resolve) => (sendRest = resolve));
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode('{"name":'));
+      await rest;
+      controller.enqueue(encoder.encode('"Renamed while stopping"}'));
+      controller.close();
+    },
+  });
+  const pending = fetch(`${running.url}/api/v1/workspaces/acme`, {
+    method: 'PATCH', headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey }, body, duplex: 'half',
+  } as RequestInit).then(async (response) => ({ status: response.status, body: await response.json() }));
+  // time for the server to take the request (headers and the first chunk) before it is told to stop
+  await Bun.sleep(200);
+
+  let stopped = false;
+  const stopping = running.stop().then(() => (stopped = true));
+  await Bun.sleep(100);
+  expect(stopped).toBe(false);
+  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+
+  sendRest();
+  const answered = await pending;
+  await stopping;
+  expect(answered).toEqual({ status: 200, body: expect.objectContaining({ success: true, workspace: expect.objectContaining({ slug: 'acme', name: 'Renamed while stopping' }) }) });
+  expect((await db!.storage.getWorkspaceBySlug('acme'))!.name).toBe('Renamed while stopping');
+});
