@@ -4,7 +4,6 @@ import { openStorage } from '../adapters/storage/index.ts';
 import { findWorkspace } from './auth/api-key.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createPairingCode } from './panel/pairing.ts';
-import { startServer } from './server.ts';
 import { systemClock } from './shared/clock.ts';
 import { AppError } from './shared/errors.ts';
 import type { Storage } from './storage/port.ts';
@@ -57,7 +56,10 @@ const COMMANDS: Record<string, Command> = {
       const flags: Record<string, string> = {};
       if (typeof values.port === 'string') flags.port = values.port;
       if (typeof values.host === 'string') flags.host = values.host;
-      const server = await startServer(loadConfig(process.env, flags));
+      const config = loadConfig(process.env, flags);
+      // Loaded only here: the HTTP server and its features are not needed by the other commands.
+      const { startServer } = await import('./server.ts');
+      const server = await startServer(config);
       const shutdown = () => void server.stop().then(() => process.exit(0));
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
