@@ -1,7 +1,137 @@
 import { Elysia } from 'elysia';
+import { API_KEY_HEADER, authorize, DEMO_SLUG, findWorkspace, type Access } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { AppError } from '../shared/errors.ts';
+import { ErrorResponse, SlugParams } from '../shared/models.ts';
+import { isAllowedOrigin } from '../widget/domains.ts';
+import { verifyCaptcha } from './captcha.ts';
+import { requireAnswersObject } from './custom-field-answers.ts';
+import {
+  BookingCreate, BookingParams, BookingResponse, BookingsResponse, CancelBody, ListBookingsQuery, RescheduleBody,
+} from './model.ts';
+import { changeStatus, createBooking, getBooking, listBookings, rescheduleBooking } from './service.ts';
+
+const TAGS = ['Bookings'];
+
+/**
+ * Query integers arrive as strings; turned into numbers before validation so that the schema's own message
+ * names the parameter (`limit must be an integer between 1 and 100`). Anything but digits is left for the
+ * schema to refuse.
+ */
+export function integerQuery(...names: string[]) {
+  return ({ query }: { query: Record<string, unknown> }) => {
+    for (const name of names) {
+      const value = query[name];
+      if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) query[name] = Number(value);
+    }
+  };
+}
 
 /** v1 routes of bookings and their lifecycle. */
-export function bookingRoutes(_deps: AppDeps) {
-  return new Elysia({ name: 'bookings', prefix: '/workspaces' });
+export function bookingRoutes(deps: AppDeps) {
+  /** Reads: the API key, or nothing on the demo workspace (decisions section 7). */
+  const reader = (slug: string, request: Request) => authorize(deps, slug, request, { demoKeyless: true });
+  /** Writes: the API key. */
+  const writer = (slug: string, request: Request) => authorize(deps, slug, request);
+
+  /**
+   * createBooking: with a key, the workspace's key (else 401); without one, a page on an allowed widget domain
+   * (the `Origin` header; any origin on the demo workspace), else 403 DOMAIN_NOT_ALLOWED. Decided before the
+   * body is validated, so an unauthorised caller learns nothing about the body.
+   */
+  const creators = new WeakMap<Request, Promise<Access>>();
+  async function creator(slug: string, request: Request): Promise<Access> {
+    if (request.headers.get(API_KEY_HEADER)) return authorize(deps, slug, request);
+    const workspace = await findWorkspace(deps, slug);
+    const origin = request.headers.get('origin');
+    if (workspace.slug !== DEMO_SLUG && !isAllowedOrigin(origin, workspace.domains)) {
+      throw new AppError('DOMAIN_NOT_ALLOWED', origin
+        ? `origin ${origin} is not an allowed widget domain of workspace ${workspace.slug}: add its domain to the workspace's allowed domains, or call with the API key from a backend`
+        : `a booking without an API key must come from a page on an allowed widget domain of workspace ${workspace.slug} (Origin header), or carry the API key in ${API_KEY_HEADER}`);
+    }
+    return { workspace, keyed: false };
+  }
+
+  return new Elysia({ name: 'bookings', prefix: '/workspaces' })
+    .get('/:slug/bookings', async ({ params, query, request }) => {
+      const { workspace } = await reader(params.slug, request);
+      const page = await listBookings(deps, workspace, query);
+      return { success: true, ...page };
+    }, {
+      params: SlugParams,
+      query: ListBookingsQuery,
+      transform: integerQuery('limit'),
+      response: { 200: BookingsResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      detail: {
+        operationId: 'listBookings',
+        summary: 'List bookings, ordered by start time then id, a page at a time',
+        tags: TAGS,
+      },
+    })
+    .post('/:slug/bookings', async ({ body, request }) => {
+      const access = await creators.get(request)!;
+      if (!access.keyed) await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken);
+      const { booking, checkoutUrl } = await createBooking(deps, access.workspace, body);
+      return { success: true, booking, checkoutUrl };
+    }, {
+      params: SlugParams,
+      body: BookingCreate,
+      async transform({ params, request, body }) {
+        const access = creator(params.slug, request);
+        creators.set(request, access);
+        await access;
+        requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
+      },
+      response: {
+        200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse,
+      },
+      detail: {
+        operationId: 'createBooking',
+        summary: 'Book a time: with the API key, or keyless from an allowed widget domain',
+        tags: TAGS,
+        security: [{ apiKey: [] }, {}],
+      },
+    })
+    .get('/:slug/bookings/:bookingId', async ({ params, request }) => {
+      const { workspace } = await reader(params.slug, request);
+      return { success: true, booking: await getBooking(deps, workspace, params.bookingId) };
+    }, {
+      params: BookingParams,
+      response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
+      detail: { operationId: 'getBooking', summary: 'Get a booking', tags: TAGS },
+    })
+    .post('/:slug/bookings/:bookingId/confirm', async ({ params, request }) => {
+      const { workspace } = await writer(params.slug, request);
+      return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'confirm') };
+    }, {
+      params: BookingParams,
+      response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      detail: { operationId: 'confirmBooking', summary: 'Confirm a PENDING booking', tags: TAGS },
+    })
+    .post('/:slug/bookings/:bookingId/cancel', async ({ params, body, request }) => {
+      const { workspace } = await writer(params.slug, request);
+      return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'cancel', { reason: body?.reason }) };
+    }, {
+      params: BookingParams,
+      body: CancelBody,
+      response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      detail: { operationId: 'cancelBooking', summary: 'Cancel a PENDING or CONFIRMED booking, freeing its time', tags: TAGS },
+    })
+    .post('/:slug/bookings/:bookingId/complete', async ({ params, request }) => {
+      const { workspace } = await writer(params.slug, request);
+      return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'complete') };
+    }, {
+      params: BookingParams,
+      response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      detail: { operationId: 'completeBooking', summary: 'Mark a CONFIRMED booking that has started as COMPLETED', tags: TAGS },
+    })
+    .post('/:slug/bookings/:bookingId/reschedule', async ({ params, body, request }) => {
+      const { workspace } = await writer(params.slug, request);
+      return { success: true, booking: await rescheduleBooking(deps, workspace, params.bookingId, body.date) };
+    }, {
+      params: BookingParams,
+      body: RescheduleBody,
+      response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+      detail: { operationId: 'rescheduleBooking', summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays', tags: TAGS },
+    });
 }

@@ -1,7 +1,79 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
+import { findWorkspace } from '../auth/api-key.ts';
+import { Duration } from '../bookings/model.ts';
+import { integerQuery } from '../bookings/routes.ts';
 import type { AppDeps } from '../deps.ts';
+import { ErrorResponse, SlugParams } from '../shared/models.ts';
+import { availableDays, availableSlots, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
 
-/** Public v1 routes: available slots and days. */
-export function availabilityRoutes(_deps: AppDeps) {
-  return new Elysia({ name: 'availability', prefix: '/workspaces' });
+const CalendarDate = (description: string) => t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+
+const offeringQuery = {
+  serviceId: t.String({ minLength: 1, maxLength: 64, description: 'an active service of the workspace' }),
+  providerId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'only this provider; default every provider offering the service' })),
+  duration: t.Optional(Duration),
+};
+
+export const AvailabilityQuery = t.Object({
+  ...offeringQuery,
+  date: CalendarDate('a date as YYYY-MM-DD (a calendar day in the workspace time zone)'),
+});
+
+export const AvailableDaysQuery = t.Object({
+  ...offeringQuery,
+  from: CalendarDate('a date as YYYY-MM-DD, the first day'),
+  to: CalendarDate(`a date as YYYY-MM-DD, the last day (at most ${MAX_DAYS_RANGE} days in all)`),
+});
+
+export const AvailabilityResponse = t.Object({
+  success: t.Boolean(),
+  slots: t.Array(t.String({ pattern: '^\\d{2}:\\d{2}$' }), { description: 'bookable start times, HH:mm in the workspace time zone, ascending' }),
+  timezone: t.String({ description: 'IANA time zone of the workspace' }),
+}, { description: 'AvailabilityResponse' });
+
+export const AvailableDaysResponse = t.Object({
+  success: t.Boolean(),
+  days: t.Array(t.String({ format: 'date' }), { description: 'days with at least one bookable time, ascending' }),
+  timezone: t.String({ description: 'IANA time zone of the workspace' }),
+}, { description: 'AvailableDaysResponse' });
+
+const TAGS = ['Availability'];
+
+/** Public v1 routes: available slots and days (decisions section 3). */
+export function availabilityRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'availability', prefix: '/workspaces' })
+    .get('/:slug/availability', async ({ params, query }) => {
+      const workspace = await findWorkspace(deps, params.slug);
+      const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
+      const slots = await availableSlots(deps, workspace, offering, query.date, query.duration);
+      return { success: true, slots, timezone: workspace.timezone };
+    }, {
+      params: SlugParams,
+      query: AvailabilityQuery,
+      transform: integerQuery('duration'),
+      response: { 200: AvailabilityResponse, 400: ErrorResponse, 404: ErrorResponse },
+      detail: {
+        operationId: 'getAvailability',
+        summary: 'Bookable start times of a service on one day, over every provider offering it',
+        tags: TAGS,
+        security: [],
+      },
+    })
+    .get('/:slug/availability/days', async ({ params, query }) => {
+      const workspace = await findWorkspace(deps, params.slug);
+      const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
+      const days = await availableDays(deps, workspace, offering, query.from, query.to, query.duration);
+      return { success: true, days, timezone: workspace.timezone };
+    }, {
+      params: SlugParams,
+      query: AvailableDaysQuery,
+      transform: integerQuery('duration'),
+      response: { 200: AvailableDaysResponse, 400: ErrorResponse, 404: ErrorResponse },
+      detail: {
+        operationId: 'getAvailableDays',
+        summary: `Days with at least one bookable time between from and to (at most ${MAX_DAYS_RANGE} days)`,
+        tags: TAGS,
+        security: [],
+      },
+    });
 }

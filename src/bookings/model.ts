@@ -1,0 +1,97 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { t } from 'elysia';
+import { DateTimeWithOffset } from '../shared/models.ts';
+import { BOOKING_STATUSES } from './lifecycle.ts';
+
+/*
+ * Integers use TypeBox's plain `Type.Integer` (as in src/workspaces/model.ts): Elysia's `t.Integer` is a union
+ * with numeric strings whose errors do not name the field. Query integers are converted by the route's
+ * `transform` (see routes.ts) before validation.
+ */
+
+const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+
+export const BookingStatus = t.Union(
+  [t.Literal('PENDING'), t.Literal('CONFIRMED'), t.Literal('CANCELLED'), t.Literal('COMPLETED')],
+  { description: BOOKING_STATUSES.join(', ') },
+);
+
+/** A booking as the API returns it: the spec's fields plus those of decisions section 3. */
+export const Booking = t.Object({
+  id: t.String(),
+  startTime: t.String({ format: 'date-time' }),
+  endTime: t.String({ format: 'date-time' }),
+  status: BookingStatus,
+  customerName: nullable(t.String()),
+  customerEmail: t.String(),
+  serviceName: nullable(t.String()),
+  providerName: nullable(t.String()),
+  amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
+  serviceId: t.String(),
+  providerId: t.String(),
+  phone: nullable(t.String()),
+  notes: nullable(t.String()),
+  customFields: t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields, by key' }),
+  createdAt: t.String({ format: 'date-time' }),
+}, { description: 'Booking' });
+export type Booking = typeof Booking.static;
+
+export const BookingResponse = t.Object({
+  success: t.Boolean(),
+  booking: Booking,
+  checkoutUrl: t.Optional(nullable(t.String({ description: 'hosted payment page, when a payment is due at creation' }))),
+}, { description: 'BookingResponse' });
+export type BookingResponse = typeof BookingResponse.static;
+
+export const BookingsResponse = t.Object({
+  success: t.Boolean(),
+  bookings: t.Array(Booking),
+  nextCursor: nullable(t.String({ description: 'pass as `cursor` for the next page; null on the last page' })),
+}, { description: 'BookingsResponse' });
+
+/** Shortest booking, minutes (spec section 8). */
+export const MIN_DURATION = 5;
+/** Longest booking, minutes: a slot never outlasts the working interval of one day. */
+export const MAX_DURATION = 1440;
+
+export const Duration = Type.Integer({ minimum: MIN_DURATION, maximum: MAX_DURATION, description: 'minutes; default the service duration' });
+
+export const BookingCreate = t.Object({
+  serviceId: t.String({ minLength: 1, maxLength: 64 }),
+  providerId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'omit to have any free provider offering the service assigned' })),
+  email: t.String({ format: 'email', maxLength: 254 }),
+  name: t.Optional(t.String({ maxLength: 200 })),
+  phone: t.Optional(t.String({ maxLength: 40 })),
+  date: { ...DateTimeWithOffset, description: 'start of the booking, a date-time with an offset such as 2026-12-01T09:00:00Z' },
+  duration: t.Optional(Duration),
+  notes: t.Optional(t.String({ maxLength: 5000 })),
+  recaptchaToken: t.Optional(t.String({ maxLength: 4096, description: 'needed for keyless requests when the server has a captcha secret' })),
+  customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the workspace custom fields, by key; unknown keys are ignored' })),
+}, { description: 'BookingCreate' });
+export type BookingCreate = typeof BookingCreate.static;
+
+export const BookingParams = t.Object({
+  slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),
+  bookingId: t.String({ minLength: 1, maxLength: 64, description: 'booking id (bk_…)' }),
+});
+
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 50;
+
+export const ListBookingsQuery = t.Object({
+  limit: t.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: `page size, default ${DEFAULT_PAGE}` })),
+  cursor: t.Optional(t.String({ maxLength: 512, description: 'opaque, from nextCursor of the previous page' })),
+  status: t.Optional(BookingStatus),
+  from: t.Optional({ ...DateTimeWithOffset, description: 'only bookings starting at or after this date-time' }),
+  to: t.Optional({ ...DateTimeWithOffset, description: 'only bookings starting before this date-time' }),
+  serviceId: t.Optional(t.String({ maxLength: 64 })),
+});
+export type ListBookingsQuery = typeof ListBookingsQuery.static;
+
+export const CancelBody = t.Optional(t.Object({
+  reason: t.Optional(t.String({ maxLength: 1000, description: 'kept with the booking' })),
+}, { description: 'BookingCancel' }));
+
+export const RescheduleBody = t.Object({
+  date: { ...DateTimeWithOffset, description: 'the new start, a date-time with an offset' },
+}, { description: 'BookingReschedule' });

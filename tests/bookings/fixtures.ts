@@ -1,0 +1,118 @@
+import { newId } from '../../src/shared/ids.ts';
+import type {
+  BookingRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, WebhookMessageRecord, WebhookRecord, WorkspaceRecord,
+} from '../../src/storage/port.ts';
+import type { TestApp } from '../support/app.ts';
+
+/*
+ * Catalogue set-up straight through deps.storage (the catalogue routes are another feature), and read-backs
+ * of what the database holds. Times: TEST_NOW is Monday 2026-11-23 09:00 in Europe/Berlin (08:00Z);
+ * the workspace works Mon–Fri 09:00–17:00.
+ */
+
+/** Tuesday 2026-11-24 at `time` (HH:mm) in Europe/Berlin (UTC+1 in November), as an ISO date-time with Z. */
+export const tuesday = (time: string) => berlin('2026-11-24', time);
+
+/** `date` at `time` in Europe/Berlin as an ISO date-time with Z. */
+export function berlin(date: string, time: string): string {
+  return new Date(Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime('Europe/Berlin').epochMilliseconds).toISOString();
+}
+
+export async function addProvider(app: TestApp, fields: Partial<ProviderRecord> = {}): Promise<ProviderRecord> {
+  const now = app.clock.now();
+  const provider: ProviderRecord = {
+    id: newId('prv', now), workspaceId: app.workspace.id, name: 'Alex Hoffmann', email: null, active: true, hours: null,
+    serviceIds: [], createdAt: now, updatedAt: now, ...fields,
+  };
+  await app.deps.storage.createProvider(provider);
+  return provider;
+}
+
+export async function addService(app: TestApp, providers: ProviderRecord[], fields: Partial<ServiceRecord> = {}): Promise<ServiceRecord> {
+  const now = app.clock.now();
+  const service: ServiceRecord = {
+    id: newId('srv', now), workspaceId: app.workspace.id, name: 'Haircut', description: null, duration: 60, priceMinor: 3550,
+    currency: 'EUR', active: true, category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null,
+    order: 0, slotInterval: null, providerIds: providers.map((provider) => provider.id), createdAt: now, updatedAt: now, ...fields,
+  };
+  await app.deps.storage.createService(service);
+  return service;
+}
+
+/** One provider offering one service (60 minutes, 35.50 EUR, capacity 1), unless told otherwise. */
+export async function catalogue(app: TestApp, service: Partial<ServiceRecord> = {}, provider: Partial<ProviderRecord> = {}) {
+  const alex = await addProvider(app, provider);
+  const haircut = await addService(app, [alex], service);
+  return { provider: alex, service: haircut };
+}
+
+export async function addCustomField(app: TestApp, fields: Partial<CustomFieldRecord> & Pick<CustomFieldRecord, 'key' | 'type'>): Promise<CustomFieldRecord> {
+  const field: CustomFieldRecord = {
+    id: newId('cf', app.clock.now()), workspaceId: app.workspace.id, label: fields.key, required: false, options: null,
+    placeholder: null, order: 0, serviceIds: [], createdAt: app.clock.now(), ...fields,
+  };
+  await app.deps.storage.createCustomField(field);
+  return field;
+}
+
+export async function setWorkspace(app: TestApp, patch: Partial<Pick<WorkspaceRecord, 'domains' | 'requiresConfirmation' | 'hours' | 'timezone'>>) {
+  const updated = await app.deps.storage.updateWorkspace(app.workspace.id, patch, app.clock.now());
+  app.workspace = updated!;
+}
+
+/** Every booking of the workspace, as stored. */
+export async function storedBookings(app: TestApp, workspaceId = app.workspace.id): Promise<BookingRecord[]> {
+  return app.deps.storage.listBookings(workspaceId, { limit: 10_000 });
+}
+
+/** A webhook subscribed to `events` (empty = all), to see the outbox. */
+export async function addWebhook(app: TestApp, events: string[] = []): Promise<WebhookRecord> {
+  const now = app.clock.now();
+  const webhook: WebhookRecord = {
+    id: newId('wh', now), workspaceId: app.workspace.id, name: null, url: 'https://hooks.example.com/svc', secret: 'encrypted',
+    events, isActive: true, failingSince: null, createdAt: now, updatedAt: now,
+  };
+  await app.deps.storage.createWebhook(webhook);
+  return webhook;
+}
+
+/** Every message waiting in the outbox, oldest first (by createdAt: move the clock between events), with its parsed body. */
+export async function outbox(app: TestApp): Promise<(WebhookMessageRecord & { parsed: any })[]> {
+  const claimed = await app.deps.storage.claimDueMessages('test', Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER, 1000);
+  const messages = await Promise.all(claimed.map((message) => app.deps.storage.getMessage(message.id)));
+  return messages
+    .filter((message): message is WebhookMessageRecord => message !== null)
+    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+    .map((message) => ({ ...message, parsed: JSON.parse(message.body) }));
+}
+
+/** A booking body for `service` at `date`; `overrides` win. */
+export function bookingBody(service: ServiceRecord, date: string, overrides: Record<string, unknown> = {}) {
+  return { serviceId: service.id, email: 'mia@example.com', name: 'Mia Schneider', date, ...overrides };
+}
+
+/** The Booking JSON the API returns for a booking of `service` on `provider`, for whole-body assertions. */
+export function expectedBooking(fields: {
+  id: string; service: ServiceRecord; provider: ProviderRecord; start: string; minutes?: number; status?: string;
+  customerName?: string | null; customerEmail?: string; amount?: number | null; phone?: string | null; notes?: string | null;
+  customFields?: Record<string, unknown>; createdAt?: string;
+}) {
+  const start = Date.parse(fields.start);
+  return {
+    id: fields.id,
+    startTime: new Date(start).toISOString(),
+    endTime: new Date(start + (fields.minutes ?? fields.service.duration) * 60_000).toISOString(),
+    status: fields.status ?? 'CONFIRMED',
+    customerName: fields.customerName === undefined ? 'Mia Schneider' : fields.customerName,
+    customerEmail: fields.customerEmail ?? 'mia@example.com',
+    serviceName: fields.service.name,
+    providerName: fields.provider.name,
+    amount: fields.amount === undefined ? 35.5 : fields.amount,
+    serviceId: fields.service.id,
+    providerId: fields.provider.id,
+    phone: fields.phone ?? null,
+    notes: fields.notes ?? null,
+    customFields: fields.customFields ?? {},
+    createdAt: fields.createdAt ?? '2026-11-23T08:00:00.000Z',
+  };
+}
