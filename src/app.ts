@@ -14,6 +14,7 @@ import { availabilityRoutes } from './scheduling/availability-routes.ts';
 import { hoursRoutes } from './scheduling/hours-routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -27,10 +28,13 @@ export function createApp(deps: AppDeps) {
     .use(serviceRoutes(deps))
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
-    .use(bookingRoutes(deps));
+    .use(bookingRoutes(deps))
+    .use(webhookRoutes(deps));
 
   let openApiDocument: OpenApiDocument | undefined;
-  const app: AnyElysia = new Elysia({ name: 'svc' })
+  // 'typebox' validates first and then drops unknown properties; the default mirror would turn a wrong-typed
+  // field into an empty value before validation and accept it.
+  const app: AnyElysia = new Elysia({ name: 'svc', normalize: 'typebox' })
     .use(requestLogPlugin(deps.logger))
     .use(errorsPlugin(deps.logger))
     .use(corsPlugin(deps))

@@ -11,7 +11,7 @@ describe('error bodies and limits', () => {
     ctx = await createTestApp('libsql', { logger: createLogger('info', (line) => logLines.push(JSON.parse(line))) });
     // A route with a body, to exercise parsing and validation in isolation from any feature.
     ctx.app.post('/api/test-echo', ({ body }) => ({ success: true, body }), {
-      body: t.Object({ email: t.String({ format: 'email' }), count: t.Integer({ minimum: 1, maximum: 10 }) }),
+      body: t.Object({ email: t.String({ format: 'email' }), count: t.Integer({ minimum: 1, maximum: 10 }), meta: t.Optional(t.Object({ tag: t.String() })) }),
     });
   });
   afterAll(() => ctx.close());
@@ -53,10 +53,19 @@ describe('error bodies and limits', () => {
     ]));
   });
 
+  test('a string where an object belongs -> 400, not silently emptied', async () => {
+    const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'a@b.co', count: 1, meta: 'x' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      success: false, error: 'meta must be an object', code: 'VALIDATION_ERROR',
+      details: [{ path: '/meta', message: 'meta must be an object' }],
+    });
+  });
+
   test('unknown JSON fields are ignored', async () => {
-    const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'a@b.co', count: 2, extra: true } });
+    const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'a@b.co', count: 2, extra: true, meta: { tag: 't', more: 1 } } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, body: { email: 'a@b.co', count: 2 } });
+    expect(response.body).toEqual({ success: true, body: { email: 'a@b.co', count: 2, meta: { tag: 't' } } });
   });
 
   test('a body over 64 KiB (Content-Length) -> 413 PAYLOAD_TOO_LARGE', async () => {
