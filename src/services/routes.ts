@@ -1,7 +1,146 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps.ts';
+import { ErrorResponse, SlugParams } from '../shared/models.ts';
+import { workspaceAccess } from '../workspaces/routes.ts';
+import {
+  ProviderCreate, ProviderParams, ProviderPatchBody, ProviderResponse, ProvidersResponse,
+  ServiceCreate, ServiceParams, ServicePatchBody, ServiceResponse, ServicesResponse,
+} from './model.ts';
+import {
+  createProvider, createService, deactivateProvider, deactivateService, findProvider, findService, toProviderJson, toServiceJson,
+  updateProvider, updateService,
+} from './service.ts';
+
+const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
+const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
+const serviceTags = ['Services'];
+const providerTags = ['Providers'];
 
 /** v1 routes of services, providers and their links. */
-export function serviceRoutes(_deps: AppDeps) {
-  return new Elysia({ name: 'services', prefix: '/workspaces' });
+export function serviceRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'services', prefix: '/workspaces' })
+    .derive(workspaceAccess(deps))
+    .get('/:slug/services', async ({ access }) => {
+      const services = await deps.storage.listServices(access.workspace.id, { activeOnly: true });
+      return { success: true, services: services.map(toServiceJson) };
+    }, {
+      params: SlugParams,
+      response: { 200: ServicesResponse, ...keyedErrors },
+      detail: {
+        operationId: 'listServices',
+        summary: 'List the active services',
+        description: 'Only active services, ordered by `order`, then `name`. A deactivated service is still readable by its id.',
+        tags: serviceTags,
+      },
+    })
+    .post('/:slug/services', async ({ access, body }) => {
+      const service = await createService(deps, access.workspace, body);
+      return { success: true, service: toServiceJson(service) };
+    }, {
+      params: SlugParams,
+      body: ServiceCreate,
+      response: { 200: ServiceResponse, ...keyedWriteErrors },
+      detail: {
+        operationId: 'createService',
+        summary: 'Create a service',
+        description: '`duration`, `bufferTime`, `minNotice` and `slotInterval` are minutes, `maxAdvance` days; `price` and `deposit` '
+          + 'decimal major units of `currency` with no more decimals than it has. Defaults: active true, capacity 1, bufferTime 0, '
+          + 'minNotice 0, maxAdvance null (no limit), deposit null (the price is due), order 0, slotInterval null (= duration), providerIds [].',
+        tags: serviceTags,
+      },
+    })
+    .get('/:slug/services/:serviceId', async ({ access, params }) => {
+      const service = await findService(deps, access.workspace, params.serviceId);
+      return { success: true, service: toServiceJson(service) };
+    }, {
+      params: ServiceParams,
+      response: { 200: ServiceResponse, ...keyedErrors },
+      detail: { operationId: 'getService', summary: 'Get a service, active or not', tags: serviceTags },
+    })
+    .patch('/:slug/services/:serviceId', async ({ access, params, body }) => {
+      const service = await updateService(deps, access.workspace, params.serviceId, body ?? {});
+      return { success: true, service: toServiceJson(service) };
+    }, {
+      params: ServiceParams,
+      body: t.Optional(ServicePatchBody),
+      response: { 200: ServiceResponse, ...keyedWriteErrors },
+      detail: {
+        operationId: 'updateService',
+        summary: 'Change a service',
+        description: 'Sets the fields sent and keeps the others; an empty or missing body changes nothing. `providerIds` replaces the whole list. Existing bookings keep their times.',
+        tags: serviceTags,
+      },
+    })
+    .delete('/:slug/services/:serviceId', async ({ access, params }) => {
+      const service = await deactivateService(deps, access.workspace, params.serviceId);
+      return { success: true, service: toServiceJson(service) };
+    }, {
+      params: ServiceParams,
+      response: { 200: ServiceResponse, ...keyedErrors },
+      detail: {
+        operationId: 'deleteService',
+        summary: 'Deactivate a service',
+        description: 'Sets `active: false`: the service is no longer listed or bookable; its bookings keep their history. '
+          + 'PATCH `active: true` brings it back.',
+        tags: serviceTags,
+      },
+    })
+    .get('/:slug/providers', async ({ access }) => {
+      const providers = await deps.storage.listProviders(access.workspace.id);
+      return { success: true, providers: providers.map(toProviderJson) };
+    }, {
+      params: SlugParams,
+      response: { 200: ProvidersResponse, ...keyedErrors },
+      detail: { operationId: 'listProviders', summary: 'List the providers, active and inactive', description: 'Ordered by name.', tags: providerTags },
+    })
+    .post('/:slug/providers', async ({ access, body }) => {
+      const provider = await createProvider(deps, access.workspace, body);
+      return { success: true, provider: toProviderJson(provider) };
+    }, {
+      params: SlugParams,
+      body: ProviderCreate,
+      response: { 200: ProviderResponse, ...keyedWriteErrors },
+      detail: {
+        operationId: 'createProvider',
+        summary: 'Create a provider',
+        description: 'A provider is anything bookable: a member of staff, a room, a device. Defaults: email null, active true, '
+          + 'serviceIds []. A new provider works the workspace\'s hours until it is given its own schedule.',
+        tags: providerTags,
+      },
+    })
+    .get('/:slug/providers/:providerId', async ({ access, params }) => {
+      const provider = await findProvider(deps, access.workspace, params.providerId);
+      return { success: true, provider: toProviderJson(provider) };
+    }, {
+      params: ProviderParams,
+      response: { 200: ProviderResponse, ...keyedErrors },
+      detail: { operationId: 'getProvider', summary: 'Get a provider', tags: providerTags },
+    })
+    .patch('/:slug/providers/:providerId', async ({ access, params, body }) => {
+      const provider = await updateProvider(deps, access.workspace, params.providerId, body ?? {});
+      return { success: true, provider: toProviderJson(provider) };
+    }, {
+      params: ProviderParams,
+      body: t.Optional(ProviderPatchBody),
+      response: { 200: ProviderResponse, ...keyedWriteErrors },
+      detail: {
+        operationId: 'updateProvider',
+        summary: 'Change a provider',
+        description: 'Sets the fields sent and keeps the others; an empty or missing body changes nothing. `serviceIds` replaces the whole list.',
+        tags: providerTags,
+      },
+    })
+    .delete('/:slug/providers/:providerId', async ({ access, params }) => {
+      const provider = await deactivateProvider(deps, access.workspace, params.providerId);
+      return { success: true, provider: toProviderJson(provider) };
+    }, {
+      params: ProviderParams,
+      response: { 200: ProviderResponse, ...keyedErrors },
+      detail: {
+        operationId: 'deleteProvider',
+        summary: 'Deactivate a provider',
+        description: 'Sets `active: false`: the provider gets no new bookings; existing bookings keep it. PATCH `active: true` brings it back.',
+        tags: providerTags,
+      },
+    });
 }

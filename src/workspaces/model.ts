@@ -67,7 +67,8 @@ const customFieldFields = {
   label: t.String({ minLength: 1, maxLength: 200 }),
   type: t.Union(CUSTOM_FIELD_TYPES.map((type) => t.Literal(type))),
   required: t.Boolean(),
-  options: nullable(t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: 'required and non-empty for select, null otherwise' })),
+  // choices are checked in code (1-200 characters each): errors inside a nullable array would read as the array's
+  options: nullable(t.Array(t.String(), { maxItems: 100, description: 'the choices (1-200 characters each); required and non-empty for select, null otherwise' })),
   placeholder: nullable(t.String({ maxLength: 200 })),
   order: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
   serviceIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of services of the workspace; empty = every service' }),

@@ -190,6 +190,8 @@ function checkOptions(field: FieldShape): void {
   }
   if (field.options === null || field.options.length === 0) throw validation('options must list at least one choice when type is select');
   field.options.forEach((option, index) => {
+    if (option.trim() === '') throw validation(`options[${index}] must not be blank`);
+    if (option.length > 200) throw validation(`options[${index}] must be at most 200 characters long`);
     const first = field.options!.indexOf(option);
     if (first !== index) throw validation(`options[${index}] repeats options[${first}] (${option})`);
   });

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { describeEachAdapter } from '../support/storage.ts';
+import { V1 } from '../services/catalogue-fixtures.ts';
+
+describeEachAdapter('workspace settings: happy path', (adapter) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp(adapter);
+  });
+  afterEach(() => t.close());
+
+  const acme = () => ({
+    id: t.workspace.id, name: 'Acme Studio', slug: 'acme', primaryColor: null, plan: 'self-hosted', industry: 'other',
+    timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24,
+  });
+
+  test('GET /workspaces/{slug} -> 200 with the workspace and the contract defaults', async () => {
+    const response = await t.request('GET', `${V1}/acme`, { key: t.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: acme() });
+  });
+
+  test('PATCH with every field -> 200 with all of them set, and GET shows the same', async () => {
+    const body = {
+      name: 'Acme Hair & Beauty', primaryColor: '#0f766e', industry: 'beauty', timezone: 'America/New_York',
+      language: 'de', timeFormat: '12h', cancellationHours: 48,
+    };
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: { ...acme(), ...body } });
+    expect((await t.request('GET', `${V1}/acme`, { key: t.apiKey })).body).toEqual({ success: true, workspace: { ...acme(), ...body } });
+  });
+
+  test('PATCH with one field changes only that field', async () => {
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { cancellationHours: 0 } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: { ...acme(), cancellationHours: 0 } });
+  });
+
+  test('PATCH with an empty object -> 200 and nothing changes, not even updatedAt', async () => {
+    t.clock.advance(60_000);
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: {} });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: acme() });
+    expect(await t.deps.storage.getWorkspaceBySlug('acme')).toEqual(t.workspace);
+  });
+
+  test('PATCH without a body -> 200 and nothing changes', async () => {
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: acme() });
+    expect(await t.deps.storage.getWorkspaceBySlug('acme')).toEqual(t.workspace);
+  });
+
+  test('PATCH primaryColor null clears the colour', async () => {
+    await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { primaryColor: '#AABBCC' } });
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { primaryColor: null } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: acme() });
+  });
+
+  test('PATCH stores language and timezone in their canonical spelling (pt-br -> pt-BR, europe/paris -> Europe/Paris)', async () => {
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { language: 'pt-br', timezone: 'europe/paris' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: { ...acme(), language: 'pt-BR', timezone: 'Europe/Paris' } });
+  });
+
+  test('PATCH ignores unknown and read-only fields (slug, plan, id)', async () => {
+    const response = await t.request('PATCH', `${V1}/acme`, {
+      key: t.apiKey, body: { slug: 'hijack', plan: 'enterprise', id: 'ws_other', requiresConfirmation: true, name: 'Renamed' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, workspace: { ...acme(), name: 'Renamed' } });
+    const stored = await t.deps.storage.getWorkspaceBySlug('acme');
+    expect(stored).toEqual({ ...t.workspace, name: 'Renamed', updatedAt: expect.any(Number) });
+  });
+
+  test('PATCH stores text as given, markup included', async () => {
+    const name = '<b>Acme</b> & "Friends" <script>alert(1)</script>';
+    const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { name } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.body).toEqual({ success: true, workspace: { ...acme(), name } });
+  });
+});
