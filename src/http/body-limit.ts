@@ -28,7 +28,7 @@ export async function readLimitedText(request: Request): Promise<string> {
 }
 
 /**
- * JSON bodies for every route: size-limited, and a parse failure is the contract's 400. Routes that need the
+ * JSON bodies for every route: size-limited, objects only, and a parse failure is the contract's 400. Routes that need the
  * raw bytes (payment provider callbacks) read them with readLimitedText and declare `parse: 'none'`.
  */
 export const bodyLimitPlugin = new Elysia({ name: 'body-limit' }).onParse({ as: 'global' }, async ({ request }) => {
@@ -37,9 +37,13 @@ export const bodyLimitPlugin = new Elysia({ name: 'body-limit' }).onParse({ as: 
   if (text.trim() === '') return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new AppError('VALIDATION_ERROR', 'request body is not valid JSON');
   }
+  // Every svc request body is an object; refusing the rest here keeps a schema's optional body from taking "x".
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('VALIDATION_ERROR', 'request body must be a JSON object');
+  return parsed;
 });

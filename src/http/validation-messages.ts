@@ -31,10 +31,14 @@ const FORMAT_PHRASES: Record<string, string> = {
   uri: 'a URL',
 };
 
+/** `/weekly/mon/0/start` → `weekly.mon[0].start`. */
 function fieldName(path: string, part: string): string {
-  const name = path.replace(/^\//, '').replaceAll('/', '.');
+  const name = path.split('/').filter(Boolean)
+    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
   return name || (part === 'body' ? 'request body' : part);
 }
+
+const TYPE_NOUNS: Record<string, string> = { string: 'strings', integer: 'integers', number: 'numbers', boolean: 'booleans', object: 'objects' };
 
 function literalChoices(schema: SchemaLike): unknown[] | null {
   if (schema.enum) return schema.enum;
@@ -57,13 +61,15 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
   const choices = literalChoices(schema);
   if (choices) return say(`must be one of ${choices.join(', ')}`);
   if (schema.anyOf) {
-    // Nullable fields (T | null), and Elysia's numeric types (a number, or a numeric string in queries).
+    // Nullable fields (T | null), and Elysia's numeric types (a number, or a string of digits).
     const nullable = schema.anyOf.some((option) => option.type === 'null');
     const inner = schema.anyOf.find((option) => option.type === 'integer' || option.type === 'number')
       ?? schema.anyOf.find((option) => option.type !== 'null');
     if (inner) {
       const described = describeValueError({ ...error, schema: inner }, part);
-      return nullable ? { ...described, message: `${described.message} or null` } : described;
+      if (!nullable) return described;
+      const requirement = described.message.slice(field.length + 1).replace(/^must not be empty$/, 'must be a non-empty string');
+      return say(`${requirement} or null`);
     }
   }
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -79,7 +85,9 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
       return say('is not valid');
     case 'integer':
     case 'number': {
-      const numeric = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      // Query and path values arrive as text; in a JSON body a number must be a JSON number.
+      const fromText = part === 'query' || part === 'params';
+      const numeric = fromText && typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof numeric !== 'number' || Number.isNaN(numeric)) return say(`must be ${type === 'integer' ? 'an integer' : 'a number'}`);
       if (type === 'integer' && !Number.isInteger(numeric)) return say('must be an integer');
       return say(`must be ${type === 'integer' ? 'an integer ' : ''}${range(schema, schema.minimum, schema.maximum)}`);
@@ -88,7 +96,10 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
       return say('must be true or false');
     case 'array':
       if (!Array.isArray(value)) return say('must be an array');
-      return say(`must have ${range(schema, schema.minItems, schema.maxItems, ' items')}`);
+      if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems)) {
+        return say(`must have ${range(schema, schema.minItems, schema.maxItems, ' items')}`);
+      }
+      return say(`must be a list of ${TYPE_NOUNS[String((schema.items as SchemaLike | undefined)?.type)] ?? 'valid items'}`);
     case 'object':
       return say('must be an object');
     default:

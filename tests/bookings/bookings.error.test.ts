@@ -50,7 +50,7 @@ describeEachAdapter('bookings errors', (adapter) => {
     test('duration under 5 or not an integer -> 400 naming duration', async () => {
       expect((await create(bookingBody(service, tuesday('10:00'), { duration: 4 }))).body).toEqual(invalid('/duration', 'duration must be an integer between 5 and 1440'));
       expect((await create(bookingBody(service, tuesday('10:00'), { duration: 30.5 }))).body).toEqual(invalid('/duration', 'duration must be an integer'));
-      expect((await create(bookingBody(service, tuesday('10:00'), { duration: '60' }))).body).toEqual(invalid('/duration', 'duration must be an integer between 5 and 1440'));
+      expect((await create(bookingBody(service, tuesday('10:00'), { duration: '60' }))).body).toEqual(invalid('/duration', 'duration must be an integer'));
       await nothingBooked();
     });
 

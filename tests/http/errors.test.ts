@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { createLogger } from '../../src/shared/logger.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
@@ -11,7 +12,7 @@ describe('error bodies and limits', () => {
     ctx = await createTestApp('libsql', { logger: createLogger('info', (line) => logLines.push(JSON.parse(line))) });
     // A route with a body, to exercise parsing and validation in isolation from any feature.
     ctx.app.post('/api/test-echo', ({ body }) => ({ success: true, body }), {
-      body: t.Object({ email: t.String({ format: 'email' }), count: t.Integer({ minimum: 1, maximum: 10 }), meta: t.Optional(t.Object({ tag: t.String() })) }),
+      body: t.Object({ email: t.String({ format: 'email' }), count: Type.Integer({ minimum: 1, maximum: 10 }), meta: t.Optional(t.Object({ tag: t.String() })) }),
     });
   });
   afterAll(() => ctx.close());
@@ -32,6 +33,23 @@ describe('error bodies and limits', () => {
     const response = await ctx.request('POST', '/api/test-echo', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, error: 'request body is not valid JSON', code: 'VALIDATION_ERROR' });
+  });
+
+  test('a JSON body that is not an object -> 400 VALIDATION_ERROR', async () => {
+    for (const rawBody of ['[1]', '"x"', '42', 'null']) {
+      const response = await ctx.request('POST', '/api/test-echo', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ success: false, error: 'request body must be a JSON object', code: 'VALIDATION_ERROR' });
+    }
+  });
+
+  test('a number sent as a string in a JSON body -> 400, not coerced', async () => {
+    const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'a@b.co', count: '2' } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('count must be an integer');
+    const service = await ctx.request('POST', '/api/v1/workspaces/acme/services', { key: ctx.apiKey, body: { name: 'Cut', duration: '30', price: 10, currency: 'EUR' } });
+    expect(service.status).toBe(400);
+    expect(service.body).toMatchObject({ error: 'duration must be an integer', code: 'VALIDATION_ERROR' });
   });
 
   test('a field of the wrong format -> 400 naming the field', async () => {

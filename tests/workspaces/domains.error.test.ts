@@ -26,7 +26,7 @@ describeEachAdapter('widget domains: errors', (adapter) => {
     ['more than 100 domains', { domains: Array.from({ length: 101 }, (_, index) => `shop${index}.example.com`) }, schemaError('/domains', 'domains must have at most 100 items')],
     ['no domains field', { hosts: ['example.com'] }, schemaError('/domains', 'domains is required')],
     ['domains not an array', { domains: 'example.com' }, schemaError('/domains', 'domains must be an array')],
-    ['an entry that is not a string', { domains: ['example.com', 7] }, schemaError('/domains/1', 'domains.1 must be a string')],
+    ['an entry that is not a string', { domains: ['example.com', 7] }, schemaError('/domains/1', 'domains[1] must be a string')],
   ];
   for (const [rule, body, expected] of refusals) {
     test(`PUT with ${rule} -> 400 VALIDATION_ERROR, nothing stored`, async () => {
