@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { manualClock } from '../../src/shared/clock.ts';
+import type { Storage } from '../../src/storage/port.ts';
+import { withReadCache } from '../../src/storage/read-cache.ts';
+import { createApiKey, createWorkspace } from '../../src/workspaces/service.ts';
+import { sha256Hex } from '../../src/shared/secrets.ts';
+import { newId } from '../../src/shared/ids.ts';
+import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+
+const TTL = 2000;
+
+describe('catalogue read cache', () => {
+  let db: TestDatabase;
+  let raw: Storage;
+  let cached: Storage;
+  const clock = manualClock('2026-11-23T08:00:00.000Z');
+
+  beforeAll(async () => {
+    db = await createTestDatabase('libsql');
+    raw = db.storage;
+    cached = withReadCache(raw, { clock, ttlMs: TTL });
+  });
+  afterAll(() => db.drop());
+
+  test('a change made elsewhere shows once the cache entry is older than the TTL, not before', async () => {
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'ttl-shop', name: 'Before' });
+    expect((await cached.getWorkspaceBySlug('ttl-shop'))?.name).toBe('Before');
+    await raw.updateWorkspace(workspace.id, { name: 'After' }, clock.now());
+    expect((await cached.getWorkspaceBySlug('ttl-shop'))?.name).toBe('Before');
+    clock.advance(TTL);
+    expect((await cached.getWorkspaceBySlug('ttl-shop'))?.name).toBe('After');
+  });
+
+  test('a write through the cache is visible at once', async () => {
+    const { workspace } = await createWorkspace({ storage: cached, clock }, { slug: 'write-through', name: 'One' });
+    expect((await cached.getWorkspaceBySlug('write-through'))?.name).toBe('One');
+    await cached.updateWorkspace(workspace.id, { name: 'Two' }, clock.now());
+    expect((await cached.getWorkspaceBySlug('write-through'))?.name).toBe('Two');
+  });
+
+  test('a miss is not remembered: a workspace or key created by another process works at once', async () => {
+    expect(await cached.getWorkspaceBySlug('created-later')).toBeNull();
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'created-later', name: 'Later' });
+    expect((await cached.getWorkspaceBySlug('created-later'))?.id).toBe(workspace.id);
+    const key = 'svc_live_not-yet-created-key';
+    expect(await cached.findApiKeyByHash(sha256Hex(key))).toBeNull();
+    const real = await createApiKey({ storage: raw, clock }, workspace.id, 'cli');
+    expect((await cached.findApiKeyByHash(sha256Hex(real)))?.workspaceId).toBe(workspace.id);
+  });
+
+  test('services: active filter, lookup by id and invalidation on update', async () => {
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'services-shop', name: 'S' });
+    const now = clock.now();
+    const base = { workspaceId: workspace.id, description: null, duration: 30, priceMinor: 0, currency: 'EUR', category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null, slotInterval: null, providerIds: [], createdAt: now, updatedAt: now };
+    await cached.createService({ ...base, id: newId('srv'), name: 'Active', active: true, order: 0 });
+    const inactiveId = newId('srv');
+    await cached.createService({ ...base, id: inactiveId, name: 'Inactive', active: false, order: 1 });
+    expect((await cached.listServices(workspace.id, { activeOnly: true })).map((service) => service.name)).toEqual(['Active']);
+    expect((await cached.listServices(workspace.id, { activeOnly: false })).map((service) => service.name)).toEqual(['Active', 'Inactive']);
+    expect((await cached.getService(workspace.id, inactiveId))?.name).toBe('Inactive');
+    await cached.updateService(workspace.id, inactiveId, { active: true, updatedAt: now });
+    expect((await cached.listServices(workspace.id, { activeOnly: true })).map((service) => service.name)).toEqual(['Active', 'Inactive']);
+    expect(await cached.getService(workspace.id, 'srv_unknown')).toBeNull();
+  });
+
+  test('bookings are never cached: busy intervals reflect every write at once', async () => {
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'busy-shop', name: 'B' });
+    const now = clock.now();
+    const providerId = newId('prv');
+    await raw.createProvider({ id: providerId, workspaceId: workspace.id, name: 'P', email: null, active: true, hours: null, serviceIds: [], createdAt: now, updatedAt: now });
+    const serviceId = newId('srv');
+    await raw.createService({ id: serviceId, workspaceId: workspace.id, name: 'S', description: null, duration: 30, priceMinor: 0, currency: 'EUR', active: true, category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null, order: 0, slotInterval: null, providerIds: [providerId], createdAt: now, updatedAt: now });
+    expect(await cached.listBusy([providerId], now, now + 3_600_000)).toEqual([]);
+    const booking = {
+      id: newId('bk'), workspaceId: workspace.id, serviceId, providerId, status: 'CONFIRMED' as const, startTime: now + 600_000, endTime: now + 2_400_000,
+      bufferTime: 0, customerName: null, customerEmail: 'a@example.com', phone: null, notes: null, customFields: {}, amountMinor: null, currency: null,
+      cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now,
+    };
+    await raw.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
+    expect((await cached.listBusy([providerId], now, now + 3_600_000)).map((interval) => interval.bookingId)).toEqual([booking.id]);
+  });
+});
