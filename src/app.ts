@@ -15,6 +15,7 @@ import { hoursRoutes } from './scheduling/hours-routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { paymentRoutes } from './payments/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps) {
     .use(corsPlugin(deps))
     .use(rateLimitPlugin(deps, [v1RateLimit(deps.config.SVC_RATE_LIMIT)]))
     .use(authGuardPlugin(deps))
+    // Before the JSON body parser: a payment provider's webhook is verified over the raw bytes it signed.
+    .use(paymentRoutes(deps))
     .use(bodyLimitPlugin)
     .get('/healthz', () => ({ success: true, status: 'ok' }), { detail: { hide: true } })
     .get('/readyz', async ({ set }) => {

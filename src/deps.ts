@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Clock } from './shared/clock.ts';
 import type { RateLimiter } from './ratelimit/port.ts';
 import type { Logger } from './shared/logger.ts';
+import type { PaymentProvider } from './payments/port.ts';
 import type { Storage } from './storage/port.ts';
 
 /** Everything the app is built from; tests pass their own. */
@@ -11,4 +12,6 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   rateLimiter: RateLimiter;
+  /** SVC_PAYMENTS: how a sum due at booking is collected (adapters/payments) */
+  payments: PaymentProvider;
 }

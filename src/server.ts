@@ -1,3 +1,4 @@
+import { openPayments } from '../adapters/payments/index.ts';
 import { openRateLimiter } from '../adapters/ratelimit/index.ts';
 import { openStorage } from '../adapters/storage/index.ts';
 import { createApp } from './app.ts';
@@ -7,7 +8,10 @@ import type { AppDeps } from './deps.ts';
 import { systemClock } from './shared/clock.ts';
 import { createLogger } from './shared/logger.ts';
 import { randomToken } from './shared/secrets.ts';
+import { startBackground, type Background } from './scheduler/index.ts';
+import { withOutboxSignal } from './webhooks/outbox-signal.ts';
 import type { Storage } from './storage/port.ts';
+import { withReadCache } from './storage/read-cache.ts';
 
 export interface RunningServer {
   url: string;
@@ -23,14 +27,23 @@ export async function resolveSecret(storage: Storage, config: Config): Promise<s
   return storage.putSettingIfAbsent('svc_secret', randomToken('', 48));
 }
 
+/** How long another instance's (or the CLI's) change to a workspace, key, service or provider may take to show. */
+const CATALOGUE_CACHE_MS = 2000;
+
 /** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
-  const storage = openStorage(config.DATABASE_URL);
+  let background: Background | undefined;
+  // Every write that adds webhook messages wakes the delivery loop at once.
+  const storage = withReadCache(withOutboxSignal(openStorage(config.DATABASE_URL), () => background?.wake()), {
+    clock: systemClock,
+    ttlMs: CATALOGUE_CACHE_MS,
+  });
   await storage.migrate();
   const secret = await resolveSecret(storage, config);
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
-  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter };
+  const payments = openPayments(config);
+  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter, payments };
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
 
   const app = createApp(deps);
@@ -43,11 +56,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}`;
   logger.info('svc listening', { url, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
+  background = startBackground(deps);
 
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
     logger.info('shutting down');
     await server.stop(false);
+    // Webhook attempts in flight and job runs finish (and are recorded) before the database closes.
+    await background?.stop();
+    // The request log is written by an after-response hook Elysia defers with setImmediate: let the last
+    // requests' lines out before the process exits.
+    await new Promise((resolve) => setImmediate(resolve));
     await rateLimiter.close();
     await storage.close();
     logger.info('stopped');

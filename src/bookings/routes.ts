@@ -83,7 +83,7 @@ export function bookingRoutes(deps: AppDeps) {
         requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
       },
       response: {
-        200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse,
+        200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse,
       },
       detail: {
         operationId: 'createBooking',

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.ts';
+import { startCheckout, paymentHoldMinutes } from '../payments/checkout.ts';
 import { toMajor } from '../payments/money.ts';
 import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } from '../scheduling/availability.ts';
 import { AppError, notFound, validation } from '../shared/errors.ts';
@@ -11,14 +12,6 @@ import { initialStatus, move, type LifecycleAction } from './lifecycle.ts';
 import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery } from './model.ts';
 
 const MINUTE_MS = 60_000;
-
-/**
- * Whether createBooking can collect a payment online. Payments are not wired yet: a due amount is recorded on
- * the booking (`amount`) and the booking starts CONFIRMED (or PENDING when the workspace confirms by hand).
- * The payments feature replaces this with `config.SVC_PAYMENTS !== 'none'` and creates the checkout for a
- * booking that `initialStatus` marks `awaitingPayment` (see `createBooking`).
- */
-const PAYMENTS_ENABLED = false;
 
 /** How many times a lifecycle move is retried when the booking changed status between read and write. */
 const TRANSITION_ATTEMPTS = 3;
@@ -82,7 +75,7 @@ async function findBooking(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceR
 
 export interface CreatedBooking {
   booking: Booking;
-  /** the hosted payment page; null while no payment is collected at creation */
+  /** the hosted payment page when a payment is due and a provider is configured (SVC_PAYMENTS), else null */
   checkoutUrl: string | null;
 }
 
@@ -91,6 +84,11 @@ export interface CreatedBooking {
  * storage.reserveBooking, which runs the engine's check under its lock and writes `booking.created` in the
  * same transaction. Without `providerId` the least busy active provider offering the service that is free
  * gets the booking. A time that is not bookable is a 409 SLOT_UNAVAILABLE saying why.
+ *
+ * With a sum due and a payment provider configured, the booking starts PENDING, holds its slot until
+ * `holdExpiresAt` (now + SVC_PAYMENT_HOLD_MINUTES, within the provider's range) and the answer carries the
+ * provider's `checkoutUrl`; if the provider cannot open a checkout the booking is released and the request
+ * fails with 502 PAYMENT_PROVIDER_ERROR (src/payments/checkout.ts).
  */
 export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, body: BookingCreate): Promise<CreatedBooking> {
   const start = parseInstant('date', body.date);
@@ -106,7 +104,7 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
   const amountMinor = amountDue(service);
   const { status, awaitingPayment } = initialStatus({
     paymentDue: amountMinor !== null,
-    paymentsEnabled: PAYMENTS_ENABLED,
+    paymentsEnabled: deps.payments.name !== 'none',
     requiresConfirmation: workspace.requiresConfirmation,
   });
   const record: BookingRecord = {
@@ -126,7 +124,7 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     amountMinor,
     currency: service.currency,
     cancelReason: null,
-    holdExpiresAt: awaitingPayment ? now + deps.config.SVC_PAYMENT_HOLD_MINUTES * MINUTE_MS : null,
+    holdExpiresAt: awaitingPayment ? now + paymentHoldMinutes(deps) * MINUTE_MS : null,
     createdAt: now,
     updatedAt: now,
   };
@@ -141,8 +139,9 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     emit: (saved) => bookingEvents(['booking.created'], workspace, json(saved), now),
   });
   if (!result.ok) throw check.refusal();
-  // Payments seam: when `awaitingPayment`, create the checkout for `result.booking` here and return its URL.
-  return { booking: json(result.booking), checkoutUrl: null };
+  if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null };
+  const checkoutUrl = await startCheckout(deps, { workspace, service, booking: result.booking, json });
+  return { booking: json(result.booking), checkoutUrl };
 }
 
 /** The Booking JSON of bookings of the offering's service on one of its providers. */

@@ -28,8 +28,10 @@ export async function readLimitedText(request: Request): Promise<string> {
 }
 
 /**
- * JSON bodies for every route: size-limited, objects only, and a parse failure is the contract's 400. Routes that need the
- * raw bytes (payment provider callbacks) read them with readLimitedText and declare `parse: 'none'`.
+ * JSON bodies for every route registered after this plugin: size-limited, objects only, and a parse failure is
+ * the contract's 400. Routes that need the raw bytes (payment provider callbacks) are mounted before it in
+ * src/app.ts, because a global onParse runs even for a route that declares `parse: 'none'`, and read the body
+ * themselves with readLimitedText.
  */
 export const bodyLimitPlugin = new Elysia({ name: 'body-limit' }).onParse({ as: 'global' }, async ({ request }) => {
   if (request.method === 'GET' || request.method === 'HEAD') return;

@@ -38,7 +38,10 @@ describe('OpenAPI document', () => {
       expect(operation.spec.summary, label).toBeString();
       expect(Object.keys(operation.spec.responses), label).toContain('200');
       if (operation.keyed) expect(Object.keys(operation.spec.responses), label).toEqual(expect.arrayContaining(['401', '404']));
-      if (operation.hasBody) expect(Object.keys(operation.spec.responses), label).toContain('400');
+      if (operation.hasBody) expect(Object.keys(operation.spec.responses), label).toEqual(expect.arrayContaining(['400', '413']));
+      expect(Object.keys(operation.spec.responses), label).toContain('429');
+      expect(Object.keys(operation.spec.responses['429'].headers), label).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']);
+      expect(Object.keys(operation.spec.responses['200'].headers), label).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
     }
   });
 

@@ -1,3 +1,4 @@
+import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp, type App } from '../../src/app.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
@@ -5,6 +6,7 @@ import type { AppDeps } from '../../src/deps.ts';
 import { manualClock } from '../../src/shared/clock.ts';
 import { silentLogger, type Logger } from '../../src/shared/logger.ts';
 import type { RateLimiter } from '../../src/ratelimit/port.ts';
+import type { PaymentProvider } from '../../src/payments/port.ts';
 import type { WorkspaceRecord } from '../../src/storage/port.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { createTestDatabase, type AdapterName, type TestDatabase } from './storage.ts';
@@ -56,13 +58,14 @@ export async function send<T = any>(app: App, method: string, path: string, opti
 
 /**
  * An app on a fresh database with one workspace (`acme`, Europe/Berlin) and its API key, on a manual clock
- * set to TEST_NOW.
+ * set to TEST_NOW. `payments`: `none` (default), `test` (the built-in checkout page), or a provider of the test's own.
  */
-export async function createTestApp(adapter: AdapterName = 'libsql', options: { config?: Partial<Config>; logger?: Logger; rateLimiter?: RateLimiter } = {}): Promise<TestApp> {
+export async function createTestApp(adapter: AdapterName = 'libsql', options: { config?: Partial<Config>; logger?: Logger; rateLimiter?: RateLimiter; payments?: 'none' | 'test' | PaymentProvider } = {}): Promise<TestApp> {
   const db = await createTestDatabase(adapter);
   const clock = manualClock(TEST_NOW);
   const config = parseConfig({ SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, ...options.config });
-  const deps: AppDeps = { storage: db.storage, config, clock, logger: options.logger ?? silentLogger, rateLimiter: options.rateLimiter ?? memoryRateLimiter() };
+  const payments = typeof options.payments === 'object' ? options.payments : openPayments({ ...config, SVC_PAYMENTS: options.payments ?? config.SVC_PAYMENTS });
+  const deps: AppDeps = { storage: db.storage, config, clock, logger: options.logger ?? silentLogger, rateLimiter: options.rateLimiter ?? memoryRateLimiter(), payments };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   const app = createApp(deps);
   return {

@@ -1,0 +1,35 @@
+import type { Config } from '../../src/config.ts';
+import type { PaymentProvider } from '../../src/payments/port.ts';
+import { stripePayments, type StripeApiAddress } from './stripe/index.ts';
+import { testPayments } from './test/index.ts';
+
+/** SVC_PAYMENTS=none: no payment is collected online; a booking with a sum due is not held for payment. */
+export function nonePayments(): PaymentProvider {
+  return {
+    name: 'none',
+    holdMinutes: { min: 1, max: 1440 },
+    createCheckout: () => Promise.reject(new Error('no payment provider is configured (SVC_PAYMENTS=none)')),
+  };
+}
+
+/**
+ * The payment provider SVC_PAYMENTS names (decisions section 9). `stripeApi` points the Stripe client somewhere
+ * other than api.stripe.com (tests: a local fake); the environment has no setting for it.
+ */
+export function openPayments(config: Pick<Config, 'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>, options: { stripeApi?: StripeApiAddress } = {}): PaymentProvider {
+  switch (config.SVC_PAYMENTS) {
+    case 'none':
+      return nonePayments();
+    case 'test':
+      return testPayments({ publicUrl: config.SVC_PUBLIC_URL });
+    case 'stripe':
+      // parseConfig refuses SVC_PAYMENTS=stripe without both secrets.
+      if (!config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET) throw new Error('SVC_PAYMENTS=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+      return stripePayments({
+        secretKey: config.STRIPE_SECRET_KEY,
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        publicUrl: config.SVC_PUBLIC_URL,
+        api: options.stripeApi,
+      });
+  }
+}

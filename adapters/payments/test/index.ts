@@ -1,0 +1,27 @@
+import type { PaymentProvider } from '../../../src/payments/port.ts';
+import { randomToken } from '../../../src/shared/secrets.ts';
+
+export interface TestPaymentsOptions {
+  /** SVC_PUBLIC_URL without a trailing slash: the checkout page is `{publicUrl}/checkout/{id}` */
+  publicUrl: string;
+}
+
+/** Random bytes of a checkout id: 192 bits, so an id cannot be guessed (it is the key to Pay and Cancel). */
+const CHECKOUT_ID_BYTES = 24;
+
+/**
+ * SVC_PAYMENTS=test: a checkout is a page svc serves itself at `{app_url}/checkout/{id}` (src/payments/routes.ts)
+ * with Pay and Cancel buttons; no money moves. For trials, demos and tests. The id is random, never the booking
+ * id; everything else about the checkout is the payment record in storage, so any instance serves the page.
+ * The page's buttons produce the payment events directly, so there is no webhook to verify.
+ */
+export function testPayments(options: TestPaymentsOptions): PaymentProvider {
+  return {
+    name: 'test',
+    holdMinutes: { min: 1, max: 1440 },
+    async createCheckout() {
+      const reference = randomToken('chk_', CHECKOUT_ID_BYTES);
+      return { reference, url: `${options.publicUrl}/checkout/${reference}` };
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { bookingEvents } from '../bookings/events.ts';
+import { move, type BookingEventType } from '../bookings/lifecycle.ts';
+import type { Booking } from '../bookings/model.ts';
+import { toBookingJson } from '../bookings/service.ts';
+import type { AppDeps } from '../deps.ts';
+import { notFound } from '../shared/errors.ts';
+import { isoTime } from '../shared/models.ts';
+import type { BookingRecord, BookingTransition, OutboxEvent, PaymentRecord, PaymentStatus, WorkspaceRecord } from '../storage/port.ts';
+import { toMajor } from './money.ts';
+import type { PaymentEvent, PaymentOutcome } from './port.ts';
+
+/** What a payment event did. */
+export type Settlement =
+  /** no payment of this provider has the event's reference */
+  | { result: 'unknown' }
+  /** a repeat, or too late to matter: nothing changed */
+  | { result: 'unchanged'; payment: PaymentRecord }
+  /** paid: the PENDING booking is now CONFIRMED (payment.received, booking.confirmed) */
+  | { result: 'confirmed'; payment: PaymentRecord }
+  /** paid for a booking that was already CONFIRMED or COMPLETED: recorded, the booking stays */
+  | { result: 'paid'; payment: PaymentRecord }
+  /** paid for a booking that was already CANCELLED: recorded with refundDue, logged at warn */
+  | { result: 'refund_due'; payment: PaymentRecord }
+  /** failed, expired or cancelled: the payment is closed and a booking still PENDING is CANCELLED, freeing its slot */
+  | { result: 'closed'; payment: PaymentRecord };
+
+/** The cancelReason of a booking whose checkout closed unpaid. */
+export const CLOSED_REASONS: Record<Exclude<PaymentOutcome, 'paid'>, string> = {
+  failed: 'payment failed',
+  expired: 'payment checkout expired',
+  cancelled: 'payment checkout cancelled',
+};
+
+/** How often a paid event re-reads the payment when another writer changed it between read and write. */
+const SETTLE_ATTEMPTS = 3;
+
+/** The body of a `payment.*` webhook (decisions section 5): a booking event's plus the payment. */
+export interface PaymentEventBody {
+  type: BookingEventType;
+  timestamp: string;
+  data: {
+    workspace: string;
+    booking: Booking;
+    /** `amount` in decimal major units, `currency` ISO 4217, `provider` test|stripe, `reference` the provider's checkout id */
+    payment: { amount: number; currency: string; provider: string; reference: string };
+  };
+}
+
+/**
+ * The events of a payment-driven move, in order: `payment.*` bodies carry the payment, the others are booking
+ * events. Every body says `at`; the outbox entries are written 1 ms apart (`occurredAt`), so that messages of
+ * one move sort, and are claimed for delivery, in the order the lifecycle names them (payment.received, then
+ * booking.confirmed) rather than by the random tail of ids made in the same millisecond.
+ */
+export function paymentEvents(types: readonly BookingEventType[], workspace: WorkspaceRecord, booking: Booking, payment: PaymentRecord, at: number): OutboxEvent[] {
+  return types.flatMap((type, index): OutboxEvent[] => {
+    if (!type.startsWith('payment.')) return bookingEvents([type], workspace, booking, at).map((event) => ({ ...event, occurredAt: at + index }));
+    const body: PaymentEventBody = {
+      type,
+      timestamp: isoTime(at),
+      data: {
+        workspace: workspace.slug,
+        booking,
+        payment: { amount: toMajor(payment.amountMinor, payment.currency), currency: payment.currency, provider: payment.provider, reference: payment.reference },
+      },
+    };
+    return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at + index }];
+  });
+}
+
+/** A payment with its workspace and booking, and the booking as JSON. */
+export interface PaymentContext {
+  payment: PaymentRecord;
+  workspace: WorkspaceRecord;
+  booking: BookingRecord;
+  serviceName: string | null;
+  json: (booking: BookingRecord) => Booking;
+}
+
+async function contextOf(deps: Pick<AppDeps, 'storage'>, payment: PaymentRecord): Promise<PaymentContext | null> {
+  const workspace = await deps.storage.getWorkspaceById(payment.workspaceId);
+  const booking = workspace && (await deps.storage.getBooking(workspace.id, payment.bookingId));
+  if (!workspace || !booking) return null;
+  const [service, provider] = await Promise.all([
+    deps.storage.getService(workspace.id, booking.serviceId),
+    deps.storage.getProvider(workspace.id, booking.providerId),
+  ]);
+  const names = { serviceName: service?.name ?? null, providerName: provider?.name ?? null };
+  return { payment, workspace, booking, serviceName: names.serviceName, json: (record) => toBookingJson(record, names) };
+}
+
+/**
+ * A checkout of the configured provider with its booking, for the checkout pages; 404 NOT_FOUND when no
+ * payment of this provider has the reference.
+ */
+export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, reference: string): Promise<PaymentContext> {
+  const payment = await deps.storage.getPaymentByReference(deps.payments.name, reference);
+  const context = payment && (await contextOf(deps, payment));
+  if (!context) throw notFound(`checkout ${reference}`);
+  return context;
+}
+
+/**
+ * Applies a verified provider event to its payment and booking (decisions sections 4 and 9). Every write is
+ * storage.settlePayment's compare-and-set on the payment status, with the booking move in the same
+ * transaction, so a repeated or concurrent event changes nothing the second time.
+ *
+ * - paid: pending (or closed) → paid. A PENDING booking becomes CONFIRMED with `payment.received` then
+ *   `booking.confirmed`; a CONFIRMED one stays and gets `payment.received`; for a CANCELLED booking (cancelled,
+ *   or its hold expired first) the payment is recorded with `refundDue: true` and logged at warn: money is never
+ *   dropped silently. A payment already paid is a repeat.
+ * - failed | expired | cancelled: pending → failed | expired; a booking still PENDING is CANCELLED
+ *   (`booking.cancelled`), freeing its slot. A payment no longer pending is left as it is.
+ */
+export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Promise<Settlement> {
+  return event.outcome === 'paid' ? settlePaid(deps, event.reference) : settleClosed(deps, event.reference, event.outcome);
+}
+
+async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement> {
+  let payment: PaymentRecord | null = null;
+  for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+    payment = await deps.storage.getPaymentByReference(deps.payments.name, reference);
+    if (!payment) return { result: 'unknown' };
+    if (payment.status === 'paid') return { result: 'unchanged', payment };
+    const context = await contextOf(deps, payment);
+    const now = deps.clock.now();
+
+    if (!context || context.booking.status === 'CANCELLED') {
+      const settled = await deps.storage.settlePayment(payment.id, payment.status, { status: 'paid', refundDue: true }, now);
+      if (!settled) continue;
+      warnRefundDue(deps, settled.payment);
+      return { result: 'refund_due', payment: settled.payment };
+    }
+
+    const transition = paidTransition(context, now);
+    const settled = await deps.storage.settlePayment(payment.id, payment.status, { status: 'paid' }, now,
+      transition ? { workspaceId: context.workspace.id, transition } : undefined);
+    if (!settled) continue;
+    if (settled.booking) return { result: context.booking.status === 'PENDING' ? 'confirmed' : 'paid', payment: settled.payment };
+    if (transition) {
+      // The booking moved between the read and the write: the hold expired or it was cancelled meanwhile.
+      const current = await deps.storage.getBooking(context.workspace.id, context.booking.id);
+      if (!current || current.status === 'CANCELLED') {
+        const flagged = await deps.storage.settlePayment(payment.id, 'paid', { refundDue: true }, now);
+        const recorded = flagged?.payment ?? settled.payment;
+        warnRefundDue(deps, recorded);
+        return { result: 'refund_due', payment: recorded };
+      }
+    }
+    deps.logger.info('payment received for a booking that was not awaiting it', { payment: payment.id, booking: payment.bookingId });
+    return { result: 'paid', payment: settled.payment };
+  }
+  return { result: 'unchanged', payment: payment! };
+}
+
+/** The booking move of a payment: PENDING → CONFIRMED; a CONFIRMED booking only gets `payment.received`. */
+function paidTransition(context: PaymentContext, now: number): BookingTransition | undefined {
+  const { booking, workspace, payment, json } = context;
+  if (booking.status === 'CONFIRMED') {
+    return { from: ['CONFIRMED'], to: 'CONFIRMED', at: now, emit: (updated) => paymentEvents(['payment.received'], workspace, json(updated), payment, now) };
+  }
+  const decided = move(booking, 'pay', now);
+  if (!decided.ok) return undefined;
+  return { from: [booking.status], to: decided.status, at: now, emit: (updated) => paymentEvents(decided.events, workspace, json(updated), payment, now) };
+}
+
+function warnRefundDue(deps: Pick<AppDeps, 'logger'>, payment: PaymentRecord) {
+  deps.logger.warn('payment received for a cancelled booking: refund due', {
+    payment: payment.id, provider: payment.provider, reference: payment.reference, booking: payment.bookingId,
+    amountMinor: payment.amountMinor, currency: payment.currency,
+  });
+}
+
+async function settleClosed(deps: AppDeps, reference: string, outcome: Exclude<PaymentOutcome, 'paid'>): Promise<Settlement> {
+  const payment = await deps.storage.getPaymentByReference(deps.payments.name, reference);
+  if (!payment) return { result: 'unknown' };
+  if (payment.status !== 'pending') return { result: 'unchanged', payment };
+  const context = await contextOf(deps, payment);
+  const now = deps.clock.now();
+  const status: PaymentStatus = outcome === 'failed' ? 'failed' : 'expired';
+  const decided = context ? move(context.booking, 'expire', now) : null;
+  const transition: BookingTransition | undefined = context && decided?.ok ? {
+    from: ['PENDING'],
+    to: decided.status,
+    at: now,
+    cancelReason: CLOSED_REASONS[outcome],
+    emit: (updated) => bookingEvents(decided.events, context.workspace, context.json(updated), now),
+  } : undefined;
+  const settled = await deps.storage.settlePayment(payment.id, 'pending', { status }, now,
+    context && transition ? { workspaceId: context.workspace.id, transition } : undefined);
+  if (!settled) {
+    // Another event settled it first; whatever it was, this one no longer applies.
+    const current = await deps.storage.getPaymentByReference(deps.payments.name, reference);
+    return { result: 'unchanged', payment: current ?? payment };
+  }
+  return { result: 'closed', payment: settled.payment };
+}

@@ -1,0 +1,112 @@
+import { DEMO_SLUG } from '../auth/api-key.ts';
+import { bookingEvents } from '../bookings/events.ts';
+import { move, type LifecycleAction } from '../bookings/lifecycle.ts';
+import { toBookingJson, type BookingNames } from '../bookings/service.ts';
+import { ensureDemoWorkspace } from '../demo/seed.ts';
+import type { AppDeps } from '../deps.ts';
+import { RATE_LIMIT_WINDOW_MS } from '../http/rate-limit.ts';
+import type { BookingRecord, WorkspaceRecord } from '../storage/port.ts';
+
+/*
+ * The scheduler's jobs, each a plain function of its dependencies and `now` (epoch ms) so tests drive them
+ * with a manual clock. Every job is safe to run on several instances at once: booking moves are
+ * compare-and-set, purges are idempotent, and the demo reset is claimed once per day.
+ */
+
+export type JobDeps = Pick<AppDeps, 'storage' | 'clock' | 'config' | 'logger' | 'rateLimiter'>;
+
+/** Bookings handled per query; a run keeps going while full batches come back, up to MAX_BATCHES. */
+export const JOB_BATCH = 100;
+const MAX_BATCHES = 50;
+
+export const HOLD_EXPIRED_REASON = 'payment hold expired';
+
+/** Looks workspaces and booking names up once per run. */
+function lookups(deps: JobDeps) {
+  const workspaces = new Map<string, Promise<WorkspaceRecord | null>>();
+  const names = new Map<string, Promise<string | null>>();
+  const cached = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
+    let value = map.get(key);
+    if (!value) map.set(key, (value = load()));
+    return value;
+  };
+  return {
+    workspace: (id: string) => cached(workspaces, id, () => deps.storage.getWorkspaceById(id)),
+    async names(booking: BookingRecord): Promise<BookingNames> {
+      const [serviceName, providerName] = await Promise.all([
+        cached(names, booking.serviceId, async () => (await deps.storage.getService(booking.workspaceId, booking.serviceId))?.name ?? null),
+        cached(names, booking.providerId, async () => (await deps.storage.getProvider(booking.workspaceId, booking.providerId))?.name ?? null),
+      ]);
+      return { serviceName, providerName };
+    },
+  };
+}
+
+/**
+ * Applies a lifecycle `action` to every booking `list` returns, with the events the lifecycle names (built as
+ * the bookings module builds them), compare-and-set on the status the booking was listed in. Returns how many
+ * moved.
+ */
+async function moveAll(deps: JobDeps, now: number, action: LifecycleAction, list: (limit: number) => Promise<BookingRecord[]>, cancelReason?: string): Promise<number> {
+  const lookup = lookups(deps);
+  let moved = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const bookings = await list(JOB_BATCH);
+    let progressed = false;
+    for (const booking of bookings) {
+      const decided = move(booking, action, now);
+      if (!decided.ok) continue;
+      const workspace = await lookup.workspace(booking.workspaceId);
+      if (!workspace) continue;
+      const names = await lookup.names(booking);
+      const updated = await deps.storage.transitionBooking(workspace.id, booking.id, {
+        from: [booking.status],
+        to: decided.status,
+        at: now,
+        ...(cancelReason !== undefined ? { cancelReason } : {}),
+        emit: (saved) => bookingEvents(decided.events, workspace, toBookingJson(saved, names), now),
+      });
+      if (updated) {
+        moved++;
+        progressed = true;
+      }
+    }
+    // A batch in which nothing moved would come back the same: stop rather than spin.
+    if (bookings.length < JOB_BATCH || !progressed) break;
+  }
+  return moved;
+}
+
+/** PENDING bookings whose payment hold ran out → CANCELLED (`payment hold expired`), freeing the slot; emits booking.cancelled. */
+export function expireHolds(deps: JobDeps, now: number): Promise<number> {
+  return moveAll(deps, now, 'expire', (limit) => deps.storage.listExpiredHolds(now, limit), HOLD_EXPIRED_REASON);
+}
+
+/** CONFIRMED bookings that have ended → COMPLETED; emits booking.completed. */
+export function completeEnded(deps: JobDeps, now: number): Promise<number> {
+  return moveAll(deps, now, 'complete', (limit) => deps.storage.listEndedConfirmed(now, limit));
+}
+
+/** Deletes pairing and panel codes that have expired. */
+export function purgeExpiredCodes(deps: JobDeps, now: number): Promise<number> {
+  return deps.storage.purgeExpiredCodes(now);
+}
+
+/** Forgets rate-limit windows that have ended (the current window keeps its count). */
+export async function purgeRateLimitWindows(deps: JobDeps, now: number): Promise<void> {
+  await deps.rateLimiter.purge(now - RATE_LIMIT_WINDOW_MS);
+}
+
+/**
+ * The daily reset of the demo workspace (only with SVC_DEMO). The first instance to claim the day (a
+ * setting written first-writer-wins) resets; the others skip. Returns whether this call reset it.
+ */
+export async function resetDemoWorkspace(deps: JobDeps, now: number, claimant: string): Promise<boolean> {
+  if (!deps.config.SVC_DEMO) return false;
+  const day = new Date(now).toISOString().slice(0, 10);
+  const winner = await deps.storage.putSettingIfAbsent(`demo_reset:${day}`, claimant);
+  if (winner !== claimant) return false;
+  await ensureDemoWorkspace({ storage: deps.storage, clock: { now: () => now } }, { reset: true });
+  deps.logger.info('reset the demo workspace', { workspace: DEMO_SLUG });
+  return true;
+}
