@@ -70,23 +70,8 @@ export const ServiceCreate = t.Object({
 }, { description: 'ServiceCreate' });
 export type ServiceCreate = typeof ServiceCreate.static;
 
-export const ServicePatchBody = t.Object({
-  name: t.Optional(serviceFields.name),
-  duration: t.Optional(serviceFields.duration),
-  price: t.Optional(serviceFields.price),
-  currency: t.Optional(serviceFields.currency),
-  description: t.Optional(serviceFields.description),
-  active: t.Optional(serviceFields.active),
-  category: t.Optional(serviceFields.category),
-  capacity: t.Optional(serviceFields.capacity),
-  bufferTime: t.Optional(serviceFields.bufferTime),
-  minNotice: t.Optional(serviceFields.minNotice),
-  maxAdvance: t.Optional(serviceFields.maxAdvance),
-  deposit: t.Optional(serviceFields.deposit),
-  order: t.Optional(serviceFields.order),
-  slotInterval: t.Optional(serviceFields.slotInterval),
-  providerIds: t.Optional(serviceFields.providerIds),
-}, { description: 'ServicePatch' });
+/** Every field of ServiceCreate, each optional: a PATCH changes only what it names. */
+export const ServicePatchBody = t.Partial(ServiceCreate, { description: 'ServicePatch' });
 export type ServicePatchBody = typeof ServicePatchBody.static;
 
 export const ServiceParams = t.Object({
@@ -122,12 +107,8 @@ export const ProviderCreate = t.Object({
 }, { description: 'ProviderCreate' });
 export type ProviderCreate = typeof ProviderCreate.static;
 
-export const ProviderPatchBody = t.Object({
-  name: t.Optional(providerFields.name),
-  email: t.Optional(providerFields.email),
-  active: t.Optional(providerFields.active),
-  serviceIds: t.Optional(providerFields.serviceIds),
-}, { description: 'ProviderPatch' });
+/** Every field of ProviderCreate, each optional: a PATCH changes only what it names. */
+export const ProviderPatchBody = t.Partial(ProviderCreate, { description: 'ProviderPatch' });
 export type ProviderPatchBody = typeof ProviderPatchBody.static;
 
 export const ProviderParams = t.Object({

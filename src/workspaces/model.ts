@@ -86,16 +86,8 @@ export const CustomFieldCreate = t.Object({
 }, { description: 'CustomFieldCreate' });
 export type CustomFieldCreate = typeof CustomFieldCreate.static;
 
-export const CustomFieldPatchBody = t.Object({
-  key: t.Optional(customFieldFields.key),
-  label: t.Optional(customFieldFields.label),
-  type: t.Optional(customFieldFields.type),
-  required: t.Optional(customFieldFields.required),
-  options: t.Optional(customFieldFields.options),
-  placeholder: t.Optional(customFieldFields.placeholder),
-  order: t.Optional(customFieldFields.order),
-  serviceIds: t.Optional(customFieldFields.serviceIds),
-}, { description: 'CustomFieldPatch' });
+/** Every field of CustomFieldCreate, each optional: a PATCH changes only what it names. */
+export const CustomFieldPatchBody = t.Partial(CustomFieldCreate, { description: 'CustomFieldPatch' });
 export type CustomFieldPatchBody = typeof CustomFieldPatchBody.static;
 
 export const CustomFieldResponse = t.Object({ success: t.Boolean(), customField: CustomFieldJson });
