@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import { dirname, resolve } from 'node:path';
+import { createClient, type Client, type InStatement } from '@libsql/client';
 import { and, asc, inArray } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
 import type { Storage } from '../../../src/storage/port.ts';
@@ -15,9 +15,45 @@ import * as schema from './schema.ts';
 const BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * One write queue per database for the whole process: two storages opened on the same file (two server
+ * instances in one process, the CLI beside the server in tests) must queue behind each other too, because a
+ * writer blocked in SQLite's busy handler also blocks the event loop the lock holder needs to finish.
+ */
+const writeLocks = new Map<string, WriteLock>();
+
+function writeLockFor(url: string): WriteLock {
+  const path = url.startsWith('file:') ? url.slice('file:'.length).split('?')[0] ?? '' : '';
+  const key = path && path !== ':memory:' ? resolve(path) : url;
+  let lock = writeLocks.get(key);
+  if (!lock) writeLocks.set(key, (lock = new WriteLock()));
+  return lock;
+}
+
+const isRead = (statement: InStatement) => /^\s*select\b/i.test(typeof statement === 'string' ? statement : statement.sql);
+
+/**
+ * The client with every statement that writes outside a transaction (single inserts, updates, deletes) put in
+ * the write queue as well; reads go straight through (WAL readers never wait for the writer).
+ */
+function queueWrites(client: Client, lock: WriteLock): Client {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'execute') {
+        const execute = target.execute.bind(target) as (...args: unknown[]) => ReturnType<Client['execute']>;
+        return (...args: unknown[]) => (isRead(args[0] as InStatement) ? execute(...args) : lock.run(() => execute(...args)));
+      }
+      if (property === 'batch') return (...args: Parameters<Client['batch']>) => lock.run(() => target.batch(...args));
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * Storage on libSQL: `file:path` (embedded, the default; the folder is created) or `libsql://` (a remote sqld).
- * Writes are serialised: in this process by a queue, across processes by SQLite's write lock, taken up front
- * (BEGIN IMMEDIATE) so that a reservation's read and write see no other writer in between.
+ * Writes are serialised: in this process by a queue per database (transactions and single statements alike),
+ * across processes by SQLite's write lock, taken up front (BEGIN IMMEDIATE) so that a reservation's read and
+ * write see no other writer in between.
  */
 export function libsqlStorage(url: string): Storage {
   if (url.startsWith('file:')) {
@@ -25,9 +61,9 @@ export function libsqlStorage(url: string): Storage {
     if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   }
   const client = createClient({ url, intMode: 'number', timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const lock = writeLockFor(url);
+  const db = drizzle(queueWrites(client, lock), { schema }) as unknown as Db;
   const tables = schema as unknown as Tables;
-  const lock = new WriteLock();
   let walReady: Promise<unknown> | undefined;
 
   const write = <T>(work: (tx: Db) => Promise<T>) =>

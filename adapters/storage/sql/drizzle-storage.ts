@@ -60,6 +60,9 @@ const toMessage = (row: Row<'webhookMessages'>): WebhookMessageRecord => {
 };
 const toPayment = (row: Row<'payments'>): PaymentRecord => row as PaymentRecord;
 
+/** Whether a patch sets anything: drizzle refuses an UPDATE with nothing to set ("No values to set"). */
+const setsAnything = (patch: object) => Object.values(patch).some((value) => value !== undefined);
+
 function hoursColumns(hours: WorkingHours | null | undefined) {
   if (hours === undefined) return {};
   return { weekly: hours?.weekly ?? null, exceptions: hours?.exceptions ?? null };
@@ -214,9 +217,13 @@ export class DrizzleStorage implements Storage {
 
   async updateService(workspaceId: string, id: string, patch: ServicePatch) {
     const { providerIds, ...rest } = patch;
+    const s = this.t.services;
     const updated = await this.dialect.write(async (tx) => {
-      const rows = await tx.update(this.t.services).set(rest)
-        .where(and(eq(this.t.services.workspaceId, workspaceId), eq(this.t.services.id, id))).returning({ id: this.t.services.id });
+      const where = and(eq(s.workspaceId, workspaceId), eq(s.id, id));
+      // A patch of providerIds alone changes only the links; the row must still exist in this workspace.
+      const rows = setsAnything(rest)
+        ? await tx.update(s).set(rest).where(where).returning({ id: s.id })
+        : await tx.select({ id: s.id }).from(s).where(where);
       if (rows.length === 0) return false;
       if (providerIds) await this.replaceLinks(tx, 'service', id, providerIds);
       return true;
@@ -260,9 +267,14 @@ export class DrizzleStorage implements Storage {
 
   async updateProvider(workspaceId: string, id: string, patch: ProviderPatch) {
     const { serviceIds, hours, ...rest } = patch;
+    const p = this.t.providers;
+    const values = { ...rest, ...hoursColumns(hours) };
     const updated = await this.dialect.write(async (tx) => {
-      const rows = await tx.update(this.t.providers).set({ ...rest, ...hoursColumns(hours) })
-        .where(and(eq(this.t.providers.workspaceId, workspaceId), eq(this.t.providers.id, id))).returning({ id: this.t.providers.id });
+      const where = and(eq(p.workspaceId, workspaceId), eq(p.id, id));
+      // A patch of serviceIds alone changes only the links; the row must still exist in this workspace.
+      const rows = setsAnything(values)
+        ? await tx.update(p).set(values).where(where).returning({ id: p.id })
+        : await tx.select({ id: p.id }).from(p).where(where);
       if (rows.length === 0) return false;
       if (serviceIds) await this.replaceLinks(tx, 'provider', id, serviceIds);
       return true;
@@ -284,8 +296,10 @@ export class DrizzleStorage implements Storage {
 
   async updateCustomField(workspaceId: string, id: string, patch: CustomFieldPatch) {
     const f = this.t.customFields;
-    const [row] = await this.unique('custom field', () =>
-      this.db.update(f).set(patch).where(and(eq(f.workspaceId, workspaceId), eq(f.id, id))).returning());
+    const where = and(eq(f.workspaceId, workspaceId), eq(f.id, id));
+    const [row] = setsAnything(patch)
+      ? await this.unique('custom field', () => this.db.update(f).set(patch).where(where).returning())
+      : await this.db.select().from(f).where(where);
     return row ? toCustomField(row) : null;
   }
 
@@ -355,7 +369,7 @@ export class DrizzleStorage implements Storage {
           const b = this.t.bookings;
           const [row] = await tx.update(b).set({
             providerId, startTime: placed.startTime, endTime: placed.endTime, updatedAt: placed.updatedAt,
-          }).where(and(eq(b.id, request.replacing), inArray(b.status, [...HOLDING]))).returning();
+          }).where(and(eq(b.id, request.replacing), eq(b.workspaceId, booking.workspaceId), inArray(b.status, [...HOLDING]))).returning();
           if (!row) return { ok: false, reason: 'the booking can no longer be moved' };
           saved = toBooking(row);
         } else {
