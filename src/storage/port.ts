@@ -171,7 +171,10 @@ export interface ReserveRequest {
   fits: (providerId: string, busy: BusyInterval[]) => string | null;
   /** events to write in the same transaction, built from the booking as inserted */
   emit: (booking: BookingRecord) => OutboxEvent[];
-  /** booking being moved (reschedule): excluded from the busy intervals and updated instead of inserted */
+  /**
+   * booking being moved (reschedule): excluded from the busy intervals and updated instead of inserted; it must
+   * belong to `booking.workspaceId` and still be PENDING or CONFIRMED, else the result is not ok
+   */
   replacing?: string;
 }
 
@@ -368,17 +371,19 @@ export interface Storage {
    * transaction. Returns the updated booking, or null when the booking is missing or was in another status.
    */
   transitionBooking(workspaceId: string, id: string, transition: BookingTransition): Promise<BookingRecord | null>;
-  /** PENDING bookings whose hold expired at `now`. */
+  /** PENDING bookings whose hold expired at `now` (holdExpiresAt <= now), oldest hold first. */
   listExpiredHolds(now: number, limit: number): Promise<BookingRecord[]>;
-  /** CONFIRMED bookings that ended before `now`. */
+  /** CONFIRMED bookings that ended by `now` (endTime <= now), earliest end first. */
   listEndedConfirmed(now: number, limit: number): Promise<BookingRecord[]>;
 
+  /** @throws UniqueViolation('payment') when the provider's reference is taken */
   createPayment(payment: PaymentRecord): Promise<void>;
   getPaymentByReference(provider: string, reference: string): Promise<PaymentRecord | null>;
   listPayments(bookingId: string): Promise<PaymentRecord[]>;
   /**
    * Sets the payment's status if it is still `from` (compare-and-set), and in the same transaction moves its
-   * booking with `booking` when given. Returns null when the payment was not in `from` (a repeated event).
+   * booking with `booking` when given. Returns null when the payment was not in `from` (a repeated event). The
+   * payment is settled even when the booking's move does not apply (it is in another status): `booking` is null.
    */
   settlePayment(paymentId: string, from: PaymentStatus, to: Partial<Pick<PaymentRecord, 'status' | 'refundDue'>>, at: number,
     booking?: { workspaceId: string; transition: BookingTransition }): Promise<{ payment: PaymentRecord; booking: BookingRecord | null } | null>;
@@ -388,8 +393,9 @@ export interface Storage {
   /** Ordered by createdAt. */
   listWebhooks(workspaceId: string): Promise<WebhookRecord[]>;
   updateWebhook(workspaceId: string, id: string, patch: WebhookPatch, at: number): Promise<WebhookRecord | null>;
+  /** Removes the webhook with its messages and attempts. */
   deleteWebhook(workspaceId: string, id: string): Promise<boolean>;
-  /** Writes events outside of a booking change (webhook.test). */
+  /** Writes events outside of a booking change (webhook.test); with `onlyWebhookId`, to that webhook alone, whatever it subscribes to. */
   enqueueEvents(events: OutboxEvent[], onlyWebhookId?: string): Promise<WebhookMessageRecord[]>;
   /**
    * Claims up to `limit` pending messages due at `now` whose lease is free or lapsed, leasing them to `owner`
@@ -397,7 +403,10 @@ export interface Storage {
    * message while its lease runs.
    */
   claimDueMessages(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookMessageRecord[]>;
-  /** Records an attempt and the message's new state; releases the lease. Ignored unless `owner` holds it. */
+  /**
+   * Records an attempt and the message's new state, applies the webhook patch (its updatedAt = attemptedAt)
+   * and releases the lease, in one transaction. Ignored (false) unless `owner` holds the lease.
+   */
   recordAttempt(owner: string, messageId: string, outcome: AttemptOutcome): Promise<boolean>;
   /** Earliest nextAttemptAt of pending messages, for the scheduler's sleep. */
   nextDueAt(): Promise<number | null>;
@@ -406,7 +415,7 @@ export interface Storage {
   listAttempts(webhookId: string, limit: number): Promise<DeliveryAttemptRecord[]>;
 
   createPairingCode(code: PairingCodeRecord): Promise<void>;
-  /** Marks the code used and returns it when it exists, is unused and unexpired at `now`; exactly one concurrent caller wins. */
+  /** Marks the code used and returns it when it exists, is unused and unexpired (expiresAt > now); exactly one concurrent caller wins. */
   consumePairingCode(codeHash: string, now: number): Promise<PairingCodeRecord | null>;
   /** Stores the credential, replacing any earlier one for the same workspace and origin. */
   putHostCredential(credential: HostCredentialRecord): Promise<void>;
@@ -414,6 +423,6 @@ export interface Storage {
   createPanelCode(code: PanelCodeRecord): Promise<void>;
   /** As consumePairingCode, for panel codes. */
   consumePanelCode(codeHash: string, now: number): Promise<PanelCodeRecord | null>;
-  /** Deletes pairing and panel codes that expired before `now`; returns how many. */
+  /** Deletes pairing and panel codes that expired by `now` (expiresAt <= now); returns how many. */
   purgeExpiredCodes(now: number): Promise<number>;
 }
