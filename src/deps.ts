@@ -3,6 +3,7 @@ import type { Clock } from './shared/clock.ts';
 import type { RateLimiter } from './ratelimit/port.ts';
 import type { Logger } from './shared/logger.ts';
 import type { PaymentProvider } from './payments/port.ts';
+import type { AvailabilityCache } from './scheduling/availability-cache.ts';
 import type { Storage } from './storage/port.ts';
 
 /** Everything the app is built from; tests pass their own. */
@@ -14,4 +15,6 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** SVC_PAYMENTS: how a sum due at booking is collected (adapters/payments) */
   payments: PaymentProvider;
+  /** computed availability kept between requests (svc serve sets one; without it every request computes) */
+  availabilityCache?: AvailabilityCache;
 }

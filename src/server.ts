@@ -12,6 +12,7 @@ import { startBackground, type Background } from './scheduler/index.ts';
 import { withOutboxSignal } from './webhooks/outbox-signal.ts';
 import type { Storage } from './storage/port.ts';
 import { withReadCache } from './storage/read-cache.ts';
+import { createAvailabilityCache, withAvailabilityInvalidation } from './scheduling/availability-cache.ts';
 
 export interface RunningServer {
   url: string;
@@ -29,21 +30,24 @@ export async function resolveSecret(storage: Storage, config: Config): Promise<s
 
 /** How long another instance's (or the CLI's) change to a workspace, key, service or provider may take to show. */
 const CATALOGUE_CACHE_MS = 2000;
+/** How long another instance's booking may take to disappear from this instance's availability answers. */
+const AVAILABILITY_CACHE_MS = 1000;
 
 /** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
   let background: Background | undefined;
   // Every write that adds webhook messages wakes the delivery loop at once.
-  const storage = withReadCache(withOutboxSignal(openStorage(config.DATABASE_URL), () => background?.wake()), {
-    clock: systemClock,
-    ttlMs: CATALOGUE_CACHE_MS,
-  });
+  const availabilityCache = createAvailabilityCache({ clock: systemClock, ttlMs: AVAILABILITY_CACHE_MS });
+  const storage = withReadCache(
+    withAvailabilityInvalidation(withOutboxSignal(openStorage(config.DATABASE_URL), () => background?.wake()), availabilityCache),
+    { clock: systemClock, ttlMs: CATALOGUE_CACHE_MS },
+  );
   await storage.migrate();
   const secret = await resolveSecret(storage, config);
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
   const payments = openPayments(config);
-  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter, payments };
+  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter, payments, availabilityCache };
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
 
   const app = createApp(deps);

@@ -107,9 +107,25 @@ async function busyAround(deps: Pick<AppDeps, 'storage'>, offering: Offering, sp
   return deps.storage.listBusy(offering.providers.map((provider) => provider.id), span.from - offering.margin, span.to + offering.margin);
 }
 
+const offeringKey = (offering: Offering) => `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`;
+
+/** The cached answer (see availability-cache.ts) when there is one, else `compute` it and keep it. */
+async function remembered(deps: Pick<AppDeps, 'availabilityCache'>, workspace: WorkspaceRecord, key: string, compute: () => Promise<string[]>): Promise<string[]> {
+  const cache = deps.availabilityCache;
+  const known = cache?.get<string[]>(workspace.id, key);
+  if (known) return known;
+  const answer = await compute();
+  cache?.set(workspace.id, key, answer);
+  return answer;
+}
+
 /** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */
-export async function availableSlots(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord, offering: Offering, date: string, duration?: number): Promise<string[]> {
+export async function availableSlots(deps: Pick<AppDeps, 'storage' | 'clock' | 'availabilityCache'>, workspace: WorkspaceRecord, offering: Offering, date: string, duration?: number): Promise<string[]> {
   const day = parseCalendarDate('date', date);
+  return remembered(deps, workspace, `slots:${offeringKey(offering)}:${day}:${duration ?? ''}`, () => computeSlots(deps, workspace, offering, day, duration));
+}
+
+async function computeSlots(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord, offering: Offering, day: Temporal.PlainDate, duration?: number): Promise<string[]> {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
@@ -118,12 +134,16 @@ export async function availableSlots(deps: Pick<AppDeps, 'storage' | 'clock'>, w
 }
 
 /** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
-export async function availableDays(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord, offering: Offering, from: string, to: string, duration?: number): Promise<string[]> {
+export async function availableDays(deps: Pick<AppDeps, 'storage' | 'clock' | 'availabilityCache'>, workspace: WorkspaceRecord, offering: Offering, from: string, to: string, duration?: number): Promise<string[]> {
   const first = parseCalendarDate('from', from);
   const last = parseCalendarDate('to', to);
   if (Temporal.PlainDate.compare(first, last) > 0) throw validation(`from must not be after to (got from ${from}, to ${to})`);
   const length = first.until(last, { largestUnit: 'days' }).days + 1;
   if (length > MAX_DAYS_RANGE) throw validation(`from and to must span at most ${MAX_DAYS_RANGE} days (got ${length})`);
+  return remembered(deps, workspace, `days:${offeringKey(offering)}:${first}:${last}:${duration ?? ''}`, () => computeDays(deps, workspace, offering, first, last, duration));
+}
+
+async function computeDays(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord, offering: Offering, first: Temporal.PlainDate, last: Temporal.PlainDate, duration?: number): Promise<string[]> {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();

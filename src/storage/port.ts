@@ -113,6 +113,9 @@ export interface CustomFieldRecord {
 
 export type CustomFieldPatch = Partial<Omit<CustomFieldRecord, 'id' | 'workspaceId' | 'createdAt'>>;
 
+/** The longest a booking may last (a day), which bounds how far back a busy-interval query must look. */
+export const MAX_BOOKING_MS = 24 * 60 * 60 * 1000;
+
 export interface BookingRecord {
   id: string;
   workspaceId: string;

@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import { decorateStorage } from './decorate.ts';
 import type { ApiKeyRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, Storage, WorkspaceRecord } from './port.ts';
 
 /**
@@ -62,11 +63,5 @@ export function withReadCache(storage: Storage, options: { clock: Clock; ttlMs: 
     deleteCustomField: dropAfter(storage.deleteCustomField.bind(storage)),
   };
 
-  return new Proxy(storage, {
-    get(target, property, receiver) {
-      if (typeof property === 'string' && property in overrides) return overrides[property as keyof Storage];
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return decorateStorage(storage, overrides);
 }

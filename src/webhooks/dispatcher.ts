@@ -57,6 +57,9 @@ export interface Dispatcher {
   inFlight(): number;
 }
 
+/** A claimed message with its webhook (null when the webhook was deleted meanwhile). */
+type Claimed = { message: WebhookMessageRecord; webhook: WebhookRecord | null };
+
 const DEFAULT_CONCURRENCY = 8;
 const DEFAULT_LEASE_MS = 60_000;
 const DEFAULT_POLL_MS = 1_000;
@@ -81,7 +84,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   const running = new Set<Promise<void>>();
   /** claimed messages waiting for a free slot */
-  const queue: { message: WebhookMessageRecord; webhook: WebhookRecord | null }[] = [];
+  const queue: Claimed[] = [];
   let timer: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
   let pumping: Promise<void> | null = null;
@@ -165,8 +168,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  type Claimed = { message: WebhookMessageRecord; webhook: WebhookRecord | null };
-
   /** Claims up to `limit` due messages with their webhooks. */
   async function claim(limit: number): Promise<Claimed[]> {
     const now = clock.now();
@@ -211,7 +212,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           // Claiming is a write; most polls find nothing due, which a read can tell (no write lock, no lease churn).
           if (!backlog) {
             const due = await storage.nextDueAt();
-            if (due === null || due > clock.now()) break;
+            if (due === null) break;
+            const wait = due - clock.now();
+            if (wait > 0) {
+              // Due before the next poll (a retry, or an event stamped a few ms ahead): wake for it then.
+              if (wait < pollMs) wakeIn(wait);
+              break;
+            }
           }
           claimed = await claim(concurrency);
         } catch (error) {
@@ -225,6 +232,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (!backlog) break;
       }
     }
+  }
+
+  let soon: ReturnType<typeof setTimeout> | undefined;
+  let soonAt = Infinity;
+  function wakeIn(ms: number) {
+    const at = performance.now() + ms;
+    if (soon && soonAt <= at) return;
+    clearTimeout(soon);
+    soonAt = at;
+    soon = setTimeout(() => {
+      soon = undefined;
+      soonAt = Infinity;
+      wake();
+    }, Math.ceil(ms));
+    soon.unref?.();
   }
 
   function wake() {
@@ -258,6 +280,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      clearTimeout(soon);
       timer = undefined;
       await pumping;
       while (running.size > 0 || queue.length > 0) {

@@ -7,7 +7,7 @@ import type {
   PaymentRecord, PaymentStatus, ProviderPatch, ProviderRecord, ReserveRequest, ReserveResult, ServicePatch, ServiceRecord,
   Storage, WebhookMessageRecord, WebhookPatch, WebhookRecord, WorkspacePatch, WorkspaceRecord,
 } from '../../../src/storage/port.ts';
-import { UniqueViolation } from '../../../src/storage/port.ts';
+import { MAX_BOOKING_MS, UniqueViolation } from '../../../src/storage/port.ts';
 import type { WorkingHours } from '../../../src/scheduling/slot-engine.ts';
 import { newId } from '../../../src/shared/ids.ts';
 
@@ -339,6 +339,9 @@ export class DrizzleStorage implements Storage {
       inArray(b.providerId, providerIds),
       inArray(b.status, [...HOLDING]),
       lt(b.startTime, to),
+      // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
+      // skip the provider's whole history instead of reading it.
+      gt(b.startTime, from - MAX_BOOKING_MS),
       gt(b.endTime, from),
       excluding ? ne(b.id, excluding) : undefined,
     )).orderBy(asc(b.startTime));

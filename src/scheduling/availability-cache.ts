@@ -1,0 +1,69 @@
+import type { Clock } from '../shared/clock.ts';
+import { decorateStorage } from '../storage/decorate.ts';
+import type { Storage } from '../storage/port.ts';
+
+/**
+ * Computed availability (slots of a day, days of a range) kept in memory per workspace for up to `ttlMs`.
+ * Availability is read far more often than bookings change, and a widget asks for the same days again and
+ * again. Every booking or catalogue write made through this process's Storage drops the workspace's answers
+ * at once (see withAvailabilityInvalidation); writes by another instance show within `ttlMs`, as does the
+ * clock passing a slot's minimum notice. Answers are advisory: a booking is always checked on fresh data
+ * inside storage.reserveBooking.
+ */
+export interface AvailabilityCache {
+  get<T>(workspaceId: string, key: string): T | undefined;
+  set(workspaceId: string, key: string, value: unknown): void;
+  invalidate(workspaceId: string): void;
+}
+
+/** Most answers kept per workspace; the oldest go first. */
+const MAX_ENTRIES_PER_WORKSPACE = 2000;
+
+export function createAvailabilityCache(options: { clock: Clock; ttlMs: number }): AvailabilityCache {
+  const byWorkspace = new Map<string, Map<string, { value: unknown; until: number }>>();
+  return {
+    get<T>(workspaceId: string, key: string) {
+      const entry = byWorkspace.get(workspaceId)?.get(key);
+      if (!entry || entry.until <= options.clock.now()) return undefined;
+      return entry.value as T;
+    },
+    set(workspaceId, key, value) {
+      let entries = byWorkspace.get(workspaceId);
+      if (!entries) byWorkspace.set(workspaceId, (entries = new Map()));
+      if (entries.size >= MAX_ENTRIES_PER_WORKSPACE) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, until: options.clock.now() + options.ttlMs });
+    },
+    invalidate(workspaceId) {
+      byWorkspace.delete(workspaceId);
+    },
+  };
+}
+
+/**
+ * The Storage with every write that can change a workspace's availability dropping its cached answers: new,
+ * moved and re-statused bookings, settled payments that move a booking, and catalogue changes (hours,
+ * services, providers). No feature has to remember to do it.
+ */
+export function withAvailabilityInvalidation(storage: Storage, cache: AvailabilityCache): Storage {
+  const after = <A extends unknown[], R>(write: (...args: A) => Promise<R>, workspaceOf: (...args: A) => string | undefined) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await write(...args);
+      } finally {
+        const workspaceId = workspaceOf(...args);
+        if (workspaceId) cache.invalidate(workspaceId);
+      }
+    };
+  const overrides: Partial<Storage> = {
+    reserveBooking: after(storage.reserveBooking.bind(storage), (request) => request.booking.workspaceId),
+    transitionBooking: after(storage.transitionBooking.bind(storage), (workspaceId) => workspaceId),
+    settlePayment: after(storage.settlePayment.bind(storage), (_id, _from, _to, _at, booking) => booking?.workspaceId),
+    updateWorkspace: after(storage.updateWorkspace.bind(storage), (id) => id),
+    deleteWorkspace: after(storage.deleteWorkspace.bind(storage), (id) => id),
+    createService: after(storage.createService.bind(storage), (service) => service.workspaceId),
+    updateService: after(storage.updateService.bind(storage), (workspaceId) => workspaceId),
+    createProvider: after(storage.createProvider.bind(storage), (provider) => provider.workspaceId),
+    updateProvider: after(storage.updateProvider.bind(storage), (workspaceId) => workspaceId),
+  };
+  return decorateStorage(storage, overrides);
+}
