@@ -7,6 +7,7 @@ import { catalogue, tuesday } from '../bookings/fixtures.ts';
 
 describe('availability cache', () => {
   test('an answer is kept for the TTL, per workspace, and dropped by invalidate', () => {
+    const clock = manualClock('2026-11-23T08:00:00.000Z');
     const cache = createAvailabilityCache({ clock, ttlMs: 1000 });
     cache.set('ws_a', 'slots:x', ['09:00']);
     expect(cache.get<string[]>('ws_a', 'slots:x')).toEqual(['09:00']);
