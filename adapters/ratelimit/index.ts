@@ -8,6 +8,6 @@ import { postgresRateLimiter } from './postgres.ts';
  * a load balancer shares one budget; on libSQL (one server process) they live in memory.
  */
 export function openRateLimiter(databaseUrl: string): RateLimiter & { close(): Promise<void> } {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return postgresRateLimiter(postgres(databaseUrl, { max: 4, onnotice: () => {} }));
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return postgresRateLimiter(postgres(databaseUrl, { max: 10, onnotice: () => {} }));
   return memoryRateLimiter();
 }

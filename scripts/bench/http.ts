@@ -91,7 +91,9 @@ async function benchSvc(label: string, databaseUrl: string, storage: Storage): P
   const child = Bun.spawn({
     cmd: [process.execPath, join(root, 'src/main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'],
     // The rate limit is lifted: this measures the server, not the limiter's refusals.
-    env: { ...process.env, DATABASE_URL: databaseUrl, SVC_DEMO: 'false', LOG_LEVEL: 'warn', SVC_RATE_LIMIT: '1000000000' },
+    // Availability is asked by many browsers: each connection is its own client (SVC_TRUST_PROXY with one
+    // X-Forwarded-For address per connection), so the rate limiter counts them apart as it would in production.
+    env: { ...process.env, DATABASE_URL: databaseUrl, SVC_DEMO: 'false', LOG_LEVEL: 'warn', SVC_RATE_LIMIT: '1000000000', SVC_TRUST_PROXY: 'true' },
     stdout: 'ignore', stderr: 'inherit',
   });
   const base = `http://127.0.0.1:${port}/api/v1/workspaces/${fixture.slug}`;
@@ -99,7 +101,9 @@ async function benchSvc(label: string, databaseUrl: string, storage: Storage): P
     await waitHealthy(`http://127.0.0.1:${port}/healthz`);
     const availability = await runLoad({
       connections: CONNECTIONS, seconds: SECONDS,
-      next: (i) => new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${fixture.firstDay.add({ days: i % 28 }).toString()}`),
+      next: (i) => new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${fixture.firstDay.add({ days: i % 28 }).toString()}`, {
+        headers: { 'x-forwarded-for': `198.51.100.${i % CONNECTIONS}` },
+      }),
     });
     // Each slot is asked for twice, by different connections: half the answers must be 409.
     const bookings = await runLoad({
