@@ -47,14 +47,13 @@ export interface PaymentEventBody {
 }
 
 /**
- * The events of a payment-driven move, in order: `payment.*` bodies carry the payment, the others are booking
- * events. Every body says `at`; the outbox entries are written 1 ms apart (`occurredAt`), so that messages of
- * one move sort, and are claimed for delivery, in the order the lifecycle names them (payment.received, then
- * booking.confirmed) rather than by the random tail of ids made in the same millisecond.
+ * The events of a payment-driven move, in the order the lifecycle names them (payment.received, then
+ * booking.confirmed): `payment.*` bodies carry the payment, the others are booking events. Message ids ascend
+ * in the order they are made, so the messages are claimed for delivery in this order too.
  */
 export function paymentEvents(types: readonly BookingEventType[], workspace: WorkspaceRecord, booking: Booking, payment: PaymentRecord, at: number): OutboxEvent[] {
-  return types.flatMap((type, index): OutboxEvent[] => {
-    if (!type.startsWith('payment.')) return bookingEvents([type], workspace, booking, at).map((event) => ({ ...event, occurredAt: at + index }));
+  return types.flatMap((type): OutboxEvent[] => {
+    if (!type.startsWith('payment.')) return bookingEvents([type], workspace, booking, at);
     const body: PaymentEventBody = {
       type,
       timestamp: isoTime(at),
@@ -64,7 +63,7 @@ export function paymentEvents(types: readonly BookingEventType[], workspace: Wor
         payment: { amount: toMajor(payment.amountMinor, payment.currency), currency: payment.currency, provider: payment.provider, reference: payment.reference },
       },
     };
-    return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at + index }];
+    return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at }];
   });
 }
 

@@ -91,6 +91,7 @@ describeEachAdapter('svc serve with SVC_PAYMENTS=test', (adapter) => {
     // the outbox wrote payment.received before booking.confirmed
     const ids = Object.fromEntries(receipts.map((receipt, index) => [bodies[index].type, receipt.id]));
     const messages = await Promise.all([ids['payment.received'], ids['booking.confirmed']].map((id) => db.storage.getMessage(id!)));
-    expect(messages[0]!.createdAt).toBeLessThan(messages[1]!.createdAt);
+    expect(messages[0]!.createdAt).toBe(messages[1]!.createdAt);
+    expect(messages[0]!.id < messages[1]!.id).toBe(true);
   });
 });

@@ -87,7 +87,7 @@ export function libsqlStorage(url: string): Storage {
     claimDueMessages(owner, now, leaseUntil, limit) {
       const m = tables.webhookMessages;
       return write(async (tx) => {
-        const due = await tx.select({ id: m.id }).from(m).where(dueMessagesCondition(tables, now)).orderBy(asc(m.nextAttemptAt)).limit(limit);
+        const due = await tx.select({ id: m.id }).from(m).where(dueMessagesCondition(tables, now)).orderBy(asc(m.nextAttemptAt), asc(m.id)).limit(limit);
         if (due.length === 0) return [];
         const rows = await tx.update(m).set({ leaseOwner: owner, leaseUntil })
           .where(and(inArray(m.id, due.map((row) => row.id)), dueMessagesCondition(tables, now))).returning();
