@@ -46,3 +46,21 @@ export async function authorize(deps: Pick<AppDeps, 'storage'>, slug: string, he
   if (options.demoKeyless && workspace.slug === DEMO_SLUG) return { workspace, keyed: false };
   throw unauthorized(`missing API key: send it in the ${API_KEY_HEADER} header`);
 }
+
+interface AccessContext {
+  params: Record<string, string | undefined>;
+  request: Request;
+}
+
+/**
+ * A `derive` for keyed routes: it runs before Elysia validates params and body, so every route registered
+ * after it answers an unknown slug with 404, then a missing, wrong or foreign key with 401, and only then
+ * a bad body with 400 (decisions section 2), even where the global auth guard is not mounted. It reuses the
+ * guard's decision for the request when there is one. GET requests of the demo workspace pass without a
+ * key (decisions section 7); writes always need one.
+ */
+export function workspaceAccess(deps: AppDeps) {
+  return async ({ params, request }: AccessContext) => ({
+    access: await authorize(deps, params.slug ?? '', request, { demoKeyless: request.method === 'GET' }),
+  });
+}

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { API_KEY_HEADER, authorize, DEMO_SLUG, findWorkspace, type Access } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { integerQuery } from '../http/query.ts';
 import { AppError } from '../shared/errors.ts';
 import { ErrorResponse, SlugParams } from '../shared/models.ts';
 import { isAllowedOrigin } from '../widget/domains.ts';
@@ -13,19 +14,6 @@ import { changeStatus, createBooking, getBooking, listBookings, rescheduleBookin
 
 const TAGS = ['Bookings'];
 
-/**
- * Query integers arrive as strings; turned into numbers before validation so that the schema's own message
- * names the parameter (`limit must be an integer between 1 and 100`). Anything but digits is left for the
- * schema to refuse.
- */
-export function integerQuery(...names: string[]) {
-  return ({ query }: { query: Record<string, unknown> }) => {
-    for (const name of names) {
-      const value = query[name];
-      if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) query[name] = Number(value);
-    }
-  };
-}
 
 /** v1 routes of bookings and their lifecycle. */
 export function bookingRoutes(deps: AppDeps) {

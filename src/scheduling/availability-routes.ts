@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia';
 import { findWorkspace } from '../auth/api-key.ts';
 import { Duration } from '../bookings/model.ts';
-import { integerQuery } from '../bookings/routes.ts';
 import type { AppDeps } from '../deps.ts';
+import { integerQuery } from '../http/query.ts';
 import { ErrorResponse, SlugParams } from '../shared/models.ts';
 import { availableDays, availableSlots, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
 

@@ -2,13 +2,11 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { findProvider } from '../services/service.ts';
 import { notFound } from '../shared/errors.ts';
-import { ErrorResponse, SlugParams } from '../shared/models.ts';
+import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import type { ProviderRecord, WorkspaceRecord } from '../storage/port.ts';
-import { workspaceAccess } from '../workspaces/routes.ts';
+import { workspaceAccess } from '../auth/api-key.ts';
 import { ProviderScheduleParams, ProviderScheduleResponse, ScheduleBody, ScheduleResponse, parseSchedule, toScheduleJson } from './hours-model.ts';
 
-const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
-const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
 const tags = ['Working hours'];
 
 const SCHEDULE_FORMAT = 'Times are HH:mm wall-clock times in the workspace time zone; an interval ends after it starts and may end at 24:00; '

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { ErrorResponse, SlugParams } from '../shared/models.ts';
-import { workspaceAccess } from '../workspaces/routes.ts';
+import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
+import { workspaceAccess } from '../auth/api-key.ts';
 import {
   ProviderCreate, ProviderParams, ProviderPatchBody, ProviderResponse, ProvidersResponse,
   ServiceCreate, ServiceParams, ServicePatchBody, ServiceResponse, ServicesResponse,
@@ -11,8 +11,6 @@ import {
   updateProvider, updateService,
 } from './service.ts';
 
-const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
-const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
 const serviceTags = ['Services'];
 const providerTags = ['Providers'];
 

@@ -8,6 +8,11 @@ export const ErrorResponse = t.Object({
   details: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
 }, { description: 'Error' });
 
+/** The errors every keyed route can answer (decisions section 2: unknown slug, then key). */
+export const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
+/** The errors of a keyed route that takes a body. */
+export const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
+
 export const SlugParams = t.Object({
   slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),
 });

@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia';
 import { authorize } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
-import { ErrorResponse, SlugParams } from '../shared/models.ts';
+import { integerQuery } from '../http/query.ts';
+import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
   CreatedWebhookResponse, DeletedResponse, DeliveriesQuery, DeliveriesResponse, TestResponse, WebhookCreate, WebhookParams,
   WebhookPatchBody, WebhookResponse, WebhooksResponse,
@@ -11,8 +12,6 @@ import {
 } from './service.ts';
 
 const tags = ['Webhooks'];
-const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
-const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
 
 const DELIVERY_NOTES = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with the headers '
   + '`webhook-id` (the message id, the same on every retry), `webhook-timestamp` (Unix seconds) and `webhook-signature` '
@@ -21,15 +20,6 @@ const DELIVERY_NOTES = 'Deliveries follow the Standard Webhooks specification: a
   + '10 h and 10 h (±10%; a longer Retry-After on 429/503 is honoured), then the message is failed. A 410 answer, or 5 days '
   + 'in which every delivery failed, sets `isActive: false`.';
 
-/** Query integers arrive as strings; made numbers before validation so the schema's message names the parameter. */
-function integerQuery(...names: string[]) {
-  return ({ query }: { query: Record<string, unknown> }) => {
-    for (const name of names) {
-      const value = query[name];
-      if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) query[name] = Number(value);
-    }
-  };
-}
 
 /** v1 routes of a workspace's webhooks (decisions section 3); every one needs the workspace's API key. */
 export function webhookRoutes(deps: AppDeps) {

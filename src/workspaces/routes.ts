@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
-import { authorize, findWorkspace } from '../auth/api-key.ts';
+import { findWorkspace, workspaceAccess } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
-import { ErrorResponse, SlugParams } from '../shared/models.ts';
+import { ErrorResponse, keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
   CustomFieldCreate, CustomFieldParams, CustomFieldPatchBody, CustomFieldResponse, CustomFieldsResponse, DeletedResponse,
   DomainsBody, DomainsResponse, WidgetConfigResponse, WorkspacePatchBody, WorkspaceResponse,
@@ -10,26 +10,8 @@ import {
   createCustomField, deleteCustomField, replaceDomains, toCustomFieldJson, toWorkspaceJson, updateCustomField, updateWorkspaceSettings,
 } from './service.ts';
 
-interface AccessContext {
-  params: Record<string, string | undefined>;
-  request: Request;
-}
 
-/**
- * A `derive` for keyed routes: it runs before Elysia validates params and body, so every route registered
- * after it answers an unknown slug with 404, then a missing, wrong or foreign key with 401, and only then
- * a bad body with 400 (decisions section 2), even where the global auth guard is not mounted. It reuses the
- * guard's decision for the request when there is one. GET requests of the demo workspace pass without a
- * key (decisions section 7); writes always need one.
- */
-export function workspaceAccess(deps: AppDeps) {
-  return async ({ params, request }: AccessContext) => ({
-    access: await authorize(deps, params.slug ?? '', request, { demoKeyless: request.method === 'GET' }),
-  });
-}
 
-const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
-const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
 const tags = ['Workspaces'];
 
 export function workspaceRoutes(deps: AppDeps) {

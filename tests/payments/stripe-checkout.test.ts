@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createLogger } from '../../src/shared/logger.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
-import { addWebhook, bookingBody, catalogue, outbox, storedBookings, tuesday } from '../bookings/fixtures.ts';
+import { addWebhook, catalogue, outbox, storedBookings, tuesday } from '../bookings/fixtures.ts';
 import { paymentsOf, SECRET_KEY, sessionJson, startFakeStripe, stripeError, type FakeStripe } from './support.ts';
 
 /*
