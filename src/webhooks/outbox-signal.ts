@@ -1,7 +1,8 @@
+import { decorateStorage } from '../storage/decorate.ts';
 import type { Storage } from '../storage/port.ts';
 
 /** The storage writes that can add webhook messages (the outbox), and whether a result says they did. */
-const WRITES_OUTBOX: Record<string, (result: unknown) => boolean> = {
+const WRITES_OUTBOX: Partial<Record<keyof Storage, (result: unknown) => boolean>> = {
   reserveBooking: (result) => (result as { ok?: boolean } | null)?.ok === true,
   transitionBooking: (result) => result !== null,
   settlePayment: (result) => result !== null,
@@ -14,23 +15,20 @@ const WRITES_OUTBOX: Record<string, (result: unknown) => boolean> = {
  * `signal` must not throw; it runs after the write resolved and cannot undo it.
  */
 export function withOutboxSignal(storage: Storage, signal: () => void): Storage {
-  return new Proxy(storage, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      const wrote = typeof property === 'string' ? WRITES_OUTBOX[property] : undefined;
-      if (!wrote) return value.bind(target);
-      return async (...args: unknown[]) => {
-        const result: unknown = await value.apply(target, args);
-        if (wrote(result)) {
-          try {
-            signal();
-          } catch {
-            // The write is committed; the poll interval picks its messages up.
-          }
+  const overrides: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const [name, wrote] of Object.entries(WRITES_OUTBOX)) {
+    const write = (storage[name as keyof Storage] as (...args: unknown[]) => Promise<unknown>).bind(storage);
+    overrides[name] = async (...args) => {
+      const result = await write(...args);
+      if (wrote(result)) {
+        try {
+          signal();
+        } catch {
+          // The write is committed; the poll interval picks its messages up.
         }
-        return result;
-      };
-    },
-  });
+      }
+      return result;
+    };
+  }
+  return decorateStorage(storage, overrides as Partial<Storage>);
 }
