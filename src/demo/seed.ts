@@ -34,13 +34,27 @@ function at(day: Temporal.PlainDate, time: string): number {
   return day.toZonedDateTime({ timeZone: DEMO_TIMEZONE, plainTime: Temporal.PlainTime.from(time) }).epochMilliseconds;
 }
 
+/** How long a seed may take before a demo workspace without its completion mark counts as abandoned. */
+const SEED_GRACE_MS = 60_000;
+const seededMark = (workspaceId: string) => `demo_seeded:${workspaceId}`;
+
+/**
+ * A demo workspace whose seeding never finished (the process died half-way): no completion mark, and older
+ * than any seed takes, so no other instance is still filling it.
+ */
+async function leftHalfSeeded(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord): Promise<boolean> {
+  if (await deps.storage.getSetting(seededMark(workspace.id))) return false;
+  return deps.clock.now() - workspace.createdAt > SEED_GRACE_MS;
+}
+
 /**
  * The `demo` workspace with realistic sample data: a hair salon with four services, two stylists and a handful
- * of bookings around today. Does nothing when it exists already; `reset` replaces it (the daily reset).
+ * of bookings around today. Does nothing when it exists already, unless its seeding was cut off half-way;
+ * `reset` replaces it (the daily reset).
  */
 export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, options: { reset?: boolean } = {}): Promise<boolean> {
   const existing = await deps.storage.getWorkspaceBySlug(DEMO_SLUG);
-  if (existing && !options.reset) return false;
+  if (existing && !options.reset && !(await leftHalfSeeded(deps, existing))) return false;
   if (existing) await deps.storage.deleteWorkspace(existing.id);
   const now = deps.clock.now();
   const workspace: WorkspaceRecord = {
@@ -95,5 +109,6 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     };
     await deps.storage.reserveBooking({ booking, candidates: [provider.id], margin: 0, fits: () => null, emit: () => [] });
   }
+  await deps.storage.putSettingIfAbsent(seededMark(workspace.id), new Date(now).toISOString());
   return true;
 }

@@ -83,6 +83,25 @@ describeEachAdapter('ensureDemoWorkspace', (adapter) => {
     expect(await demoShape(db.storage, second)).toEqual(before);
   });
 
+  test('a demo whose seeding was cut off half-way is seeded again on the next start', async () => {
+    await ensureDemoWorkspace({ storage: db.storage, clock });
+    const complete = (await db.storage.getWorkspaceBySlug('demo'))!;
+    const shape = await demoShape(db.storage, complete);
+    // What a process killed right after creating the workspace leaves: the workspace alone, no completion mark.
+    await db.storage.deleteWorkspace(complete.id);
+    await db.storage.createWorkspace({ ...complete, id: 'ws_half_seeded' });
+
+    clock.advance(30_000);
+    expect(await ensureDemoWorkspace({ storage: db.storage, clock })).toBe(false);
+    expect((await db.storage.getWorkspaceBySlug('demo'))!.id).toBe('ws_half_seeded');
+
+    clock.advance(60_000);
+    expect(await ensureDemoWorkspace({ storage: db.storage, clock })).toBe(true);
+    const reseeded = (await db.storage.getWorkspaceBySlug('demo'))!;
+    expect(reseeded.id).not.toBe('ws_half_seeded');
+    expect(await demoShape(db.storage, reseeded)).toEqual(shape);
+  });
+
   test('{ reset: true } replaces it: a new id, the same shape, nothing left of the old one', async () => {
     await ensureDemoWorkspace({ storage: db.storage, clock });
     const old = (await db.storage.getWorkspaceBySlug('demo'))!;
