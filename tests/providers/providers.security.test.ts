@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
-import { INVALID_KEY, MISSING_KEY, V1, addProvider, demoWorkspace, expectUnchanged, notFoundError, otherWorkspace } from '../services/catalogue-fixtures.ts';
+import { MISSING_KEY, V1, addProvider, demoWorkspace, expectUnchanged, notFoundError, otherWorkspace, testKeyRefusals } from '../services/catalogue-fixtures.ts';
 
 describeEachAdapter('providers: security', (adapter) => {
   let t: TestApp;
@@ -20,36 +20,7 @@ describeEachAdapter('providers: security', (adapter) => {
     ['DELETE', `${V1}/acme/providers/${providerId}`, undefined],
   ] as const;
 
-  test('every providers route without a key -> 401, nothing stored', async () => {
-    for (const [method, path, body] of routes()) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body });
-        expect([method, path, response.status]).toEqual([method, path, 401]);
-        expect(response.body).toEqual(MISSING_KEY);
-      });
-    }
-  });
-
-  test('every providers route with a wrong key -> 401, nothing stored', async () => {
-    for (const [method, path, body] of routes()) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body, key: 'svc_live_wrong' });
-        expect([method, path, response.status]).toEqual([method, path, 401]);
-        expect(response.body).toEqual(INVALID_KEY);
-      });
-    }
-  });
-
-  test('every providers route with the key of another workspace -> 401, nothing stored', async () => {
-    const other = await otherWorkspace(t);
-    for (const [method, path, body] of routes()) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body, key: other.apiKey });
-        expect([method, path, response.status]).toEqual([method, path, 401]);
-        expect(response.body).toEqual(INVALID_KEY);
-      });
-    }
-  });
+  testKeyRefusals('providers', () => t, routes);
 
   test('a provider of another workspace is not reachable through that workspace\'s own key -> 404', async () => {
     const other = await otherWorkspace(t);

@@ -1,4 +1,4 @@
-import { expect } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
 import { newId } from '../../src/shared/ids.ts';
 import type { BookingRecord, WorkspaceRecord } from '../../src/storage/port.ts';
@@ -106,4 +106,31 @@ export async function bookDirectly(t: TestApp, serviceId: string, providerId: st
   const result = await t.deps.storage.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
   if (!result.ok) throw new Error(`booking not stored: ${result.reason}`);
   return result.booking;
+}
+
+export type RouteCall = readonly [method: string, path: string, body: unknown];
+
+/**
+ * The three key refusals every catalogue route owes, with a body that would otherwise be accepted: no key, a
+ * wrong key, another workspace's key -> 401 with the contract body, and the workspace unchanged.
+ */
+export function testKeyRefusals(feature: string, app: () => TestApp, routes: () => readonly RouteCall[]) {
+  const refusals: [string, (t: TestApp) => Promise<string | undefined>, unknown][] = [
+    ['without a key', async () => undefined, MISSING_KEY],
+    ['with a wrong key', async () => 'svc_live_wrong', INVALID_KEY],
+    ['with the key of another workspace', async (t) => (await otherWorkspace(t)).apiKey, INVALID_KEY],
+  ];
+  for (const [how, keyFor, expected] of refusals) {
+    test(`every ${feature} route ${how} -> 401, nothing stored`, async () => {
+      const t = app();
+      const key = await keyFor(t);
+      for (const [method, path, body] of routes()) {
+        await expectUnchanged(t, async () => {
+          const response = await t.request(method, path, { body, key });
+          expect([method, path, response.status]).toEqual([method, path, 401]);
+          expect(response.body).toEqual(expected);
+        });
+      }
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
-import { INVALID_KEY, MISSING_KEY, V1, addService, demoWorkspace, expectUnchanged, notFoundError, otherWorkspace } from './catalogue-fixtures.ts';
+import { MISSING_KEY, V1, addService, demoWorkspace, expectUnchanged, notFoundError, otherWorkspace, testKeyRefusals } from './catalogue-fixtures.ts';
 
 describeEachAdapter('services: security', (adapter) => {
   let t: TestApp;
@@ -20,36 +20,7 @@ describeEachAdapter('services: security', (adapter) => {
     ['DELETE', `${V1}/acme/services/${serviceId}`, undefined],
   ] as const;
 
-  test('every services route without a key -> 401, nothing stored', async () => {
-    for (const [method, path, body] of routes()) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body });
-        expect([method, path, response.status]).toEqual([method, path, 401]);
-        expect(response.body).toEqual(MISSING_KEY);
-      });
-    }
-  });
-
-  test('every services route with a wrong key -> 401, nothing stored', async () => {
-    for (const [method, path, body] of routes()) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body, key: 'svc_live_wrong' });
-        expect([method, path, response.status]).toEqual([method, path, 401]);
-        expect(response.body).toEqual(INVALID_KEY);
-      });
-    }
-  });
-
-  test('every services route with the key of another workspace -> 401, nothing stored', async () => {
-    const other = await otherWorkspace(t);
-    for (const [method, path, body] of routes()) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body, key: other.apiKey });
-        expect([method, path, response.status]).toEqual([method, path, 401]);
-        expect(response.body).toEqual(INVALID_KEY);
-      });
-    }
-  });
+  testKeyRefusals('services', () => t, routes);
 
   test('a service of another workspace is not reachable through that workspace\'s own key -> 404', async () => {
     const other = await otherWorkspace(t);
