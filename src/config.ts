@@ -14,7 +14,7 @@ export const ConfigSchema = t.Object({
     default: 'file:./data/svc.db',
     description: 'file:… (embedded libSQL), libsql://… (remote libSQL) or postgres://… (PostgreSQL)',
   }),
-  SVC_PUBLIC_URL: t.String({ pattern: '^https?://[^/]+', default: 'http://localhost:8080', description: 'public address of this server' }),
+  SVC_PUBLIC_URL: t.Optional(t.String({ pattern: '^https?://[^/]+', description: 'public address of this server; default http://localhost:{PORT}' })),
   SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; generated and stored on first start when unset' })),
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
@@ -34,7 +34,8 @@ export const ConfigSchema = t.Object({
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
 });
 
-export type Config = Static<typeof ConfigSchema>;
+/** The settings as svc uses them: defaults applied, SVC_PUBLIC_URL resolved. */
+export type Config = Omit<Static<typeof ConfigSchema>, 'SVC_PUBLIC_URL'> & { SVC_PUBLIC_URL: string };
 export type ConfigKey = keyof Config;
 
 export class ConfigError extends Error {
@@ -85,7 +86,7 @@ export function parseConfig(raw: Record<string, unknown>): Config {
     const variable = first.path.replace(/^\//, '') || 'configuration';
     throw new ConfigError(variable, `${problemOf(first)}${gotten(variable, raw[variable])}`);
   }
-  const config = candidate as Config;
+  const config = candidate as Static<typeof ConfigSchema>;
   if (config.SVC_PAYMENTS === 'stripe') {
     if (!config.STRIPE_SECRET_KEY) throw new ConfigError('STRIPE_SECRET_KEY', 'is required when SVC_PAYMENTS=stripe');
     if (!config.STRIPE_WEBHOOK_SECRET) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when SVC_PAYMENTS=stripe');
@@ -93,8 +94,8 @@ export function parseConfig(raw: Record<string, unknown>): Config {
   if (config.SVC_CAPTCHA_SECRET && !config.SVC_CAPTCHA_VERIFY_URL) {
     throw new ConfigError('SVC_CAPTCHA_VERIFY_URL', 'is required when SVC_CAPTCHA_SECRET is set');
   }
-  config.SVC_PUBLIC_URL = config.SVC_PUBLIC_URL.replace(/\/+$/, '');
-  return config;
+  // Unset, it follows the port, so `PORT=9000 npm start` hands out links that work.
+  return { ...config, SVC_PUBLIC_URL: (config.SVC_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
 }
 
 /** Seconds between attempts of a webhook message, from SVC_WEBHOOK_RETRY_SCHEDULE. */

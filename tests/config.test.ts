@@ -58,6 +58,12 @@ describe('loadConfig converts environment strings', () => {
     expect(retrySchedule(config)).toEqual([1, 2.5, 4]);
   });
 
+  test('SVC_PUBLIC_URL, unset, follows the port; set, it wins over the port', () => {
+    expect(loadConfig({ PORT: '9000' }).SVC_PUBLIC_URL).toBe('http://localhost:9000');
+    expect(loadConfig({}, { port: '9100' }).SVC_PUBLIC_URL).toBe('http://localhost:9100');
+    expect(loadConfig({ PORT: '9000', SVC_PUBLIC_URL: 'https://book.example.com' }).SVC_PUBLIC_URL).toBe('https://book.example.com');
+  });
+
   test('SVC_PUBLIC_URL loses its trailing slashes', () => {
     expect(loadConfig({ SVC_PUBLIC_URL: 'https://book.example.com//' }).SVC_PUBLIC_URL).toBe('https://book.example.com');
   });
