@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
-import { decorateStorage } from '../storage/decorate.ts';
+import { decorateStorage, thenAlways } from '../storage/decorate.ts';
 import type { Storage } from '../storage/port.ts';
 
 /**
@@ -46,14 +46,10 @@ export function createAvailabilityCache(options: { clock: Clock; ttlMs: number }
  */
 export function withAvailabilityInvalidation(storage: Storage, cache: AvailabilityCache): Storage {
   const after = <A extends unknown[], R>(write: (...args: A) => Promise<R>, workspaceOf: (...args: A) => string | undefined) =>
-    async (...args: A): Promise<R> => {
-      try {
-        return await write(...args);
-      } finally {
-        const workspaceId = workspaceOf(...args);
-        if (workspaceId) cache.invalidate(workspaceId);
-      }
-    };
+    thenAlways(write, (...args: A) => {
+      const workspaceId = workspaceOf(...args);
+      if (workspaceId) cache.invalidate(workspaceId);
+    });
   const overrides: Partial<Storage> = {
     reserveBooking: after(storage.reserveBooking.bind(storage), (request) => request.booking.workspaceId),
     transitionBooking: after(storage.transitionBooking.bind(storage), (workspaceId) => workspaceId),

@@ -17,16 +17,12 @@ export const SlugParams = t.Object({
   slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),
 });
 
-export const Slug = t.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$', description: 'lower-case letters, digits and hyphens (1-64)' });
-
 /** An RFC 3339 date-time that must carry an offset (decisions section 1). */
 export const DateTimeWithOffset = t.String({
   format: 'date-time',
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}:\\d{2})$',
   description: 'a date-time with an offset, such as 2026-12-01T09:00:00Z',
 });
-
-export const TimeZone = t.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, such as Europe/Berlin' });
 
 /** Epoch milliseconds to the contract's date-time form: RFC 3339 in UTC with Z. */
 export const isoTime = (epochMs: number) => new Date(epochMs).toISOString();

@@ -18,3 +18,14 @@ export function decorateStorage(storage: Storage, overrides: Partial<Storage>): 
     },
   });
 }
+
+/** `write`, followed (whether it succeeded or threw) by `effect` with the same arguments. */
+export function thenAlways<A extends unknown[], R>(write: (...args: A) => Promise<R>, effect: (...args: A) => void) {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await write(...args);
+    } finally {
+      effect(...args);
+    }
+  };
+}

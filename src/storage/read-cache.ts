@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
-import { decorateStorage } from './decorate.ts';
+import { decorateStorage, thenAlways } from './decorate.ts';
 import type { ApiKeyRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, Storage, WorkspaceRecord } from './port.ts';
 
 /**
@@ -25,15 +25,7 @@ export function withReadCache(storage: Storage, options: { clock: Clock; ttlMs: 
     return value;
   }
 
-  function dropAfter<A extends unknown[], R>(write: (...args: A) => Promise<R>) {
-    return async (...args: A): Promise<R> => {
-      try {
-        return await write(...args);
-      } finally {
-        entries.clear();
-      }
-    };
-  }
+  const dropAfter = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => thenAlways(write, () => entries.clear());
 
   const services = (workspaceId: string) => cached(`services:${workspaceId}`, () => storage.listServices(workspaceId, { activeOnly: false }));
   const providers = (workspaceId: string) => cached(`providers:${workspaceId}`, () => storage.listProviders(workspaceId));
