@@ -56,7 +56,7 @@ export function createApp(deps: AppDeps) {
       }
     }, { detail: { hide: true } })
     .use(api)
-    .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, deps.config.SVC_PUBLIC_URL)), { detail: { hide: true } })
+    .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { detail: { hide: true } })
     .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } });
   return app;
 }

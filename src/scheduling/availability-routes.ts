@@ -29,13 +29,13 @@ export const AvailabilityResponse = t.Object({
   success: t.Boolean(),
   slots: t.Array(t.String({ pattern: '^\\d{2}:\\d{2}$' }), { description: 'bookable start times, HH:mm in the workspace time zone, ascending' }),
   timezone: t.String({ description: 'IANA time zone of the workspace' }),
-}, { description: 'AvailabilityResponse' });
+}, { $id: 'AvailabilityResponse', description: 'Bookable start times' });
 
 export const AvailableDaysResponse = t.Object({
   success: t.Boolean(),
   days: t.Array(t.String({ format: 'date' }), { description: 'days with at least one bookable time, ascending' }),
   timezone: t.String({ description: 'IANA time zone of the workspace' }),
-}, { description: 'AvailableDaysResponse' });
+}, { $id: 'AvailableDaysResponse', description: 'Days with a bookable time' });
 
 const TAGS = ['Availability'];
 

@@ -20,10 +20,10 @@ export const Workspace = t.Object({
   language: t.String({ description: 'BCP 47 language tag' }),
   timeFormat: t.String({ description: '24h or 12h' }),
   cancellationHours: t.Number({ description: 'hours' }),
-});
+}, { $id: 'Workspace' });
 export type Workspace = typeof Workspace.static;
 
-export const WorkspaceResponse = t.Object({ success: t.Boolean(), workspace: Workspace });
+export const WorkspaceResponse = t.Object({ success: t.Boolean(), workspace: Workspace }, { $id: 'WorkspaceResponse', description: 'The workspace' });
 
 /** PATCH /workspaces/{slug}: every field optional; an empty body changes nothing. */
 export const WorkspacePatchBody = t.Object({
@@ -34,7 +34,7 @@ export const WorkspacePatchBody = t.Object({
   language: t.Optional(t.String({ minLength: 1, maxLength: 35, description: 'a BCP 47 language tag, such as en, de or pt-BR' })),
   timeFormat: t.Optional(t.Union([t.Literal('24h'), t.Literal('12h')])),
   cancellationHours: t.Optional(Type.Integer({ minimum: 0, maximum: 8760, description: 'hours before the start within which a customer may no longer cancel' })),
-}, { description: 'WorkspacePatch' });
+}, { $id: 'WorkspacePatch' });
 export type WorkspacePatchBody = typeof WorkspacePatchBody.static;
 
 /** Allowed widget domains (decisions section 7). */
@@ -45,9 +45,9 @@ export const DomainsBody = t.Object({
     maxItems: MAX_DOMAINS,
     description: 'host names such as example.com, or *.example.org for every subdomain of example.org',
   }),
-});
+}, { $id: 'Domains' });
 
-export const DomainsResponse = t.Object({ success: t.Boolean(), domains: t.Array(t.String()) });
+export const DomainsResponse = t.Object({ success: t.Boolean(), domains: t.Array(t.String()) }, { $id: 'DomainsResponse', description: 'The allowed widget domains' });
 
 export const CustomFieldJson = t.Object({
   id: t.String(),
@@ -59,7 +59,7 @@ export const CustomFieldJson = t.Object({
   placeholder: t.Union([t.String(), t.Null()]),
   order: Type.Integer(),
   serviceIds: t.Array(t.String(), { description: 'services whose booking form shows the field; empty = every service' }),
-}, { description: 'CustomField' });
+}, { $id: 'CustomField' });
 export type CustomFieldJson = typeof CustomFieldJson.static;
 
 const customFieldFields = {
@@ -83,15 +83,15 @@ export const CustomFieldCreate = t.Object({
   placeholder: t.Optional(customFieldFields.placeholder),
   order: t.Optional(customFieldFields.order),
   serviceIds: t.Optional(customFieldFields.serviceIds),
-}, { description: 'CustomFieldCreate' });
+}, { $id: 'CustomFieldCreate' });
 export type CustomFieldCreate = typeof CustomFieldCreate.static;
 
 /** Every field of CustomFieldCreate, each optional: a PATCH changes only what it names. */
-export const CustomFieldPatchBody = t.Partial(CustomFieldCreate, { description: 'CustomFieldPatch' });
+export const CustomFieldPatchBody = t.Partial(CustomFieldCreate, { $id: 'CustomFieldPatch' });
 export type CustomFieldPatchBody = typeof CustomFieldPatchBody.static;
 
-export const CustomFieldResponse = t.Object({ success: t.Boolean(), customField: CustomFieldJson });
-export const CustomFieldsResponse = t.Object({ success: t.Boolean(), customFields: t.Array(CustomFieldJson) });
+export const CustomFieldResponse = t.Object({ success: t.Boolean(), customField: CustomFieldJson }, { $id: 'CustomFieldResponse', description: 'The custom field' });
+export const CustomFieldsResponse = t.Object({ success: t.Boolean(), customFields: t.Array(CustomFieldJson) }, { $id: 'CustomFieldsResponse', description: 'The custom fields' });
 
 export const CustomFieldParams = t.Object({
   slug: t.String({ description: 'workspace slug' }),
@@ -99,10 +99,10 @@ export const CustomFieldParams = t.Object({
 });
 
 /** Answer of a DELETE that removes something. */
-export const DeletedResponse = t.Object({ success: t.Boolean() });
+export const DeletedResponse = t.Object({ success: t.Boolean() }, { $id: 'DeletedResponse', description: 'Removed' });
 
 export const WidgetConfigResponse = t.Object({
   success: t.Boolean(),
   workspace: t.Object({ id: t.String(), name: t.String(), primaryColor: t.Union([t.String(), t.Null()]) }),
   customFields: t.Array(CustomFieldJson),
-});
+}, { $id: 'WidgetConfigResponse', description: 'What the booking widget needs' });
