@@ -53,6 +53,8 @@ export function bookingRoutes(deps: AppDeps) {
       detail: {
         operationId: 'listBookings',
         summary: 'List bookings, ordered by start time then id, a page at a time',
+        description: 'Filter by `status`, `serviceId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. '
+          + '400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key.',
         tags: TAGS,
       },
     })
@@ -76,6 +78,11 @@ export function bookingRoutes(deps: AppDeps) {
       detail: {
         operationId: 'createBooking',
         summary: 'Book a time: with the API key, or keyless from an allowed widget domain',
+        description: 'Reserves the time on the given provider, or on any free provider offering the service. The booking is CONFIRMED, or PENDING with a '
+          + '`checkoutUrl` when a payment is due, or PENDING awaiting confirmation. With the API key from a backend; without it only from a page on an '
+          + 'allowed widget domain (`Origin`, else 403 DOMAIN_NOT_ALLOWED), with a captcha token when the server requires one (400 CAPTCHA_FAILED). '
+          + '400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, '
+          + 'inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released).',
         tags: TAGS,
         security: [{ apiKey: [] }, {}],
       },
@@ -86,7 +93,7 @@ export function bookingRoutes(deps: AppDeps) {
     }, {
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
-      detail: { operationId: 'getBooking', summary: 'Get a booking', tags: TAGS },
+      detail: { operationId: 'getBooking', summary: 'Get a booking', description: '404 NOT_FOUND for an id not in the workspace. On the demo workspace it is readable without a key.', tags: TAGS },
     })
     .post('/:slug/bookings/:bookingId/confirm', async ({ params, request }) => {
       const { workspace } = await writer(params.slug, request);
@@ -94,7 +101,7 @@ export function bookingRoutes(deps: AppDeps) {
     }, {
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'confirmBooking', summary: 'Confirm a PENDING booking', tags: TAGS },
+      detail: { operationId: 'confirmBooking', summary: 'Confirm a PENDING booking', description: 'Moves a PENDING booking to CONFIRMED and sends `booking.confirmed`. 409 INVALID_TRANSITION for any other status.', tags: TAGS },
     })
     .post('/:slug/bookings/:bookingId/cancel', async ({ params, body, request }) => {
       const { workspace } = await writer(params.slug, request);
@@ -103,7 +110,7 @@ export function bookingRoutes(deps: AppDeps) {
       params: BookingParams,
       body: CancelBody,
       response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'cancelBooking', summary: 'Cancel a PENDING or CONFIRMED booking, freeing its time', tags: TAGS },
+      detail: { operationId: 'cancelBooking', summary: 'Cancel a PENDING or CONFIRMED booking, freeing its time', description: 'The API key may cancel at any time, whatever the cancellation window; the optional `reason` is kept. Sends `booking.cancelled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.', tags: TAGS },
     })
     .post('/:slug/bookings/:bookingId/complete', async ({ params, request }) => {
       const { workspace } = await writer(params.slug, request);
@@ -111,7 +118,7 @@ export function bookingRoutes(deps: AppDeps) {
     }, {
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'completeBooking', summary: 'Mark a CONFIRMED booking that has started as COMPLETED', tags: TAGS },
+      detail: { operationId: 'completeBooking', summary: 'Mark a CONFIRMED booking that has started as COMPLETED', description: 'Bookings are also completed automatically after their end. Sends `booking.completed`. 409 INVALID_TRANSITION before the start or for any status but CONFIRMED.', tags: TAGS },
     })
     .post('/:slug/bookings/:bookingId/reschedule', async ({ params, body, request }) => {
       const { workspace } = await writer(params.slug, request);
@@ -120,6 +127,6 @@ export function bookingRoutes(deps: AppDeps) {
       params: BookingParams,
       body: RescheduleBody,
       response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'rescheduleBooking', summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays', tags: TAGS },
+      detail: { operationId: 'rescheduleBooking', summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays', description: 'The new time must be bookable as for createBooking, on the same provider and for the same duration (409 SLOT_UNAVAILABLE otherwise). Sends `booking.rescheduled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.', tags: TAGS },
     });
 }

@@ -55,6 +55,9 @@ export function availabilityRoutes(deps: AppDeps) {
       detail: {
         operationId: 'getAvailability',
         summary: 'Bookable start times of a service on one day, over every provider offering it',
+        description: 'Start times (HH:mm, workspace time zone) at which a booking of the service would be accepted now: inside working hours, '
+          + 'free on at least one provider (capacity and buffers counted), after `minNotice` and within `maxAdvance`. '
+          + '400 SERVICE_NOT_FOUND for an unknown or inactive service or a provider that does not offer it; 404 NOT_FOUND for an unknown slug.',
         tags: TAGS,
         security: [],
       },
@@ -72,6 +75,8 @@ export function availabilityRoutes(deps: AppDeps) {
       detail: {
         operationId: 'getAvailableDays',
         summary: `Days with at least one bookable time between from and to (at most ${MAX_DAYS_RANGE} days)`,
+        description: 'For a calendar view: the days, in the workspace time zone, on which getAvailability would answer at least one slot. '
+          + `400 VALIDATION_ERROR when \`from\` is after \`to\` or the range spans more than ${MAX_DAYS_RANGE} days; 400 SERVICE_NOT_FOUND as for getAvailability.`,
         tags: TAGS,
         security: [],
       },

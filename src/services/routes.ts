@@ -53,7 +53,7 @@ export function serviceRoutes(deps: AppDeps) {
     }, {
       params: ServiceParams,
       response: { 200: ServiceResponse, ...keyedErrors },
-      detail: { operationId: 'getService', summary: 'Get a service, active or not', tags: serviceTags },
+      detail: { operationId: 'getService', summary: 'Get a service, active or not', description: 'A deactivated service is still readable here. 404 NOT_FOUND for an id not in the workspace.', tags: serviceTags },
     })
     .patch('/:slug/services/:serviceId', async ({ access, params, body }) => {
       const service = await updateService(deps, access.workspace, params.serviceId, body ?? {});
@@ -112,7 +112,7 @@ export function serviceRoutes(deps: AppDeps) {
     }, {
       params: ProviderParams,
       response: { 200: ProviderResponse, ...keyedErrors },
-      detail: { operationId: 'getProvider', summary: 'Get a provider', tags: providerTags },
+      detail: { operationId: 'getProvider', summary: 'Get a provider', description: 'Active or not, with the services it offers. 404 NOT_FOUND for an id not in the workspace.', tags: providerTags },
     })
     .patch('/:slug/providers/:providerId', async ({ access, params, body }) => {
       const provider = await updateProvider(deps, access.workspace, params.providerId, body ?? {});

@@ -33,7 +33,7 @@ export function webhookRoutes(deps: AppDeps) {
     }, {
       params: SlugParams,
       response: { 200: WebhooksResponse, ...keyedErrors },
-      detail: { operationId: 'listWebhooks', summary: 'List the webhooks of a workspace, oldest first', tags },
+      detail: { operationId: 'listWebhooks', summary: 'List the webhooks of a workspace, oldest first', description: 'Without their secrets. Never readable without the key, not even on the demo workspace.', tags },
     })
     .post('/:slug/webhooks', async ({ access, body }) => {
       const { webhook, secret } = await createWebhook(deps, access.workspace, body);
@@ -55,7 +55,7 @@ export function webhookRoutes(deps: AppDeps) {
     }), {
       params: WebhookParams,
       response: { 200: WebhookResponse, ...keyedErrors },
-      detail: { operationId: 'getWebhook', summary: 'Get a webhook (without its secret)', tags },
+      detail: { operationId: 'getWebhook', summary: 'Get a webhook (without its secret)', description: 'The secret is shown only by createWebhook. 404 NOT_FOUND for an id not in the workspace.', tags },
     })
     .patch('/:slug/webhooks/:webhookId', async ({ access, params, body }) => ({
       success: true,
@@ -77,7 +77,7 @@ export function webhookRoutes(deps: AppDeps) {
     }, {
       params: WebhookParams,
       response: { 200: DeletedResponse, ...keyedErrors },
-      detail: { operationId: 'deleteWebhook', summary: 'Remove a webhook, its undelivered messages and its delivery log', tags },
+      detail: { operationId: 'deleteWebhook', summary: 'Remove a webhook, its undelivered messages and its delivery log', description: 'Nothing more is sent to it, retries included. 404 NOT_FOUND for an id not in the workspace.', tags },
     })
     .post('/:slug/webhooks/:webhookId/test', async ({ access, params }) => ({
       success: true,

@@ -27,14 +27,21 @@ export function workspaceRoutes(deps: AppDeps) {
     }, {
       params: SlugParams,
       response: { 200: WidgetConfigResponse, 404: ErrorResponse },
-      detail: { operationId: 'getWidgetConfig', summary: 'Public configuration for the booking widget', tags: ['Widget'], security: [] },
+      detail: {
+        operationId: 'getWidgetConfig',
+        summary: 'Public configuration for the booking widget',
+        description: 'The workspace name and colour and the custom fields of the booking form, ordered by `order`. '
+          + 'Any page may read it, without a key (CORS allows every origin). 404 NOT_FOUND for an unknown slug.',
+        tags: ['Widget'],
+        security: [],
+      },
     })
     // every route below needs the workspace's API key
     .derive(workspaceAccess(deps))
     .get('/:slug', ({ access }) => ({ success: true, workspace: toWorkspaceJson(access.workspace) }), {
       params: SlugParams,
       response: { 200: WorkspaceResponse, ...keyedErrors },
-      detail: { operationId: 'getWorkspace', summary: 'Get a workspace', tags },
+      detail: { operationId: 'getWorkspace', summary: 'Get a workspace', description: 'The workspace with its settings: time zone, language, time format, cancellation window.', tags },
     })
     .patch('/:slug', async ({ access, body }) => {
       const workspace = await updateWorkspaceSettings(deps, access.workspace, body ?? {});
@@ -54,7 +61,7 @@ export function workspaceRoutes(deps: AppDeps) {
     .get('/:slug/domains', ({ access }) => ({ success: true, domains: access.workspace.domains }), {
       params: SlugParams,
       response: { 200: DomainsResponse, ...keyedErrors },
-      detail: { operationId: 'listDomains', summary: 'List the allowed widget domains', tags },
+      detail: { operationId: 'listDomains', summary: 'List the allowed widget domains', description: 'The hosts whose pages may create bookings without the API key (keyless createBooking).', tags },
     })
     .put('/:slug/domains', async ({ access, body }) => {
       const domains = await replaceDomains(deps, access.workspace, body.domains);
