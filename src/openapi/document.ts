@@ -151,11 +151,11 @@ function recordsAsAdditionalProperties<T>(node: T): T {
 }
 
 /** A body that the route declares `t.Optional(…)` may be left out. */
-function markOptionalBodies(app: AnyElysia, paths: Record<string, Record<string, any>>, prefix: string) {
+function markOptionalBodies(app: AnyElysia, paths: Record<string, Record<string, any>>) {
   for (const route of app.routes) {
     const body = route.hooks?.body as Record<PropertyKey, unknown> | undefined;
-    if (!body || body[OptionalKind] !== 'Optional') continue;
-    const operation = paths[route.path.slice(prefix.length).replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+    if (body?.[OptionalKind] !== 'Optional') continue;
+    const operation = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     if (operation?.requestBody) operation.requestBody.required = false;
   }
 }
@@ -194,7 +194,7 @@ function webhookEvents(): Record<string, unknown> {
 /** The OpenAPI 3.1 description of every v1 route, generated from the routes' own TypeBox schemas. */
 export function buildOpenApiDocument(app: AnyElysia, prefix: string, settings: OpenApiSettings): OpenApiDocument {
   const generated = toOpenAPISchema(routesWithJsonBodies(app), { paths: [new RegExp(`^(?!${prefix}/)`), `${prefix}/openapi.json`, `${prefix}/docs`] }, undefined, undefined, OPENAPI_VERSION);
-  markOptionalBodies(app, generated.paths as OpenApiDocument['paths'], '');
+  markOptionalBodies(app, generated.paths as OpenApiDocument['paths']);
   const paths = Object.fromEntries(Object.entries(generated.paths).map(([path, item]) => [
     path.slice(prefix.length),
     Object.fromEntries(Object.entries(item as Record<string, any>).map(([method, operation]) => [method, withGlobalResponses(withAccessNote(operation), settings)])),

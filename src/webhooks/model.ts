@@ -1,7 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { Booking } from '../bookings/model.ts';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType } from './events.ts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
 
 /*
  * Integers use TypeBox's plain `Type.Integer` (see src/workspaces/model.ts): Elysia's `t.Integer` documents as
@@ -122,7 +122,7 @@ export const TestEvent = t.Object({
 }, { $id: 'WebhookTestEvent', description: 'Sent on request by POST /workspaces/{slug}/webhooks/{webhookId}/test' });
 
 /** The body schema and a sentence for each event an endpoint can receive. */
-export const WEBHOOK_EVENTS: Record<WebhookEventType | typeof WEBHOOK_TEST_EVENT, { schema: TSchema; description: string }> = {
+export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeof WEBHOOK_TEST_EVENT, { schema: TSchema; description: string }> = {
   'booking.created': { schema: BookingEvent, description: 'A booking was made (any status: PENDING while a payment or a confirmation is due, else CONFIRMED).' },
   'booking.confirmed': { schema: BookingEvent, description: 'A PENDING booking became CONFIRMED: confirmed by the API or the panel, or paid.' },
   'booking.cancelled': { schema: BookingEvent, description: 'A booking was cancelled, or its unpaid hold expired; its time is free again.' },
