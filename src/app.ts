@@ -16,6 +16,8 @@ import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
+import { pageRoutes } from './pages/routes.ts';
+import { webAssetRoutes } from './web-assets/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -56,6 +58,8 @@ export function createApp(deps: AppDeps) {
       }
     }, { detail: { hide: true } })
     .use(api)
+    .use(webAssetRoutes())
+    .use(pageRoutes(deps))
     .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { detail: { hide: true } })
     .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } });
   return app;

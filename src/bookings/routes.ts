@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import { API_KEY_HEADER, authorize, DEMO_SLUG, findWorkspace, type Access } from '../auth/api-key.ts';
+import { API_KEY_HEADER, authorize, findWorkspace, type Access } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
 import { integerQuery } from '../http/query.ts';
 import { AppError } from '../shared/errors.ts';
 import { ErrorResponse, SlugParams } from '../shared/models.ts';
-import { isAllowedOrigin } from '../widget/domains.ts';
+import { isWidgetOriginAllowed } from '../widget/domains.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { requireAnswersObject } from './custom-field-answers.ts';
 import {
@@ -32,7 +32,7 @@ export function bookingRoutes(deps: AppDeps) {
     if (request.headers.get(API_KEY_HEADER)) return authorize(deps, slug, request);
     const workspace = await findWorkspace(deps, slug);
     const origin = request.headers.get('origin');
-    if (workspace.slug !== DEMO_SLUG && !isAllowedOrigin(origin, workspace.domains)) {
+    if (!isWidgetOriginAllowed(origin, workspace, deps.config.SVC_PUBLIC_URL)) {
       throw new AppError('DOMAIN_NOT_ALLOWED', origin
         ? `origin ${origin} is not an allowed widget domain of workspace ${workspace.slug}: add its domain to the workspace's allowed domains, or call with the API key from a backend`
         : `a booking without an API key must come from a page on an allowed widget domain of workspace ${workspace.slug} (Origin header), or carry the API key in ${API_KEY_HEADER}`);

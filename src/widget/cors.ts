@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
-import { API_KEY_HEADER, DEMO_SLUG } from '../auth/api-key.ts';
+import { API_KEY_HEADER } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
-import { isAllowedOrigin } from './domains.ts';
+import { isWidgetOriginAllowed } from './domains.ts';
 
 /**
  * CORS for the widget's public routes only (decisions section 7). Keyed routes get no CORS headers at all, so
@@ -42,7 +42,7 @@ async function originAllowed(deps: AppDeps, route: PublicRoute, slug: string, or
   if (route.anyOrigin) return true;
   const workspace = await deps.storage.getWorkspaceBySlug(slug);
   if (!workspace) return false;
-  return workspace.slug === DEMO_SLUG || isAllowedOrigin(origin, workspace.domains);
+  return isWidgetOriginAllowed(origin, workspace, deps.config.SVC_PUBLIC_URL);
 }
 
 export function corsPlugin(deps: AppDeps) {

@@ -101,8 +101,38 @@ export const CustomFieldParams = t.Object({
 /** Answer of a DELETE that removes something. */
 export const DeletedResponse = t.Object({ success: t.Boolean() }, { $id: 'DeletedResponse', description: 'Removed' });
 
+export const WidgetService = t.Object({
+  id: t.String(),
+  name: t.String(),
+  description: t.Union([t.String(), t.Null()]),
+  duration: t.Number({ description: 'minutes' }),
+  price: t.Number({ description: 'decimal major units of currency, e.g. 35.5' }),
+  currency: t.String({ description: 'ISO 4217, upper case' }),
+  depositAmount: t.Union([t.Number(), t.Null()], { description: 'the part due at booking, decimal major units; null when the whole price is due' }),
+  providerIds: t.Array(t.String(), { description: 'the active providers offering it' }),
+}, { $id: 'WidgetService', description: 'A service as the widget shows it' });
+
 export const WidgetConfigResponse = t.Object({
   success: t.Boolean(),
-  workspace: t.Object({ id: t.String(), name: t.String(), primaryColor: t.Union([t.String(), t.Null()]) }),
+  workspace: t.Object({
+    id: t.String(),
+    name: t.String(),
+    primaryColor: t.Union([t.String(), t.Null()]),
+    slug: t.String(),
+    timezone: t.String({ description: 'IANA time zone; the days and times of availability are in it' }),
+    language: t.String({ description: 'BCP 47 language tag' }),
+    timeFormat: t.String({ description: '24h or 12h' }),
+    currency: t.String({ description: 'ISO 4217: the currency of the first active service (EUR when there is none)' }),
+    logoUrl: t.Union([t.String(), t.Null()]),
+  }),
   customFields: t.Array(CustomFieldJson),
+  services: t.Array(WidgetService, { description: 'the active services, ordered by order then name' }),
+  providers: t.Array(t.Object({ id: t.String(), name: t.String() }), { description: 'the active providers of those services, by name' }),
+  booking: t.Object({
+    allowed: t.Boolean({ description: "whether a keyless createBooking from the request's Origin would pass the domain check (true without an Origin header)" }),
+    captcha: t.Union([
+      t.Object({ provider: t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')]), siteKey: t.String() }),
+      t.Null(),
+    ], { description: 'the captcha a keyless booking needs (SVC_CAPTCHA_PROVIDER, SVC_CAPTCHA_SITE_KEY); null when none' }),
+  }),
 }, { $id: 'WidgetConfigResponse', description: 'What the booking widget needs' });

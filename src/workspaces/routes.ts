@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import { findWorkspace, workspaceAccess } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { CONFIG_MAX_AGE_SECONDS, widgetConfig } from '../widget/config.ts';
 import { ErrorResponse, keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
   CustomFieldCreate, CustomFieldParams, CustomFieldPatchBody, CustomFieldResponse, CustomFieldsResponse, DeletedResponse,
@@ -16,22 +17,22 @@ const tags = ['Workspaces'];
 
 export function workspaceRoutes(deps: AppDeps) {
   return new Elysia({ name: 'workspaces', prefix: '/workspaces' })
-    .get('/:slug/config', async ({ params }) => {
+    .get('/:slug/config', async ({ params, request, set }) => {
       const workspace = await findWorkspace(deps, params.slug);
-      const fields = await deps.storage.listCustomFields(workspace.id);
-      return {
-        success: true,
-        workspace: { id: workspace.id, name: workspace.name, primaryColor: workspace.primaryColor },
-        customFields: fields.map(toCustomFieldJson),
-      };
+      // `booking.allowed` depends on the Origin, so a shared cache must key on it
+      set.headers['cache-control'] = `public, max-age=${CONFIG_MAX_AGE_SECONDS}`;
+      set.headers.vary = 'Origin';
+      return widgetConfig(deps, workspace, request.headers.get('origin'));
     }, {
       params: SlugParams,
       response: { 200: WidgetConfigResponse, 404: ErrorResponse },
       detail: {
         operationId: 'getWidgetConfig',
         summary: 'Public configuration for the booking widget',
-        description: 'The workspace name and colour and the custom fields of the booking form, ordered by `order`. '
-          + 'Any page may read it, without a key (CORS allows every origin). 404 NOT_FOUND for an unknown slug.',
+        description: 'Everything the widget needs before the visitor acts, in one request: the workspace, its active services '
+          + 'and providers, the custom fields of the booking form (ordered by `order`), whether a booking from the calling page '
+          + '(its Origin) is allowed, and the captcha. Any page may read it, without a key (CORS allows every origin). '
+          + 'Cached for 30 seconds (`Cache-Control: public, max-age=30`, `Vary: Origin`). 404 NOT_FOUND for an unknown slug.',
         tags: ['Widget'],
         security: [],
       },

@@ -1,0 +1,73 @@
+import type { Locator, Page } from 'playwright-core';
+import type { BrowserEnv } from './browser-env.ts';
+
+/** How a visitor goes through the widget, step by step (Playwright's CSS locators pierce the open shadow root). */
+export function widgetOf(page: Page, index = 0): Locator {
+  return page.locator('svc-booking').nth(index);
+}
+
+export async function heading(widget: Locator, name: string | RegExp): Promise<void> {
+  await widget.getByRole('heading', { name }).waitFor();
+}
+
+export async function chooseService(widget: Locator, name: string): Promise<void> {
+  await widget.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await heading(widget, /Choose a day|Tag wählen/);
+}
+
+/** Clicks the first open day of the month shown (moving on a month when this one has none); returns it. */
+export async function chooseFirstDay(widget: Locator): Promise<string> {
+  const open = widget.locator('button.day.open');
+  await widget.locator('table[role=grid]').waitFor();
+  for (let months = 0; months < 3; months++) {
+    await widget.locator('.note', { hasText: /Loading|Wird geladen/ }).waitFor({ state: 'detached' });
+    if ((await open.count()) > 0) break;
+    await widget.getByRole('button', { name: /Next month|Nächster Monat/ }).click();
+  }
+  const day = (await open.first().getAttribute('data-day'))!;
+  await open.first().click();
+  await heading(widget, /Choose a time|Uhrzeit wählen/);
+  return day;
+}
+
+/** Moves the calendar to `day`'s month and clicks it. */
+export async function chooseDay(widget: Locator, day: string): Promise<void> {
+  await widget.locator('table[role=grid]').waitFor();
+  for (let months = 0; months < 24 && (await widget.locator(`button[data-day="${day}"]`).count()) === 0; months++) {
+    await widget.getByRole('button', { name: /Next month|Nächster Monat/ }).click();
+  }
+  const button = widget.locator(`button.day.open[data-day="${day}"]`);
+  await button.waitFor();
+  await button.click();
+  await heading(widget, /Choose a time|Uhrzeit wählen/);
+}
+
+export async function chooseTime(widget: Locator, label?: string): Promise<string> {
+  const times = widget.locator('button.time');
+  await times.first().waitFor();
+  const button = label ? widget.locator('button.time', { hasText: label }) : times.first();
+  const text = (await button.textContent())!.trim();
+  await button.click();
+  await heading(widget, /Your details|Ihre Angaben/);
+  return text;
+}
+
+export async function fillDetails(widget: Locator, values: { name?: string; email?: string; allergies?: string }): Promise<void> {
+  if (values.name !== undefined) await widget.getByLabel(/^(Name)/).fill(values.name);
+  if (values.email !== undefined) await widget.getByLabel(/^(Email|E-Mail)/).fill(values.email);
+  if (values.allergies !== undefined) await widget.getByLabel(/^Allergies/).fill(values.allergies);
+}
+
+export async function submit(widget: Locator): Promise<void> {
+  await widget.locator('form button[type=submit]').click();
+}
+
+/** The instant of a wall time in a zone, as the API prints it. */
+export function instantIn(day: string, time: string, zone: string): string {
+  return Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(zone).toInstant().toString({ smallestUnit: 'millisecond' });
+}
+
+/** Screenshots of one step on the phone and desktop sizes. */
+export async function snap(env: BrowserEnv, page: Page, name: string): Promise<void> {
+  await env.screenshot(page, name);
+}
