@@ -49,6 +49,7 @@ export function page({ title, lang = 'en', body, description }: PageOptions): st
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 ${description ? `<meta name="description" content="${escapeHtml(description)}">\n` : ''}<link rel="stylesheet" href="${assetUrl('/svc-pages.css')}">
 </head>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { seedCatalogue, type Catalogue } from './catalogue.ts';
-import { chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
+import { axeViolations, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -25,7 +25,12 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
       const { context, page, errors } = await env.open({ colorScheme, viewport });
       await page.goto(`${env.hostUrl}/inline-${theme}`);
       const widget = widgetOf(page);
-      const shot = (step: string) => env.screenshot(page, `inline-${colorScheme}-${device}-${step}`);
+      const violations: unknown[] = [];
+      // every step is checked with axe-core in this theme, then saved as a screenshot
+      const shot = async (step: string) => {
+        violations.push(...(await axeViolations(page)).map((violation) => ({ step, ...violation })));
+        await env.screenshot(page, `inline-${colorScheme}-${device}-${step}`);
+      };
 
       await heading(widget, 'Choose a service');
       await shot('1-service');
@@ -46,6 +51,7 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
       expect(booking!.customerEmail).toBe('mia@example.com');
       expect(booking!.customFields).toEqual({ allergies: 'none' });
       expect(booking!.status).toBe('CONFIRMED');
+      expect(violations).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -71,7 +71,9 @@ export async function startBrowserEnv(options: { config?: Record<string, unknown
 
   const pages = new Map<string, HostPage>();
   const serveHost = (request: Request) => {
-    const hosted = pages.get(new URL(request.url).pathname);
+    const path = new URL(request.url).pathname;
+    if (path === '/favicon.ico') return new Response(null, { status: 204 });
+    const hosted = pages.get(path);
     if (!hosted) return new Response('not found', { status: 404 });
     const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
     if (hosted.csp) headers['content-security-policy'] = hosted.csp;

@@ -1,5 +1,5 @@
+import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
-import type { BrowserEnv } from './browser-env.ts';
 
 /** How a visitor goes through the widget, step by step (Playwright's CSS locators pierce the open shadow root). */
 export function widgetOf(page: Page, index = 0): Locator {
@@ -30,18 +30,6 @@ export async function chooseFirstDay(widget: Locator): Promise<string> {
   return day;
 }
 
-/** Moves the calendar to `day`'s month and clicks it. */
-export async function chooseDay(widget: Locator, day: string): Promise<void> {
-  await widget.locator('table[role=grid]').waitFor();
-  for (let months = 0; months < 24 && (await widget.locator(`button[data-day="${day}"]`).count()) === 0; months++) {
-    await widget.getByRole('button', { name: /Next month|Nächster Monat/ }).click();
-  }
-  const button = widget.locator(`button.day.open[data-day="${day}"]`);
-  await button.waitFor();
-  await button.click();
-  await heading(widget, /Choose a time|Uhrzeit wählen/);
-}
-
 export async function chooseTime(widget: Locator, label?: string): Promise<string> {
   const times = widget.locator('button.time');
   await times.first().waitFor();
@@ -67,7 +55,12 @@ export function instantIn(day: string, time: string, zone: string): string {
   return Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(zone).toInstant().toString({ smallestUnit: 'millisecond' });
 }
 
-/** Screenshots of one step on the phone and desktop sizes. */
-export async function snap(env: BrowserEnv, page: Page, name: string): Promise<void> {
-  await env.screenshot(page, name);
+/** axe-core's WCAG 2.2 A and AA rules over the whole page, shadow roots included; returns the violations. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string | null; nodes: string[] }[]> {
+  await page.addScriptTag({ content: axe.source });
+  return page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const result = await run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`) }));
+  });
 }

@@ -26,9 +26,18 @@ function fakeApi(overrides: Partial<WidgetApi> = {}) {
   const calls: string[] = [];
   const sent: WidgetBookingRequest[] = [];
   const api: WidgetApi = {
-    config: async () => (calls.push('config'), CONFIG),
-    days: async (serviceId, from, to) => (calls.push(`days ${serviceId} ${from} ${to}`), ['2027-03-26', '2027-03-28']),
-    slots: async (serviceId, date) => (calls.push(`slots ${serviceId} ${date}`), ['09:00', '09:30']),
+    config: async () => {
+      calls.push('config');
+      return CONFIG;
+    },
+    days: async (serviceId, from, to) => {
+      calls.push(`days ${serviceId} ${from} ${to}`);
+      return ['2027-03-26', '2027-03-28'];
+    },
+    slots: async (serviceId, date) => {
+      calls.push(`slots ${serviceId} ${date}`);
+      return ['09:00', '09:30'];
+    },
     book: async (request) => {
       sent.push(request);
       return { ok: true, checkoutUrl: null, booking: { id: 'bk_1', startTime: '2027-03-28T07:00:00.000Z', endTime: '2027-03-28T07:30:00.000Z', status: 'CONFIRMED', customerName: 'Mia', customerEmail: 'mia@example.com', serviceName: 'Haircut', providerName: 'Alex', amount: 35, serviceId: 'srv_a', providerId: 'prv_1' } };
@@ -82,7 +91,10 @@ describe('the booking flow as a state machine, without a browser', () => {
   test('a 409 goes back to the times, reloads them and says the time was taken; typed data is kept', async () => {
     let slotCalls = 0;
     const { flow } = await flowAtDetails({
-      slots: async () => (slotCalls++, slotCalls === 1 ? ['09:00', '09:30'] : ['09:30']),
+      slots: async () => {
+        slotCalls++;
+        return slotCalls === 1 ? ['09:00', '09:30'] : ['09:30'];
+      },
       book: async () => ({ ok: false, failure: failureOf(409, { success: false, error: 'taken', code: 'SLOT_UNAVAILABLE' }) }),
     });
     for (const [field, value] of [['name', 'Mia'], ['email', 'mia@example.com'], ['cf:allergies', 'none']] as const) flow.dispatch({ type: 'edit', field, value });

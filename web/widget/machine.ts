@@ -4,7 +4,7 @@
  * state. Tests drive it directly.
  */
 import type { WidgetBooking, WidgetBookingRequest, WidgetConfig, WidgetCustomField, WidgetService } from '../../src/widget/protocol.ts';
-import { addMonths, monthOf, zonedDateTime } from './time.ts';
+import { monthOf, zonedDateTime } from './time.ts';
 
 export type Step = 'loading' | 'failed' | 'unavailable' | 'service' | 'day' | 'time' | 'details' | 'redirecting' | 'done';
 
@@ -183,6 +183,26 @@ function startDay(state: FlowState, serviceId: string): FlowState {
   return { ...moved(state, 'day'), serviceId, month: monthOf(state.today), days: { status: 'loading' }, day: null, time: null, notice: null, errors: {} };
 }
 
+/** Decisions section 11: taken → back to the times (reloaded); not allowed, network → a message; field errors by field. */
+function afterFailure(base: FlowState, failure: BookingFailure): FlowState {
+  switch (failure.kind) {
+    case 'taken':
+      return { ...moved(base, 'time'), time: null, slots: { status: 'loading' }, notice: { kind: 'taken' } };
+    case 'forbidden':
+      return { ...base, notice: { kind: 'forbidden' } };
+    case 'network':
+      return { ...base, notice: { kind: 'retry' } };
+    case 'invalid': {
+      const errors: FieldErrors = {};
+      for (const detail of failure.details) {
+        const field = fieldOfPath(detail.path);
+        if (field && !errors[field]) errors[field] = { text: detail.message };
+      }
+      return Object.keys(errors).length > 0 ? { ...base, errors, notice: { kind: 'fixFields' } } : { ...base, notice: { kind: 'server', text: failure.message } };
+    }
+  }
+}
+
 export function next(state: FlowState, event: FlowEvent): FlowState {
   switch (event.type) {
     case 'configLoaded': {
@@ -258,28 +278,8 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       return { ...state, submitting: false, notice: { kind: 'captcha' } };
     case 'booked':
       return { ...moved(state, event.checkoutUrl ? 'redirecting' : 'done'), submitting: false, booking: event.booking, checkoutUrl: event.checkoutUrl, notice: null };
-    case 'bookingFailed': {
-      const base = { ...state, submitting: false };
-      const { failure } = event;
-      switch (failure.kind) {
-        case 'taken':
-          return { ...moved(base, 'time'), time: null, slots: { status: 'loading' }, notice: { kind: 'taken' } };
-        case 'forbidden':
-          return { ...base, notice: { kind: 'forbidden' } };
-        case 'network':
-          return { ...base, notice: { kind: 'retry' } };
-        case 'invalid': {
-          const errors: FieldErrors = {};
-          for (const detail of failure.details) {
-            const field = fieldOfPath(detail.path);
-            if (field && !errors[field]) errors[field] = { text: detail.message };
-          }
-          return Object.keys(errors).length > 0
-            ? { ...base, errors, notice: { kind: 'fixFields' } }
-            : { ...base, notice: { kind: 'server', text: failure.message } };
-        }
-      }
-    }
+    case 'bookingFailed':
+      return afterFailure({ ...state, submitting: false }, event.failure);
     case 'back': {
       const previous: Partial<Record<Step, Step>> = { day: 'service', time: 'day', details: 'time' };
       const target = previous[state.step];
@@ -307,4 +307,3 @@ export function canShowPreviousMonth(state: FlowState): boolean {
   return state.month > monthOf(state.today);
 }
 
-export { addMonths };

@@ -264,6 +264,7 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
           <Icon path={ICONS.next} />
         </button>
       </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA date picker pattern is a table with role grid */}
       <table role="grid" aria-labelledby={labelId} ref={grid} onKeyDown={onKeyDown}>
         <thead>
           <tr>{weekdays.map((day) => <th scope="col" abbr={full.format(day)} key={day.getTime()}>{short.format(day)}</th>)}</tr>
@@ -277,9 +278,9 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
                 const selected = state.day === day;
                 const classes = ['day', open && 'open', selected && 'selected', day === state.today && 'today'].filter(Boolean).join(' ');
                 return (
-                  <td key={day} aria-selected={selected}>
+                  <td key={day}>
                     <button type="button" class={classes} data-day={day} tabIndex={day === active ? 0 : -1} aria-disabled={!open}
-                      aria-label={`${longDay(day, locale)}${open ? '' : `, ${strings.unavailableDay}`}`}
+                      aria-label={`${longDay(day, locale)}${open ? '' : `, ${strings.unavailableDay}`}${selected ? `, ${strings.selected}` : ''}`}
                       onFocus={() => setFocused(day)}
                       onClick={() => open && ctx.flow.dispatch({ type: 'chooseDay', day })}>
                       {Number(day.slice(8))}
@@ -514,7 +515,7 @@ export function FloatingWidget({ ctx, open, label, onOpen, onClose }: {
       <button type="button" class="launcher" ref={launcher} aria-haspopup="dialog" aria-expanded={isOpen} onClick={onOpen}>
         <Icon path={ICONS.calendar} />{label}
       </button>
-      <dialog ref={dialog} role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={trap}
+      <dialog ref={dialog} aria-modal="true" aria-labelledby={titleId} onKeyDown={trap}
         onCancel={(event) => {
           event.preventDefault();
           onClose();
