@@ -216,7 +216,6 @@ export function buildOpenApiDocument(app: AnyElysia, prefix: string, settings: O
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'A workspace API key (svc_live_…). Backend use only.' },
         panelSession: { type: 'http', scheme: 'bearer', description: 'A panel session token (Authorization: Bearer …). Reads need any session of the workspace; writes need the svc_manage_operations or svc_manage_settings capability, else 403 FORBIDDEN.' },
-        hostCredential: { type: 'http', scheme: 'SvcHost', description: 'A host credential of a linked origin (Authorization: SvcHost …); server to server only.' },
       },
     },
   };
