@@ -104,11 +104,14 @@ export function hostCredential(rateLimit: RateLimitRuleName): WorkspacePolicy {
 /** Names of the OpenAPI security schemes (src/openapi/document.ts defines them). */
 const SECURITY_SCHEME: Record<CredentialKind, string> = { apiKey: 'apiKey', panelSession: 'panelSession', hostCredential: 'hostCredential' };
 
-/** The OpenAPI `security` of an operation: its credentials, and `{}` when it may be called without one. */
+/**
+ * The OpenAPI `security` of an operation: `[]` for a public one (a credential it is sent is still checked, but
+ * none is needed), else its credentials, with `{}` when a widget may call it without one (createBooking).
+ */
 export function securityRequirements(policy: AccessPolicy): Record<string, string[]>[] {
-  if (policy.scope === 'open') return [];
+  if (policy.scope === 'open' || policy.keyless === 'allowed') return [];
   const requirements: Record<string, string[]>[] = policy.credentials.map((kind) => ({ [SECURITY_SCHEME[kind]]: [] }));
   // The demo workspace's keyless reads are an exception of one workspace, not the operation's rule.
-  if (policy.keyless === 'allowed' || policy.keyless === 'allowedOrigin') requirements.push({});
+  if (policy.keyless === 'allowedOrigin') requirements.push({});
   return requirements;
 }

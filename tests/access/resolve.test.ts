@@ -82,5 +82,6 @@ describe('resolvePrincipal', () => {
     expect(securityRequirements(keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true }))).toEqual([{ apiKey: [] }, { panelSession: [] }, {}]);
     expect(securityRequirements(workspaceKey({ demoReads: true }))).toEqual([{ apiKey: [] }]);
     expect(securityRequirements(hostCredential('panelBootstrap'))).toEqual([{ hostCredential: [] }]);
+    expect(securityRequirements(publicRoute('allowedDomains'))).toEqual([]);
   });
 });

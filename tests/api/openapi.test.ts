@@ -23,13 +23,12 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => ctx.close());
 
-  test('is OpenAPI 3.1 with info.version 1.0.0, the x-svc-api-key scheme applied to the API, and the panel and host schemes', () => {
+  test('is OpenAPI 3.1 with info.version 1.0.0, the x-svc-api-key scheme applied to the API, and the panel session scheme', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.0.0');
     expect(document.components.securitySchemes).toEqual({
       apiKey: { type: 'apiKey', in: 'header', name: 'x-svc-api-key', description: expect.any(String) },
       panelSession: { type: 'http', scheme: 'bearer', description: expect.any(String) },
-      hostCredential: { type: 'http', scheme: 'SvcHost', description: expect.any(String) },
     });
     expect(document.security).toEqual([{ apiKey: [] }]);
     expect(document.servers).toEqual([{ url: 'http://localhost:8080/api/v1' }]);
@@ -67,7 +66,7 @@ describe('OpenAPI document', () => {
   });
 
   test('the widget config route is public; getWorkspace requires the key or a panel session', () => {
-    expect(document.paths['/workspaces/{slug}/config'].get.security).toEqual([{ apiKey: [] }, { panelSession: [] }, {}]);
+    expect(document.paths['/workspaces/{slug}/config'].get.security).toEqual([]);
     expect(document.paths['/workspaces/{slug}'].get.security).toEqual([{ apiKey: [] }, { panelSession: [] }]);
   });
 
