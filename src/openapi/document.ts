@@ -67,10 +67,15 @@ const RATE_LIMIT_HEADERS = {
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
-/** The description of an error response: the codes the contract answers with that status. */
-function errorResponseDescription(status: number): string {
-  const codes = codesByStatus().get(status);
-  return codes ? `Error ${listCodes(codes)}` : 'Error';
+/**
+ * The description of an error response: the codes of that status that the operation's description names (a 400
+ * is always possibly VALIDATION_ERROR), or every code of that status when it names none.
+ */
+function errorResponseDescription(status: number, operationDescription = ''): string {
+  const codes = codesByStatus().get(status) ?? [];
+  const named = codes.filter((code) => operationDescription.includes(code) || code === 'VALIDATION_ERROR');
+  const listed = named.length > 0 ? named : codes;
+  return listed.length > 0 ? `Error ${listCodes(listed)}` : 'Error';
 }
 
 /**
@@ -80,7 +85,7 @@ function errorResponseDescription(status: number): string {
 function withGlobalResponses(operation: Record<string, any>, { rateLimit }: OpenApiSettings): Record<string, any> {
   const responses: Record<string, any> = {};
   for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, any][]) {
-    const description = Number(status) >= 400 ? errorResponseDescription(Number(status)) : response.description;
+    const description = Number(status) >= 400 ? errorResponseDescription(Number(status), operation.description) : response.description;
     responses[status] = { ...response, description, headers: { ...response.headers, ...RATE_LIMIT_HEADERS } };
   }
   if (operation.requestBody) {

@@ -78,6 +78,16 @@ describe('OpenAPI document', () => {
     for (const [code, status] of Object.entries(ERROR_STATUS)) expect(document.info.description).toMatch(new RegExp(`${code}[A-Z_, ]*\\(${status}\\)`));
   });
 
+  test('operation descriptions name only codes of the closed list, and each error response lists the codes its operation names', () => {
+    for (const operation of documentedOperations(document)) {
+      const named = (operation.spec.description.match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []).filter((word: string) => !word.startsWith('SVC_'));
+      for (const code of named) expect(Object.keys(ERROR_STATUS), `${operation.operationId} names ${code}`).toContain(code);
+    }
+    expect(document.paths['/workspaces/{slug}/bookings/{bookingId}/confirm'].post.responses['409'].description).toBe('Error INVALID_TRANSITION');
+    expect(document.paths['/workspaces/{slug}/bookings'].post.responses['400'].description).toBe('Error VALIDATION_ERROR, CAPTCHA_FAILED or SERVICE_NOT_FOUND');
+    expect(document.paths['/workspaces/{slug}/services'].post.responses['400'].description).toBe('Error VALIDATION_ERROR');
+  });
+
   test('every route that takes a body documents it as application/json with a named schema', () => {
     const withBody = ctx.app.routes.filter((route) => route.path.startsWith('/api/v1/') && !HIDDEN_V1_PATHS.includes(route.path) && route.hooks?.body);
     expect(withBody.map((route) => `${route.method} ${route.path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}')}`).sort())
