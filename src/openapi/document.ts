@@ -48,7 +48,7 @@ function describeApi({ rateLimit }: OpenApiSettings): string {
   return `REST API v1 of svc, a self-hostable booking, scheduling and payments service.
 
 Conventions (the public contract):
-- Authenticate with a workspace API key in the \`${API_KEY_HEADER}\` header (create one with \`svc apikey create\`). Keep it on your backend: keyed routes send no CORS headers. The public routes (widget config, availability, keyless createBooking from an allowed domain) say so, and have an empty \`security\`.
+- Authenticate with a workspace API key in the \`${API_KEY_HEADER}\` header (create one with \`svc apikey create\`). Keep it on your backend: keyed routes send no CORS headers. The public routes (widget config, availability, keyless createBooking from an allowed domain) say so, and have an empty \`security\`. The embedded admin panel calls the keyed routes with a panel session instead (the \`panelSession\` scheme), whose capabilities decide what it may change (else 403 FORBIDDEN).
 - Request bodies are JSON objects (\`content-type: application/json\`) of at most ${KIB} (${MAX_BODY_BYTES} bytes), whether or not the request declares its length; a larger body is 413 PAYLOAD_TOO_LARGE, a body that is not a JSON object 400 VALIDATION_ERROR. Unknown fields are ignored.
 - Every success is 200 with \`success: true\`; every error has the body \`{ success: false, error, code }\` (the \`Error\` schema; a validation error may add \`details: [{ path, message }]\`). The codes are a closed list: ${codes}. A 500 names a request id to quote; 502 PAYMENT_PROVIDER_ERROR means the payment provider could not open a checkout and the booking was released. On keyed routes an unknown slug is checked before the key (404, then 401).
 - Date-times are RFC 3339; the API returns UTC with Z and refuses a date-time without an offset. \`date\` parameters are calendar days in the workspace time zone; slots are \`HH:mm\` in that zone. Durations, buffers and notice are minutes; \`maxAdvance\` is days; money is decimal major units with an ISO 4217 currency.
@@ -99,14 +99,20 @@ function withGlobalResponses(operation: Record<string, any>, { rateLimit }: Open
   return { ...operation, responses };
 }
 
+/** How each security scheme reads in an operation's description. */
+const CREDENTIAL_PHRASES: Record<string, string> = {
+  apiKey: `the workspace API key (\`${API_KEY_HEADER}\`)`,
+  panelSession: 'a panel session of the workspace (`Authorization: Bearer …`)',
+  hostCredential: 'a host platform credential (`Authorization: SvcHost …`)',
+};
+
 /** Who may call an operation, said in its description from its `security` (the document's default is the API key). */
 function withAccessNote(operation: Record<string, any>): Record<string, any> {
-  const security: Record<string, unknown>[] | undefined = operation.security;
-  const keyless = security?.some((requirement) => Object.keys(requirement).length === 0) ?? false;
-  const keyed = security === undefined || security.some((requirement) => 'apiKey' in requirement);
-  const note = keyed && keyless ? `Access: the workspace API key (\`${API_KEY_HEADER}\`), or none as said above.`
-    : keyed ? `Access: the workspace API key (\`${API_KEY_HEADER}\`).`
-    : 'Access: public, no API key.';
+  const security: Record<string, unknown>[] = operation.security ?? [{ apiKey: [] }];
+  const credentials = security.flatMap((requirement) => Object.keys(requirement)).map((scheme) => CREDENTIAL_PHRASES[scheme] ?? scheme);
+  const keyless = security.some((requirement) => Object.keys(requirement).length === 0);
+  const note = credentials.length === 0 ? 'Access: public, no API key.'
+    : `Access: ${credentials.join(', or ')}${keyless ? ', or none as said above' : ''}.`;
   return { ...operation, description: operation.description ? `${operation.description}\n\n${note}` : note };
 }
 
