@@ -1,5 +1,6 @@
 import type { BookingStore } from './booking-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
+import type { MailStore } from './mail-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { PanelStore } from './panel-store.ts';
 import type { PaymentStore } from './payment-store.ts';
@@ -17,6 +18,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
 
 export * from './booking-store.ts';
 export * from './catalogue-store.ts';
+export * from './mail-store.ts';
 export * from './outbox-store.ts';
 export * from './panel-store.ts';
 export * from './payment-store.ts';
@@ -31,4 +33,4 @@ export class UniqueViolation extends Error {
   }
 }
 
-export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, PanelStore {}
+export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, MailStore, PanelStore {}
