@@ -1,5 +1,6 @@
 import type { WorkingHours } from '../scheduling/slot-engine.ts';
 import type { BookingStatus } from '../bookings/lifecycle.ts';
+import type { PanelSessionStore } from './panel-session-store.ts';
 
 /*
  * The storage port: everything svc keeps, as one interface. Adapters live in adapters/storage/<backend>/ and
@@ -12,6 +13,8 @@ export interface WorkspaceRecord {
   slug: string;
   name: string;
   primaryColor: string | null;
+  /** shown in the panel and the widget; null = none */
+  logoUrl: string | null;
   plan: string;
   industry: string;
   /** IANA time zone name */
@@ -32,7 +35,7 @@ export interface WorkspaceRecord {
 }
 
 export type WorkspacePatch = Partial<Pick<WorkspaceRecord,
-  'name' | 'primaryColor' | 'industry' | 'timezone' | 'language' | 'timeFormat' | 'cancellationHours' | 'requiresConfirmation' | 'hours' | 'domains'>>;
+  'name' | 'primaryColor' | 'logoUrl' | 'industry' | 'timezone' | 'language' | 'timeFormat' | 'cancellationHours' | 'requiresConfirmation' | 'hours' | 'domains'>>;
 
 export interface ApiKeyRecord {
   id: string;
@@ -44,6 +47,8 @@ export interface ApiKeyRecord {
   hash: string;
   createdAt: number;
   revokedAt: number | null;
+  /** last request it authenticated, to the minute; null = never used */
+  lastUsedAt: number | null;
 }
 
 export interface ServiceRecord {
@@ -272,7 +277,11 @@ export interface HostCredentialRecord {
   /** scheme://host[:port] */
   origin: string;
   credentialHash: string;
+  /** the path segment it was linked through: hostplatform or wordpress */
+  platform: string;
   createdAt: number;
+  /** last bootstrap it authorised, to the minute; null = never used */
+  lastUsedAt: number | null;
 }
 
 export interface PanelCodeRecord {
@@ -314,7 +323,7 @@ export class UniqueViolation extends Error {
   }
 }
 
-export interface Storage {
+export interface Storage extends PanelSessionStore {
   /** Applies pending migrations; safe to call on every start and from several processes at once. */
   migrate(): Promise<void>;
   /** Resolves when the database answers. */

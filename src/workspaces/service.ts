@@ -42,6 +42,7 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     slug: input.slug,
     name: input.name.trim(),
     primaryColor: null,
+    logoUrl: null,
     plan: 'self-hosted',
     industry: 'other',
     timezone: input.timezone ?? 'UTC',
@@ -75,6 +76,7 @@ export async function createApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, wor
     hash: sha256Hex(key),
     createdAt: deps.clock.now(),
     revokedAt: null,
+    lastUsedAt: null,
   });
   return key;
 }

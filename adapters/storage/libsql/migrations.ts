@@ -43,5 +43,21 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE TABLE `workspaces` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`slug` text NOT NULL,\n\t`name` text NOT NULL,\n\t`primary_color` text,\n\t`plan` text NOT NULL,\n\t`industry` text NOT NULL,\n\t`timezone` text NOT NULL,\n\t`language` text NOT NULL,\n\t`time_format` text NOT NULL,\n\t`cancellation_hours` integer NOT NULL,\n\t`requires_confirmation` integer NOT NULL,\n\t`weekly` text NOT NULL,\n\t`exceptions` text NOT NULL,\n\t`domains` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);",
       "CREATE UNIQUE INDEX `workspaces_slug_unique` ON `workspaces` (`slug`);"
     ]
+  },
+  {
+    "tag": "0001_wealthy_paper_doll",
+    "hash": "8e4160f1a97a75474bf9c7be17865fc970dbcf6664d3cb238a13556d8716a91d",
+    "folderMillis": 1795513829615,
+    "statements": [
+      "CREATE TABLE `panel_sessions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`capabilities` text NOT NULL,\n\t`origin` text,\n\t`signed_in_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `panel_sessions_token_hash_unique` ON `panel_sessions` (`token_hash`);",
+      "CREATE INDEX `panel_sessions_workspace_idx` ON `panel_sessions` (`workspace_id`,`origin`);",
+      "CREATE INDEX `panel_sessions_expiry_idx` ON `panel_sessions` (`expires_at`);",
+      "ALTER TABLE `api_keys` ADD `last_used_at` integer;",
+      "CREATE INDEX `api_keys_workspace_idx` ON `api_keys` (`workspace_id`);",
+      "ALTER TABLE `host_credentials` ADD `platform` text DEFAULT 'hostplatform' NOT NULL;",
+      "ALTER TABLE `host_credentials` ADD `last_used_at` integer;",
+      "ALTER TABLE `workspaces` ADD `logo_url` text;"
+    ]
   }
 ];

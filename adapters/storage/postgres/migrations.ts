@@ -56,5 +56,21 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX \"webhook_messages_webhook_idx\" ON \"webhook_messages\" USING btree (\"webhook_id\");",
       "CREATE INDEX \"webhooks_workspace_idx\" ON \"webhooks\" USING btree (\"workspace_id\");"
     ]
+  },
+  {
+    "tag": "0001_smiling_otto_octavius",
+    "hash": "937208b247436b7ad86403eadf7be2e6b784f93c331401b004d84d078f64a246",
+    "folderMillis": 1795513831264,
+    "statements": [
+      "CREATE TABLE \"panel_sessions\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"token_hash\" text NOT NULL,\n\t\"subject\" text NOT NULL,\n\t\"capabilities\" jsonb NOT NULL,\n\t\"origin\" text,\n\t\"signed_in_at\" bigint NOT NULL,\n\t\"expires_at\" bigint NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\tCONSTRAINT \"panel_sessions_token_hash_unique\" UNIQUE(\"token_hash\")\n);",
+      "ALTER TABLE \"api_keys\" ADD COLUMN \"last_used_at\" bigint;",
+      "ALTER TABLE \"host_credentials\" ADD COLUMN \"platform\" text DEFAULT 'hostplatform' NOT NULL;",
+      "ALTER TABLE \"host_credentials\" ADD COLUMN \"last_used_at\" bigint;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"logo_url\" text;",
+      "ALTER TABLE \"panel_sessions\" ADD CONSTRAINT \"panel_sessions_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"panel_sessions_workspace_idx\" ON \"panel_sessions\" USING btree (\"workspace_id\",\"origin\");",
+      "CREATE INDEX \"panel_sessions_expiry_idx\" ON \"panel_sessions\" USING btree (\"expires_at\");",
+      "CREATE INDEX \"api_keys_workspace_idx\" ON \"api_keys\" USING btree (\"workspace_id\");"
+    ]
   }
 ];

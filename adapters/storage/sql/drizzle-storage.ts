@@ -10,6 +10,8 @@ import type {
 import { MAX_BOOKING_MS, UniqueViolation } from '../../../src/storage/port.ts';
 import type { WorkingHours } from '../../../src/scheduling/slot-engine.ts';
 import { newId } from '../../../src/shared/ids.ts';
+import type { PanelSessionRecord } from '../../../src/storage/panel-session-store.ts';
+import { PanelSessionQueries } from './panel-session-queries.ts';
 
 /*
  * The query layer both SQL adapters share. The libSQL and Postgres schemas are column-for-column mirrors with
@@ -96,9 +98,12 @@ export class DrizzleStorage implements Storage {
   private readonly db: Db;
   private readonly t: Tables;
 
+  private readonly panel: PanelSessionQueries;
+
   constructor(private readonly dialect: Dialect) {
     this.db = dialect.db;
     this.t = dialect.tables;
+    this.panel = new PanelSessionQueries(dialect);
   }
 
   migrate() { return this.dialect.migrate(); }
@@ -537,7 +542,7 @@ export class DrizzleStorage implements Storage {
     const h = this.t.hostCredentials;
     await this.db.insert(h).values(credential).onConflictDoUpdate({
       target: [h.workspaceId, h.origin],
-      set: { id: credential.id, credentialHash: credential.credentialHash, createdAt: credential.createdAt },
+      set: { id: credential.id, credentialHash: credential.credentialHash, platform: credential.platform, createdAt: credential.createdAt, lastUsedAt: credential.lastUsedAt },
     });
   }
 
@@ -562,6 +567,21 @@ export class DrizzleStorage implements Storage {
     const panel = await this.db.delete(this.t.panelCodes).where(lte(this.t.panelCodes.expiresAt, now)).returning({ id: this.t.panelCodes.id });
     return pairing.length + panel.length;
   }
+
+  // panel sessions, linked origins, API-key administration (panel-session-queries.ts)
+
+  createPanelSession(session: PanelSessionRecord) { return this.panel.createPanelSession(session); }
+  findPanelSession(tokenHash: string, now: number) { return this.panel.findPanelSession(tokenHash, now); }
+  rotatePanelSession(tokenHash: string, next: PanelSessionRecord, now: number) { return this.panel.rotatePanelSession(tokenHash, next, now); }
+  endPanelSessions(workspaceId: string, match: { origin: string } | { subject: string }) { return this.panel.endPanelSessions(workspaceId, match); }
+  purgeExpiredPanelSessions(now: number) { return this.panel.purgeExpiredPanelSessions(now); }
+  listHostCredentials(workspaceId: string) { return this.panel.listHostCredentials(workspaceId); }
+  deleteHostCredential(workspaceId: string, id: string) { return this.panel.deleteHostCredential(workspaceId, id); }
+  deleteHostCredentialByHash(credentialHash: string) { return this.panel.deleteHostCredentialByHash(credentialHash); }
+  touchHostCredential(id: string, at: number) { return this.panel.touchHostCredential(id, at); }
+  listApiKeys(workspaceId: string) { return this.panel.listApiKeys(workspaceId); }
+  revokeApiKey(workspaceId: string, id: string, at: number) { return this.panel.revokeApiKey(workspaceId, id, at); }
+  touchApiKey(id: string, at: number) { return this.panel.touchApiKey(id, at); }
 }
 
 /** The claim query both dialects start from: pending, due, and not leased by a live claimer. */
