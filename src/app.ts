@@ -16,6 +16,9 @@ import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
+import { panelAdminRoutes } from './panel/admin-routes.ts';
+import { panelRoutes } from './panel/routes.ts';
+import { panelRateLimits } from './panel/rate-limits.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -30,7 +33,8 @@ export function createApp(deps: AppDeps) {
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))
-    .use(webhookRoutes(deps));
+    .use(webhookRoutes(deps))
+    .use(panelAdminRoutes(deps));
 
   let openApiDocument: OpenApiDocument | undefined;
   // 'typebox' validates first and then drops unknown properties; the default mirror would turn a wrong-typed
@@ -39,7 +43,7 @@ export function createApp(deps: AppDeps) {
     .use(requestLogPlugin(deps.logger))
     .use(errorsPlugin(deps.logger))
     .use(corsPlugin(deps))
-    .use(rateLimitPlugin(deps, [v1RateLimit(deps.config.SVC_RATE_LIMIT)]))
+    .use(rateLimitPlugin(deps, [v1RateLimit(deps.config.SVC_RATE_LIMIT), ...panelRateLimits]))
     .use(authGuardPlugin(deps))
     // Before the JSON body parser: a payment provider's webhook is verified over the raw bytes it signed.
     .use(paymentRoutes(deps))
@@ -56,6 +60,7 @@ export function createApp(deps: AppDeps) {
       }
     }, { detail: { hide: true } })
     .use(api)
+    .use(panelRoutes(deps))
     .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, deps.config.SVC_PUBLIC_URL)), { detail: { hide: true } })
     .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } });
   return app;

@@ -32,6 +32,10 @@ export const ConfigSchema = t.Object({
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
+  SVC_PANEL_SESSION_SECONDS: t.Integer({
+    minimum: 10, maximum: 86_400, default: 1800,
+    description: 'lifetime of an admin-panel session in seconds (30 minutes); shorter values are for tests',
+  }),
 });
 
 /** The settings as svc uses them: defaults applied, SVC_PUBLIC_URL resolved. */

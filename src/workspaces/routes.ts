@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import { findWorkspace, workspaceAccess } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { ErrorResponse, keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
   CustomFieldCreate, CustomFieldParams, CustomFieldPatchBody, CustomFieldResponse, CustomFieldsResponse, DeletedResponse,
@@ -41,13 +42,15 @@ export function workspaceRoutes(deps: AppDeps) {
       return { success: true, workspace: toWorkspaceJson(workspace) };
     }, {
       params: SlugParams,
+      transform: refuseUnknownFields(WorkspacePatchBody),
       body: t.Optional(WorkspacePatchBody),
       response: { 200: WorkspaceResponse, ...keyedWriteErrors },
       detail: {
         operationId: 'updateWorkspace',
         summary: 'Change workspace settings',
         description: 'Sets the fields sent and keeps the others; an empty or missing body changes nothing. `timezone` is an IANA name, '
-          + '`language` a BCP 47 tag (stored in canonical form, e.g. pt-BR), `cancellationHours` whole hours.',
+          + '`language` a BCP 47 tag (stored in canonical form, e.g. pt-BR), `cancellationHours` whole hours. `requiresConfirmation: true` makes a '
+          + 'keyless booking of a free service PENDING until confirmed. A field the route does not know is a 400 naming it.',
         tags,
       },
     })

@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from '../shared/secrets.ts';
 import { isValidTimeZone } from '../shared/time.ts';
 import type { WorkingHours } from '../scheduling/slot-engine.ts';
 import { normalizeDomain } from '../widget/domains.ts';
-import { UniqueViolation, type CustomFieldPatch, type CustomFieldRecord, type WorkspacePatch, type WorkspaceRecord } from '../storage/port.ts';
+import { UniqueViolation, type ApiKeyRecord, type CustomFieldPatch, type CustomFieldRecord, type WorkspacePatch, type WorkspaceRecord } from '../storage/port.ts';
 import type { CustomFieldCreate, CustomFieldJson, CustomFieldPatchBody, Workspace, WorkspacePatchBody } from './model.ts';
 
 export const API_KEY_PREFIX = 'svc_live_';
@@ -67,8 +67,13 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
 
 /** A new API key for the workspace: 32 random bytes behind a recognisable prefix; only its hash is kept. */
 export async function createApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, workspaceId: string, name: string): Promise<string> {
+  return (await issueApiKey(deps, workspaceId, name)).key;
+}
+
+/** As createApiKey, with the stored record (for listing) beside the key (shown once). */
+export async function issueApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, workspaceId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = randomToken(API_KEY_PREFIX, 32);
-  await deps.storage.createApiKey({
+  const record: ApiKeyRecord = {
     id: newId('key', deps.clock.now()),
     workspaceId,
     name,
@@ -77,8 +82,9 @@ export async function createApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, wor
     createdAt: deps.clock.now(),
     revokedAt: null,
     lastUsedAt: null,
-  });
-  return key;
+  };
+  await deps.storage.createApiKey(record);
+  return { key, record };
 }
 
 export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
@@ -93,6 +99,8 @@ export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
     language: workspace.language,
     timeFormat: workspace.timeFormat,
     cancellationHours: workspace.cancellationHours,
+    logoUrl: workspace.logoUrl,
+    requiresConfirmation: workspace.requiresConfirmation,
   };
 }
 
@@ -116,6 +124,17 @@ export function toCustomFieldJson(field: CustomFieldRecord): CustomFieldJson {
 export function requireText(field: string, value: string): string {
   if (value.trim() === '') throw validation(`${field} must not be blank`);
   return value;
+}
+
+/** An absolute http(s) URL, or a 400 naming `field`. */
+function requireHttpUrl(field: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.hostname) return url.href;
+  } catch {
+    // not a URL at all
+  }
+  throw validation(`${field} must be an http(s) URL such as https://example.com/logo.png, got ${value}`);
 }
 
 /** The values of `list` without repeats, in first-seen order. */
@@ -159,6 +178,8 @@ export async function updateWorkspaceSettings(deps: Pick<AppDeps, 'storage' | 'c
   if (body.language !== undefined) patch.language = canonicalLanguage(body.language);
   if (body.timeFormat !== undefined) patch.timeFormat = body.timeFormat;
   if (body.cancellationHours !== undefined) patch.cancellationHours = body.cancellationHours;
+  if (body.logoUrl !== undefined) patch.logoUrl = body.logoUrl === null ? null : requireHttpUrl('logoUrl', body.logoUrl);
+  if (body.requiresConfirmation !== undefined) patch.requiresConfirmation = body.requiresConfirmation;
   if (Object.keys(patch).length === 0) return workspace;
   const updated = await deps.storage.updateWorkspace(workspace.id, patch, deps.clock.now());
   if (!updated) throw notFound(`workspace ${workspace.slug}`);
