@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, HostCredentialRecord } from './port.ts';
+import type { HostCredentialRecord } from './panel-store.ts';
+import type { ApiKeyRecord } from './workspace-store.ts';
 
 /** A signed-in panel: embedded (from a bootstrap code) or standalone (from an API key). */
 export interface PanelSessionRecord {

@@ -4,7 +4,9 @@ import { createClient, type Client, type InStatement } from '@libsql/client';
 import { and, asc, inArray } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
 import type { Storage } from '../../../src/storage/port.ts';
-import { DrizzleStorage, dueMessagesCondition, toMessage, type Db, type Dialect, type Tables } from '../sql/drizzle-storage.ts';
+import type { Db, Dialect, Tables } from '../sql/dialect.ts';
+import { drizzleStorage } from '../sql/drizzle-storage.ts';
+import { dueMessagesCondition, toMessage } from '../sql/outbox.ts';
 import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
 import { errorChain } from '../sql/errors.ts';
 import { WriteLock } from '../sql/write-lock.ts';
@@ -112,7 +114,7 @@ export function libsqlStorage(url: string): Storage {
       await lock.run(async () => client.close());
     },
   };
-  return new DrizzleStorage(dialect);
+  return drizzleStorage(dialect);
 }
 
 async function applyMigrations(client: Client) {

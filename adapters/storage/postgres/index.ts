@@ -2,7 +2,9 @@ import { asc, inArray, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Storage } from '../../../src/storage/port.ts';
-import { DrizzleStorage, dueMessagesCondition, toMessage, type Db, type Dialect, type Tables } from '../sql/drizzle-storage.ts';
+import type { Db, Dialect, Tables } from '../sql/dialect.ts';
+import { drizzleStorage } from '../sql/drizzle-storage.ts';
+import { dueMessagesCondition, toMessage } from '../sql/outbox.ts';
 import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
 import { errorChain } from '../sql/errors.ts';
 import { migrations } from './migrations.ts';
@@ -73,5 +75,5 @@ export function postgresStorage(url: string, options: PostgresOptions = {}): Sto
       await client.end({ timeout: 5 });
     },
   };
-  return new DrizzleStorage(dialect);
+  return drizzleStorage(dialect);
 }

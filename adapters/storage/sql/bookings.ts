@@ -1,0 +1,122 @@
+import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, type SQL } from 'drizzle-orm';
+import { MAX_BOOKING_MS, type BookingRecord, type BookingStore, type BookingTransition, type BusyInterval } from '../../../src/storage/port.ts';
+import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { writeOutbox } from './outbox.ts';
+
+const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
+
+/**
+ * Inside a write transaction: moves the booking's status compare-and-set and writes the transition's events.
+ * Returns null (and writes nothing) when the booking is missing or no longer in `transition.from`.
+ */
+export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, id: string, transition: BookingTransition): Promise<BookingRecord | null> {
+  const b = tables.bookings;
+  const [row] = await tx.update(b).set({
+    status: transition.to,
+    updatedAt: transition.at,
+    ...(transition.cancelReason !== undefined ? { cancelReason: transition.cancelReason } : {}),
+  }).where(and(eq(b.workspaceId, workspaceId), eq(b.id, id), inArray(b.status, transition.from))).returning();
+  if (!row) return null;
+  const booking = toBooking(row);
+  await writeOutbox(tx, tables, transition.emit(booking));
+  return booking;
+}
+
+export function bookingQueries(dialect: Dialect): BookingStore {
+  const { db, tables: t } = dialect;
+
+  function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string) {
+    const b = t.bookings;
+    return on.select({
+      bookingId: b.id, providerId: b.providerId, serviceId: b.serviceId, startTime: b.startTime, endTime: b.endTime, bufferTime: b.bufferTime,
+    }).from(b).where(and(
+      inArray(b.providerId, providerIds),
+      inArray(b.status, [...HOLDING]),
+      lt(b.startTime, to),
+      // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
+      // skip the provider's whole history instead of reading it.
+      gt(b.startTime, from - MAX_BOOKING_MS),
+      gt(b.endTime, from),
+      excluding ? ne(b.id, excluding) : undefined,
+    )).orderBy(asc(b.startTime));
+  }
+
+  return {
+    async getBooking(workspaceId, id) {
+      const b = t.bookings;
+      const [row] = await db.select().from(b).where(and(eq(b.workspaceId, workspaceId), eq(b.id, id)));
+      return row ? toBooking(row) : null;
+    },
+
+    async listBookings(workspaceId, filter) {
+      const b = t.bookings;
+      const conditions: (SQL | undefined)[] = [eq(b.workspaceId, workspaceId)];
+      if (filter.status) conditions.push(eq(b.status, filter.status));
+      if (filter.from !== undefined) conditions.push(gte(b.startTime, filter.from));
+      if (filter.to !== undefined) conditions.push(lt(b.startTime, filter.to));
+      if (filter.serviceId) conditions.push(eq(b.serviceId, filter.serviceId));
+      if (filter.after) {
+        conditions.push(or(gt(b.startTime, filter.after.startTime), and(eq(b.startTime, filter.after.startTime), gt(b.id, filter.after.id))));
+      }
+      const rows = await db.select().from(b).where(and(...conditions)).orderBy(asc(b.startTime), asc(b.id)).limit(filter.limit);
+      return rows.map(toBooking);
+    },
+
+    async listBusy(providerIds, from, to): Promise<BusyInterval[]> {
+      if (providerIds.length === 0) return [];
+      return busyQuery(db, providerIds, from, to);
+    },
+
+    async reserveBooking(request) {
+      const { booking, margin } = request;
+      const candidates = [...new Set(request.candidates)];
+      if (candidates.length === 0) return { ok: false, reason: 'no provider offers this service' };
+      return dialect.write(async (tx) => {
+        await dialect.lockProviders(tx, candidates);
+        const busy = await busyQuery(tx, candidates, booking.startTime - margin, booking.endTime + margin, request.replacing);
+        let reason = 'no provider is free at this time';
+        for (const providerId of candidates) {
+          const misfit = request.fits(providerId, busy.filter((interval) => interval.providerId === providerId));
+          if (misfit) {
+            reason = misfit;
+            continue;
+          }
+          const placed = { ...booking, providerId };
+          let saved: BookingRecord;
+          if (request.replacing) {
+            const b = t.bookings;
+            const [row] = await tx.update(b).set({
+              providerId, startTime: placed.startTime, endTime: placed.endTime, updatedAt: placed.updatedAt,
+            }).where(and(eq(b.id, request.replacing), eq(b.workspaceId, booking.workspaceId), inArray(b.status, [...HOLDING]))).returning();
+            if (!row) return { ok: false, reason: 'the booking can no longer be moved' };
+            saved = toBooking(row);
+          } else {
+            await tx.insert(t.bookings).values(placed);
+            saved = placed;
+          }
+          await writeOutbox(tx, t, request.emit(saved));
+          return { ok: true, booking: saved };
+        }
+        return { ok: false, reason };
+      });
+    },
+
+    transitionBooking(workspaceId, id, transition) {
+      return dialect.write((tx) => transitionIn(tx, t, workspaceId, id, transition));
+    },
+
+    async listExpiredHolds(now, limit) {
+      const b = t.bookings;
+      const rows = await db.select().from(b).where(and(eq(b.status, 'PENDING'), lte(b.holdExpiresAt, now)))
+        .orderBy(asc(b.holdExpiresAt)).limit(limit);
+      return rows.map(toBooking);
+    },
+
+    async listEndedConfirmed(now, limit) {
+      const b = t.bookings;
+      const rows = await db.select().from(b).where(and(eq(b.status, 'CONFIRMED'), lte(b.endTime, now)))
+        .orderBy(asc(b.endTime)).limit(limit);
+      return rows.map(toBooking);
+    },
+  };
+}

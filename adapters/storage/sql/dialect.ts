@@ -1,0 +1,49 @@
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import type * as pg from '../postgres/schema.ts';
+import { UniqueViolation, type WebhookMessageRecord } from '../../../src/storage/port.ts';
+
+/*
+ * What the per-aggregate query files (workspaces.ts, catalogue.ts, bookings.ts, …) share. The libSQL and
+ * Postgres schemas are column-for-column mirrors with the same JavaScript types, and drizzle's query builder
+ * has the same surface on both, so the queries are written once against the Postgres types; what really
+ * differs between the databases (how a write transaction is taken, how a provider is locked, how messages are
+ * claimed, how errors look) is the Dialect.
+ */
+
+export type Tables = typeof pg;
+// The libSQL adapter passes its own db and tables; their runtime surface matches these types.
+export type Db = PgDatabase<any, any, any>;
+export type Tx = Db;
+
+export interface Dialect {
+  db: Db;
+  tables: Tables;
+  /** Runs `work` in a transaction that holds the write lock from its first statement. */
+  write<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Inside a write transaction: excludes every other writer for these providers until it ends. */
+  lockProviders(tx: Tx, providerIds: string[]): Promise<void>;
+  /** Selects and leases due messages so that no concurrent claimer gets the same ones. */
+  claimDueMessages(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookMessageRecord[]>;
+  isUniqueViolation(error: unknown): boolean;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type Row<K extends keyof Tables> = Tables[K] extends { $inferSelect: infer R } ? R : never;
+
+/** Statuses of a booking that holds provider time. */
+export const HOLDING = ['PENDING', 'CONFIRMED'] as const;
+
+/** Whether a patch sets anything: drizzle refuses an UPDATE with nothing to set ("No values to set"). */
+export const setsAnything = (patch: object) => Object.values(patch).some((value) => value !== undefined);
+
+/** `work`, with the dialect's unique-constraint error turned into UniqueViolation(what). */
+export async function unique<T>(dialect: Dialect, what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (dialect.isUniqueViolation(error)) throw new UniqueViolation(what);
+    throw error;
+  }
+}

@@ -1,0 +1,21 @@
+import { eq } from 'drizzle-orm';
+import type { SettingsStore } from '../../../src/storage/port.ts';
+import type { Dialect } from './dialect.ts';
+
+export function settingsQueries(dialect: Dialect): SettingsStore {
+  const { db, tables: t } = dialect;
+  const getSetting = async (key: string) => {
+    const [row] = await db.select().from(t.settings).where(eq(t.settings.key, key));
+    return row?.value ?? null;
+  };
+  return {
+    migrate: () => dialect.migrate(),
+    ping: () => dialect.ping(),
+    close: () => dialect.close(),
+    getSetting,
+    async putSettingIfAbsent(key, value) {
+      await db.insert(t.settings).values({ key, value }).onConflictDoNothing();
+      return (await getSetting(key)) ?? value;
+    },
+  };
+}
