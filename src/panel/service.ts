@@ -152,7 +152,10 @@ function newSession(deps: PanelDeps, workspace: WorkspaceRecord, grant: Pick<Pan
   const token = randomToken(SESSION_TOKEN_PREFIX, 32);
   const renewableUntil = grant.signedInAt + SESSION_MAX_AGE_MS;
   const expiresAt = Math.min(now + deps.config.SVC_PANEL_SESSION_SECONDS * 1000, renewableUntil);
-  const record: PanelSessionRecord = { id: newId('ps', now), workspaceId: workspace.id, tokenHash: sha256Hex(token), ...grant, expiresAt, createdAt: now };
+  const record: PanelSessionRecord = {
+    id: newId('ps', now), workspaceId: workspace.id, tokenHash: sha256Hex(token), subject: grant.subject, capabilities: grant.capabilities,
+    origin: grant.origin, signedInAt: grant.signedInAt, expiresAt, createdAt: now,
+  };
   return {
     record,
     issued: {
