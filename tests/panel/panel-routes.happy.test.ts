@@ -4,6 +4,7 @@ import { sha256Hex } from '../../src/shared/secrets.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { BOTH, bootstrapRequest, link, SHOP } from './support.ts';
+import { catalogue, tuesday } from '../bookings/fixtures.ts';
 
 const V1 = '/api/v1/workspaces/acme';
 const NOW_MS = Date.parse(TEST_NOW);
@@ -148,5 +149,17 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     expect(response.status).toBe(200);
     expect(response.body.workspace).toMatchObject({ logoUrl: 'https://cdn.example.com/logo.png', requiresConfirmation: true });
     expect((await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { logoUrl: null } })).body.workspace.logoUrl).toBeNull();
+  });
+
+  test('requiresConfirmation set by PATCH makes a keyless booking of a free service PENDING; turned off, the next one is CONFIRMED', async () => {
+    const { service } = await catalogue(ctx, { priceMinor: 0 });
+    await ctx.request('PUT', `${V1}/domains`, { key: ctx.apiKey, body: { domains: ['shop.example.com'] } });
+    const book = (time: string) => ctx.request('POST', `${V1}/bookings`, {
+      headers: { origin: SHOP }, body: { serviceId: service.id, email: 'mia@example.com', name: 'Mia', date: tuesday(time) },
+    });
+    expect((await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { requiresConfirmation: true } })).status).toBe(200);
+    expect(await book('10:00')).toMatchObject({ status: 200, body: { booking: { status: 'PENDING', amount: null } } });
+    expect((await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { requiresConfirmation: false } })).status).toBe(200);
+    expect(await book('12:00')).toMatchObject({ status: 200, body: { booking: { status: 'CONFIRMED' } } });
   });
 });
