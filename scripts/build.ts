@@ -27,6 +27,7 @@ const embedLibsqlAddon: BunPlugin = {
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, async ({ path }) => {
       const source = await Bun.file(path).text();
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of libsql's own source, matched verbatim
       const dynamicRequire = 'return require(`@libsql/${target}`);';
       if (!source.includes(dynamicRequire)) throw new Error('libsql changed how it loads its addon; update scripts/build.ts');
       return { contents: source.replace(dynamicRequire, `return require("@libsql/${libsqlNativeTarget()}/index.node");`), loader: 'js' };

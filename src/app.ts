@@ -1,13 +1,16 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppDeps } from './deps.ts';
-import { authGuardPlugin } from './auth/guard.ts';
+import type { CredentialResolvers } from './access/credentials.ts';
+import { accessDeclarations } from './access/macro.ts';
+import { accessPlugin } from './access/plugin.ts';
+import { openRoute } from './access/policy.ts';
+import { routableUrl } from './access/request-target.ts';
 import { bodyLimitPlugin } from './http/body-limit.ts';
+import { peerAddressOf, withPeerAddress } from './http/client-ip.ts';
 import { errorsPlugin } from './http/errors-plugin.ts';
-import { rateLimitPlugin, type RateLimitRule } from './http/rate-limit.ts';
 import { requestLogPlugin } from './http/request-log.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.ts';
 import { DOCS_PAGE } from './openapi/docs-page.ts';
-import { corsPlugin } from './widget/cors.ts';
 import { AppError, errorBody } from './shared/errors.ts';
 import { bookingRoutes } from './bookings/routes.ts';
 import { availabilityRoutes } from './scheduling/availability-routes.ts';
@@ -16,17 +19,23 @@ import { serviceRoutes } from './services/routes.ts';
 import { workspaceRoutes } from './workspaces/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
+import { pageRoutes } from './pages/routes.ts';
+import { webAssetRoutes } from './web-assets/routes.ts';
 import { panelAdminRoutes } from './panel/admin-routes.ts';
 import { panelRoutes } from './panel/routes.ts';
-import { panelRateLimits } from './panel/rate-limits.ts';
 
 export const API_PREFIX = '/api/v1';
 
-/** Decisions section 6: 120 requests per minute (SVC_RATE_LIMIT) per API key, per client IP without one. */
-const v1RateLimit = (limit: number): RateLimitRule => ({ name: 'v1', limit, perKey: true, applies: (_method, path) => path.startsWith(`${API_PREFIX}/`) });
+/** A path no route declares still counts against the v1 limit under the v1 prefix (decisions section 6). */
+const undeclared = (path: string) => (path.startsWith(`${API_PREFIX}/`) ? openRoute('v1') : openRoute());
+
+export interface AppOptions {
+  /** how panel session tokens and host credentials are looked up; default credentialResolvers(deps) */
+  credentials?: CredentialResolvers;
+}
 
 /** Builds the whole HTTP surface from its dependencies; nothing here opens a database or a port. */
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const api = new Elysia({ name: 'api-v1', prefix: API_PREFIX })
     .use(workspaceRoutes(deps))
     .use(serviceRoutes(deps))
@@ -40,15 +49,22 @@ export function createApp(deps: AppDeps) {
   // 'typebox' validates first and then drops unknown properties; the default mirror would turn a wrong-typed
   // field into an empty value before validation and accept it.
   const app: AnyElysia = new Elysia({ name: 'svc', normalize: 'typebox' })
+    // Routing and the access step must read the same path: a request Elysia would misread is handled again
+    // under a URL it reads right (src/access/request-target.ts).
+    .onRequest(({ request }) => {
+      const url = routableUrl(request.url);
+      if (url === null) return;
+      const { method, headers, body, signal } = request;
+      return app.handle(withPeerAddress(new Request(url, { method, headers, body, signal }), peerAddressOf(request)));
+    })
     .use(requestLogPlugin(deps.logger))
     .use(errorsPlugin(deps.logger))
-    .use(corsPlugin(deps))
-    .use(rateLimitPlugin(deps, [v1RateLimit(deps.config.SVC_RATE_LIMIT), ...panelRateLimits]))
-    .use(authGuardPlugin(deps))
+    .use(accessPlugin(deps, { app: () => app, unmatched: undeclared, resolvers: options.credentials }))
+    .use(accessDeclarations)
     // Before the JSON body parser: a payment provider's webhook is verified over the raw bytes it signed.
     .use(paymentRoutes(deps))
     .use(bodyLimitPlugin)
-    .get('/healthz', () => ({ success: true, status: 'ok' }), { detail: { hide: true } })
+    .get('/healthz', () => ({ success: true, status: 'ok' }), { openAccess: openRoute(), detail: { hide: true } })
     .get('/readyz', async ({ set }) => {
       try {
         await deps.storage.ping();
@@ -58,11 +74,13 @@ export function createApp(deps: AppDeps) {
         set.status = 503;
         return errorBody(new AppError('INTERNAL_ERROR', 'database unreachable'));
       }
-    }, { detail: { hide: true } })
+    }, { openAccess: openRoute(), detail: { hide: true } })
     .use(api)
     .use(panelRoutes(deps))
-    .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, deps.config.SVC_PUBLIC_URL)), { detail: { hide: true } })
-    .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } });
+    .use(webAssetRoutes())
+    .use(pageRoutes(deps))
+    .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { openAccess: openRoute('v1'), detail: { hide: true } })
+    .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { openAccess: openRoute('v1'), detail: { hide: true } });
   return app;
 }
 

@@ -31,6 +31,8 @@ export const ConfigSchema = t.Object({
   SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
+  SVC_CAPTCHA_PROVIDER: t.Optional(t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')], { description: 'the captcha the widget shows' })),
+  SVC_CAPTCHA_SITE_KEY: t.Optional(t.String({ minLength: 1, description: 'the public site key of SVC_CAPTCHA_PROVIDER' })),
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
   SVC_PANEL_SESSION_SECONDS: t.Integer({
     minimum: 10, maximum: 86_400, default: 1800,
@@ -97,6 +99,9 @@ export function parseConfig(raw: Record<string, unknown>): Config {
   }
   if (config.SVC_CAPTCHA_SECRET && !config.SVC_CAPTCHA_VERIFY_URL) {
     throw new ConfigError('SVC_CAPTCHA_VERIFY_URL', 'is required when SVC_CAPTCHA_SECRET is set');
+  }
+  if (config.SVC_CAPTCHA_PROVIDER && !config.SVC_CAPTCHA_SITE_KEY) {
+    throw new ConfigError('SVC_CAPTCHA_SITE_KEY', 'is required when SVC_CAPTCHA_PROVIDER is set');
   }
   // Unset, it follows the port, so `PORT=9000 npm start` hands out links that work.
   return { ...config, SVC_PUBLIC_URL: (config.SVC_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };

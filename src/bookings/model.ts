@@ -33,21 +33,21 @@ export const Booking = t.Object({
   notes: nullable(t.String()),
   customFields: t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields, by key' }),
   createdAt: t.String({ format: 'date-time' }),
-}, { description: 'Booking' });
+}, { $id: 'Booking', description: 'A booking as the API returns it' });
 export type Booking = typeof Booking.static;
 
 export const BookingResponse = t.Object({
   success: t.Boolean(),
   booking: Booking,
   checkoutUrl: t.Optional(nullable(t.String({ description: 'hosted payment page, when a payment is due at creation' }))),
-}, { description: 'BookingResponse' });
+}, { $id: 'BookingResponse', description: 'The booking' });
 export type BookingResponse = typeof BookingResponse.static;
 
 export const BookingsResponse = t.Object({
   success: t.Boolean(),
   bookings: t.Array(Booking),
   nextCursor: nullable(t.String({ description: 'pass as `cursor` for the next page; null on the last page' })),
-}, { description: 'BookingsResponse' });
+}, { $id: 'BookingsResponse', description: 'A page of bookings' });
 
 /** Shortest booking, minutes (spec section 8). */
 export const MIN_DURATION = 5;
@@ -67,7 +67,7 @@ export const BookingCreate = t.Object({
   notes: t.Optional(t.String({ maxLength: 5000 })),
   recaptchaToken: t.Optional(t.String({ maxLength: 4096, description: 'needed for keyless requests when the server has a captcha secret' })),
   customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the workspace custom fields, by key; unknown keys are ignored' })),
-}, { description: 'BookingCreate' });
+}, { $id: 'BookingCreate' });
 export type BookingCreate = typeof BookingCreate.static;
 
 export const BookingParams = t.Object({
@@ -90,8 +90,8 @@ export type ListBookingsQuery = typeof ListBookingsQuery.static;
 
 export const CancelBody = t.Optional(t.Object({
   reason: t.Optional(t.String({ maxLength: 1000, description: 'kept with the booking' })),
-}, { description: 'BookingCancel' }));
+}, { $id: 'BookingCancel' }));
 
 export const RescheduleBody = t.Object({
   date: { ...DateTimeWithOffset, description: 'the new start, a date-time with an offset' },
-}, { description: 'BookingReschedule' });
+}, { $id: 'BookingReschedule' });

@@ -1,10 +1,9 @@
+import { accessDeclarations } from '../access/macro.ts';
+import { keyOrSession } from '../access/policy.ts';
 import { Elysia } from 'elysia';
-import { API_KEY_HEADER, authorize, DEMO_SLUG, findWorkspace, type Access } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
 import { integerQuery } from '../http/query.ts';
-import { AppError } from '../shared/errors.ts';
 import { ErrorResponse, SlugParams } from '../shared/models.ts';
-import { isAllowedOrigin } from '../widget/domains.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { requireAnswersObject } from './custom-field-answers.ts';
 import {
@@ -17,35 +16,13 @@ const TAGS = ['Bookings'];
 
 /** v1 routes of bookings and their lifecycle. */
 export function bookingRoutes(deps: AppDeps) {
-  /** Reads: the API key, or nothing on the demo workspace (decisions section 7). */
-  const reader = (slug: string, request: Request) => authorize(deps, slug, request, { demoKeyless: true });
-  /** Writes: the API key. */
-  const writer = (slug: string, request: Request) => authorize(deps, slug, request);
-
-  /**
-   * createBooking: with a key, the workspace's key (else 401); without one, a page on an allowed widget domain
-   * (the `Origin` header; any origin on the demo workspace), else 403 DOMAIN_NOT_ALLOWED. Decided before the
-   * body is validated, so an unauthorised caller learns nothing about the body.
-   */
-  const creators = new WeakMap<Request, Promise<Access>>();
-  async function creator(slug: string, request: Request): Promise<Access> {
-    if (request.headers.get(API_KEY_HEADER)) return authorize(deps, slug, request);
-    const workspace = await findWorkspace(deps, slug);
-    const origin = request.headers.get('origin');
-    if (workspace.slug !== DEMO_SLUG && !isAllowedOrigin(origin, workspace.domains)) {
-      throw new AppError('DOMAIN_NOT_ALLOWED', origin
-        ? `origin ${origin} is not an allowed widget domain of workspace ${workspace.slug}: add its domain to the workspace's allowed domains, or call with the API key from a backend`
-        : `a booking without an API key must come from a page on an allowed widget domain of workspace ${workspace.slug} (Origin header), or carry the API key in ${API_KEY_HEADER}`);
-    }
-    return { workspace, keyed: false };
-  }
-
   return new Elysia({ name: 'bookings', prefix: '/workspaces' })
-    .get('/:slug/bookings', async ({ params, query, request }) => {
-      const { workspace } = await reader(params.slug, request);
-      const page = await listBookings(deps, workspace, query);
+    .use(accessDeclarations)
+    .get('/:slug/bookings', async ({ principal, query }) => {
+      const page = await listBookings(deps, principal.workspace, query);
       return { success: true, ...page };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       query: ListBookingsQuery,
       transform: integerQuery('limit'),
@@ -53,21 +30,21 @@ export function bookingRoutes(deps: AppDeps) {
       detail: {
         operationId: 'listBookings',
         summary: 'List bookings, ordered by start time then id, a page at a time',
+        description: 'Filter by `status`, `serviceId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. '
+          + '400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key.',
         tags: TAGS,
       },
     })
-    .post('/:slug/bookings', async ({ body, request }) => {
-      const access = await creators.get(request)!;
-      if (!access.keyed) await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken);
-      const { booking, checkoutUrl } = await createBooking(deps, access.workspace, body);
+    .post('/:slug/bookings', async ({ body, principal }) => {
+      // A widget call (no credential) proves it is a person; a key or panel session needs no captcha.
+      if (principal.kind === 'anonymous') await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken);
+      const { booking, checkoutUrl } = await createBooking(deps, principal.workspace, body);
       return { success: true, booking, checkoutUrl };
     }, {
+      access: keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true }),
       params: SlugParams,
       body: BookingCreate,
-      async transform({ params, request, body }) {
-        const access = creator(params.slug, request);
-        creators.set(request, access);
-        await access;
+      transform({ body }) {
         requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
       },
       response: {
@@ -76,50 +53,54 @@ export function bookingRoutes(deps: AppDeps) {
       detail: {
         operationId: 'createBooking',
         summary: 'Book a time: with the API key, or keyless from an allowed widget domain',
+        description: 'Reserves the time on the given provider, or on any free provider offering the service. The booking is CONFIRMED, or PENDING with a '
+          + '`checkoutUrl` when a payment is due, or PENDING awaiting confirmation. With the API key from a backend; without it only from a page on an '
+          + 'allowed widget domain (`Origin`, else 403 DOMAIN_NOT_ALLOWED), with a captcha token when the server requires one (400 CAPTCHA_FAILED). '
+          + '400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, '
+          + 'inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released).',
         tags: TAGS,
-        security: [{ apiKey: [] }, {}],
       },
     })
-    .get('/:slug/bookings/:bookingId', async ({ params, request }) => {
-      const { workspace } = await reader(params.slug, request);
+    .get('/:slug/bookings/:bookingId', async ({ params, principal: { workspace } }) => {
       return { success: true, booking: await getBooking(deps, workspace, params.bookingId) };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
-      detail: { operationId: 'getBooking', summary: 'Get a booking', tags: TAGS },
+      detail: { operationId: 'getBooking', summary: 'Get a booking', description: '404 NOT_FOUND for an id not in the workspace. On the demo workspace it is readable without a key.', tags: TAGS },
     })
-    .post('/:slug/bookings/:bookingId/confirm', async ({ params, request }) => {
-      const { workspace } = await writer(params.slug, request);
+    .post('/:slug/bookings/:bookingId/confirm', async ({ params, principal: { workspace } }) => {
       return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'confirm') };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'confirmBooking', summary: 'Confirm a PENDING booking', tags: TAGS },
+      detail: { operationId: 'confirmBooking', summary: 'Confirm a PENDING booking', description: 'Moves a PENDING booking to CONFIRMED and sends `booking.confirmed`. 409 INVALID_TRANSITION for any other status.', tags: TAGS },
     })
-    .post('/:slug/bookings/:bookingId/cancel', async ({ params, body, request }) => {
-      const { workspace } = await writer(params.slug, request);
+    .post('/:slug/bookings/:bookingId/cancel', async ({ params, body, principal: { workspace } }) => {
       return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'cancel', { reason: body?.reason }) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: BookingParams,
       body: CancelBody,
       response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'cancelBooking', summary: 'Cancel a PENDING or CONFIRMED booking, freeing its time', tags: TAGS },
+      detail: { operationId: 'cancelBooking', summary: 'Cancel a PENDING or CONFIRMED booking, freeing its time', description: 'The API key may cancel at any time, whatever the cancellation window; the optional `reason` is kept. Sends `booking.cancelled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.', tags: TAGS },
     })
-    .post('/:slug/bookings/:bookingId/complete', async ({ params, request }) => {
-      const { workspace } = await writer(params.slug, request);
+    .post('/:slug/bookings/:bookingId/complete', async ({ params, principal: { workspace } }) => {
       return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'complete') };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'completeBooking', summary: 'Mark a CONFIRMED booking that has started as COMPLETED', tags: TAGS },
+      detail: { operationId: 'completeBooking', summary: 'Mark a CONFIRMED booking that has started as COMPLETED', description: 'Bookings are also completed automatically after their end. Sends `booking.completed`. 409 INVALID_TRANSITION before the start or for any status but CONFIRMED.', tags: TAGS },
     })
-    .post('/:slug/bookings/:bookingId/reschedule', async ({ params, body, request }) => {
-      const { workspace } = await writer(params.slug, request);
+    .post('/:slug/bookings/:bookingId/reschedule', async ({ params, body, principal: { workspace } }) => {
       return { success: true, booking: await rescheduleBooking(deps, workspace, params.bookingId, body.date) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: BookingParams,
       body: RescheduleBody,
       response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      detail: { operationId: 'rescheduleBooking', summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays', tags: TAGS },
+      detail: { operationId: 'rescheduleBooking', summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays', description: 'The new time must be bookable as for createBooking, on the same provider and for the same duration (409 SLOT_UNAVAILABLE otherwise). Sends `booking.rescheduled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.', tags: TAGS },
     });
 }

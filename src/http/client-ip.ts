@@ -1,14 +1,31 @@
-import type { Server } from 'bun';
+const PEER_ADDRESS = Symbol('svc.peerAddress');
+
+type WithPeer = Request & { [PEER_ADDRESS]?: string };
 
 /**
- * The client's IP: the socket's address, or, behind a trusted proxy (SVC_TRUST_PROXY), the last address in
- * X-Forwarded-For — the one our own proxy appended, which the client cannot forge.
+ * Hands the socket's peer address (Bun.serve's `server.requestIP(request)`) to the app with the request it
+ * belongs to: `app.handle(withPeerAddress(request, server.requestIP(request)?.address))`.
  */
-export function clientIp(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean): string {
+export function withPeerAddress<R extends Request>(request: R, address: string | null | undefined): R {
+  if (address) Object.defineProperty(request, PEER_ADDRESS, { value: address, enumerable: false });
+  return request;
+}
+
+/** The peer address handed in with `request`, if any. */
+export function peerAddressOf(request: Request): string | undefined {
+  return (request as WithPeer)[PEER_ADDRESS];
+}
+
+/**
+ * The client's address (decisions section 6): the socket's, or, behind a trusted proxy (SVC_TRUST_PROXY), the
+ * last address in X-Forwarded-For: the one our own proxy appended, which the client cannot forge. `unknown`
+ * for a request handed to the app without its peer address (in-process tests).
+ */
+export function clientAddress(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get('x-forwarded-for');
     const last = forwarded?.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
     if (last) return last;
   }
-  return server?.requestIP(request)?.address ?? 'unknown';
+  return peerAddressOf(request) ?? 'unknown';
 }

@@ -30,14 +30,15 @@ export function toAppError(error: unknown, code: string | number): AppError | nu
 export function errorsPlugin(logger: Logger) {
   return new Elysia({ name: 'errors' })
     .error({ AppError })
-    .onError({ as: 'global' }, ({ error, code, request, set }) => {
+    .onError({ as: 'global' }, (context) => {
+      const { error, code, set } = context;
       const known = toAppError(error, code);
       if (known) {
         set.status = known.status;
         if (known.headers) Object.assign(set.headers, known.headers);
         return errorBody(known);
       }
-      const requestId = requestIdOf(request);
+      const requestId = requestIdOf(context);
       logger.error('unhandled error', {
         requestId,
         error: error instanceof Error ? error.message : String(error),

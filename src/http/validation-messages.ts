@@ -46,7 +46,7 @@ function literalChoices(schema: SchemaLike): unknown[] | null {
   return null;
 }
 
-function range(schema: SchemaLike, low: number | undefined, high: number | undefined, unit = ''): string {
+function range(low: number | undefined, high: number | undefined, unit = ''): string {
   if (low !== undefined && high !== undefined) return `between ${low} and ${high}${unit}`;
   if (low !== undefined) return `at least ${low}${unit}`;
   return `at most ${high}${unit}`;
@@ -79,7 +79,7 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
       if (schema.format && FORMAT_PHRASES[schema.format]) return say(`must be ${FORMAT_PHRASES[schema.format]}`);
       if (schema.minLength !== undefined && value.length < schema.minLength && schema.minLength === 1) return say('must not be empty');
       if ((schema.minLength !== undefined && value.length < schema.minLength) || (schema.maxLength !== undefined && value.length > schema.maxLength)) {
-        return say(`must be ${range(schema, schema.minLength, schema.maxLength, ' characters long')}`);
+        return say(`must be ${range(schema.minLength, schema.maxLength, ' characters long')}`);
       }
       if (schema.pattern) return say(schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`);
       return say('is not valid');
@@ -90,14 +90,14 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
       const numeric = fromText && typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof numeric !== 'number' || Number.isNaN(numeric)) return say(`must be ${type === 'integer' ? 'an integer' : 'a number'}`);
       if (type === 'integer' && !Number.isInteger(numeric)) return say('must be an integer');
-      return say(`must be ${type === 'integer' ? 'an integer ' : ''}${range(schema, schema.minimum, schema.maximum)}`);
+      return say(`must be ${type === 'integer' ? 'an integer ' : ''}${range(schema.minimum, schema.maximum)}`);
     }
     case 'boolean':
       return say('must be true or false');
     case 'array':
       if (!Array.isArray(value)) return say('must be an array');
       if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems)) {
-        return say(`must have ${range(schema, schema.minItems, schema.maxItems, ' items')}`);
+        return say(`must have ${range(schema.minItems, schema.maxItems, ' items')}`);
       }
       return say(`must be a list of ${TYPE_NOUNS[String((schema.items as SchemaLike | undefined)?.type)] ?? 'valid items'}`);
     case 'object':

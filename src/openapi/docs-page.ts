@@ -26,6 +26,12 @@ fetch('openapi.json').then(r=>r.json()).then(doc=>{
       (isPublic?'<span class="public">public</span>':'')+' — '+esc(op.summary||op.operationId||'')+'</summary><pre>'+
       esc(JSON.stringify({operationId:op.operationId,description:op.description,parameters:op.parameters,requestBody:op.requestBody,responses:op.responses},null,2))+'</pre></details>');
   }
+  const section=(title,entries)=>{
+    out.push('<h2>'+esc(title)+'</h2>');
+    for(const [name,value] of entries)out.push('<details id="'+esc(name)+'"><summary>'+esc(name)+'</summary><pre>'+esc(JSON.stringify(value,null,2))+'</pre></details>');
+  };
+  section('Webhook events',Object.entries(doc.webhooks||{}).map(([type,item])=>[type,{description:item.post.description,headers:item.post.parameters,body:item.post.requestBody}]));
+  section('Schemas',Object.entries((doc.components||{}).schemas||{}).map(([name,schema])=>['#/components/schemas/'+name,schema]));
   document.getElementById('ops').innerHTML=out.join('');
 });
 </script></body></html>`;

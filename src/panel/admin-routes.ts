@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
-import { workspaceAccess } from '../auth/api-key.ts';
+import { accessDeclarations } from '../access/macro.ts';
+import { keyOrSession } from '../access/policy.ts';
 import type { AppDeps } from '../deps.ts';
 import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { notFound } from '../shared/errors.ts';
@@ -25,28 +26,31 @@ const toOriginJson = (linked: HostCredentialRecord): PanelOriginJson => ({
 /** v1 routes of decisions section 12 that administer access: API keys, pairing codes, linked sites. Settings writes. */
 export function panelAdminRoutes(deps: AppDeps) {
   return new Elysia({ name: 'panel-admin', prefix: '/workspaces' })
-    .derive(workspaceAccess(deps))
-    .get('/:slug/api-keys', async ({ access }) => ({ success: true, apiKeys: (await deps.storage.listApiKeys(access.workspace.id)).map(toApiKeyJson) }), {
+    .use(accessDeclarations)
+    .get('/:slug/api-keys', async ({ principal }) => ({ success: true, apiKeys: (await deps.storage.listApiKeys(principal.workspace.id)).map(toApiKeyJson) }), {
+      access: keyOrSession('read'),
       params: SlugParams,
       response: { 200: ApiKeysResponse, ...keyedErrors },
       detail: { operationId: 'listApiKeys', summary: 'List the live API keys, oldest first', description: 'The keys themselves are never shown again.', tags: ['API keys'] },
     })
-    .post('/:slug/api-keys', async ({ access, body }) => {
-      const { key, record } = await issueApiKey(deps, access.workspace.id, requireText('name', body?.name ?? 'API key'));
+    .post('/:slug/api-keys', async ({ principal, body }) => {
+      const { key, record } = await issueApiKey(deps, principal.workspace.id, requireText('name', body?.name ?? 'API key'));
       return { success: true, apiKey: toApiKeyJson(record), key };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: SlugParams,
       transform: refuseUnknownFields(ApiKeyCreate),
       body: ApiKeyCreate,
       response: { 200: CreatedApiKeyResponse, ...keyedWriteErrors },
       detail: { operationId: 'createApiKey', summary: 'Create an API key', description: '`key` is shown only in this answer; only its hash is kept.', tags: ['API keys'] },
     })
-    .delete('/:slug/api-keys/:keyId', async ({ access, params }) => {
-      const revoked = await deps.storage.revokeApiKey(access.workspace.id, params.keyId, deps.clock.now());
+    .delete('/:slug/api-keys/:keyId', async ({ principal, params }) => {
+      const revoked = await deps.storage.revokeApiKey(principal.workspace.id, params.keyId, deps.clock.now());
       if (!revoked) throw notFound(`API key ${params.keyId}`);
-      await deps.storage.endPanelSessions(access.workspace.id, { subject: `key:${revoked.id}` });
+      await deps.storage.endPanelSessions(principal.workspace.id, { subject: `key:${revoked.id}` });
       return { success: true };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: ApiKeyParams,
       response: { 200: DeletedResponse, ...keyedErrors },
       detail: {
@@ -55,7 +59,8 @@ export function panelAdminRoutes(deps: AppDeps) {
         tags: ['API keys'],
       },
     })
-    .post('/:slug/pairing-codes', async ({ access }) => ({ success: true, ...(await createPairingCode(deps, access.workspace.id)) }), {
+    .post('/:slug/pairing-codes', async ({ principal }) => ({ success: true, ...(await createPairingCode(deps, principal.workspace.id)) }), {
+      access: keyOrSession('svc_manage_settings'),
       params: SlugParams,
       response: { 200: PairingCodeResponse, ...keyedErrors },
       detail: {
@@ -64,17 +69,19 @@ export function panelAdminRoutes(deps: AppDeps) {
         tags: ['Embedded panel'],
       },
     })
-    .get('/:slug/panel/origins', async ({ access }) => ({ success: true, origins: (await deps.storage.listHostCredentials(access.workspace.id)).map(toOriginJson) }), {
+    .get('/:slug/panel/origins', async ({ principal }) => ({ success: true, origins: (await deps.storage.listHostCredentials(principal.workspace.id)).map(toOriginJson) }), {
+      access: keyOrSession('read'),
       params: SlugParams,
       response: { 200: PanelOriginsResponse, ...keyedErrors },
       detail: { operationId: 'listPanelOrigins', summary: 'List the linked sites, oldest first', tags: ['Embedded panel'] },
     })
-    .delete('/:slug/panel/origins/:originId', async ({ access, params }) => {
-      const removed = await deps.storage.deleteHostCredential(access.workspace.id, params.originId);
+    .delete('/:slug/panel/origins/:originId', async ({ principal, params }) => {
+      const removed = await deps.storage.deleteHostCredential(principal.workspace.id, params.originId);
       if (!removed) throw notFound(`linked origin ${params.originId}`);
-      await deps.storage.endPanelSessions(access.workspace.id, { origin: removed.origin });
+      await deps.storage.endPanelSessions(principal.workspace.id, { origin: removed.origin });
       return { success: true };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: PanelOriginParams,
       response: { 200: DeletedResponse, ...keyedErrors },
       detail: {

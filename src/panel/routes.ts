@@ -1,4 +1,6 @@
 import { Elysia } from 'elysia';
+import { accessDeclarations } from '../access/macro.ts';
+import { hostCredential, openRoute } from '../access/policy.ts';
 import type { AppDeps } from '../deps.ts';
 import { validation } from '../shared/errors.ts';
 import { ErrorResponse } from '../shared/models.ts';
@@ -13,7 +15,7 @@ const idSuffix = (platform: string) => (platform === 'wordpress' ? 'Wordpress' :
 
 /** Origin linking and bootstrap, served under both path segments (decisions section 8). */
 function integrationRoutes(deps: AppDeps) {
-  let routes = new Elysia({ name: 'panel-integrations' });
+  let routes = new Elysia({ name: 'panel-integrations' }).use(accessDeclarations);
   for (const platform of PANEL_PLATFORMS) {
     const base = `/api/integrations/${platform}/panel`;
     routes = routes
@@ -22,6 +24,7 @@ function integrationRoutes(deps: AppDeps) {
         set.status = 201;
         return { success: true, ...linked };
       }, {
+        openAccess: openRoute('panelLinking'),
         body: LinkOriginBody,
         response: { 201: LinkOriginResponse, ...panelErrors },
         detail: {
@@ -37,13 +40,14 @@ function integrationRoutes(deps: AppDeps) {
         await unlinkOrigin(deps, credentialOf(headers.authorization, 'SvcHost'));
         set.status = 204;
       }, {
+        access: hostCredential('panelLinking'),
         response: { 401: ErrorResponse, 429: ErrorResponse },
         detail: {
           operationId: `unlinkPanelOrigin${idSuffix(platform)}`,
           summary: `Disconnect a linked site (${title(platform)})`,
           description: 'The host forgets its link (`Authorization: SvcHost <credential>`): 204, and the credential and every panel session opened '
             + 'through it stop at once.',
-          tags, security: [{ hostCredential: [] }],
+          tags,
         },
       })
       .post(`${base}/bootstrap`, async ({ body, headers, set }) => {
@@ -51,6 +55,7 @@ function integrationRoutes(deps: AppDeps) {
         set.status = 201;
         return { success: true, ...issued };
       }, {
+        access: hostCredential('panelBootstrap'),
         body: BootstrapBody,
         response: { 201: BootstrapResponse, ...panelErrors },
         detail: {
@@ -59,7 +64,7 @@ function integrationRoutes(deps: AppDeps) {
           description: 'Server to server, on every page load that shows the panel (`Authorization: SvcHost <credential>`). Returns a one-time `code` '
             + '(60 seconds) for the iframe, handed over by message, and the signed `frameContext` for the iframe address. Only `role: ADMIN` and the '
             + 'linked `origin` are accepted (else 401). 60 requests per minute per client IP.',
-          tags, security: [{ hostCredential: [] }],
+          tags,
         },
       });
   }
@@ -69,6 +74,7 @@ function integrationRoutes(deps: AppDeps) {
 /** Routes of {app_url} for the embedded and standalone admin panel (spec section 4, decisions sections 8 and 12). */
 export function panelRoutes(deps: AppDeps) {
   return new Elysia({ name: 'panel' })
+    .use(accessDeclarations)
     .use(integrationRoutes(deps))
     .post('/api/panel/session', async ({ body, set }) => {
       let issued;
@@ -82,6 +88,7 @@ export function panelRoutes(deps: AppDeps) {
       set.status = 201;
       return { success: true, ...issued };
     }, {
+      openAccess: openRoute(),
       body: SessionBody,
       response: { 201: SessionResponse, ...panelErrors },
       detail: {
@@ -89,7 +96,7 @@ export function panelRoutes(deps: AppDeps) {
         summary: 'Open a panel session',
         description: 'The embedded panel exchanges the one-time `code` with its `frameContext`; the standalone /admin signs in with the workspace slug and '
           + 'an API key (the session gets both capabilities; the key is not kept). A session lasts 30 minutes and renews at /api/panel/session/refresh.',
-        tags, security: [],
+        tags,
       },
     })
     .post('/api/panel/session/refresh', async ({ headers, set }) => {
@@ -97,6 +104,7 @@ export function panelRoutes(deps: AppDeps) {
       set.status = 201;
       return { success: true, ...issued };
     }, {
+      openAccess: openRoute(),
       response: { 201: SessionResponse, 401: ErrorResponse, 429: ErrorResponse },
       detail: {
         operationId: 'refreshPanelSession',

@@ -77,20 +77,26 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
   return { hostCredential, origin, workspaceSlug: workspace.slug };
 }
 
-/** The linked origin a host credential stands for, or 401. */
-async function hostCredentialOf(deps: PanelDeps, credential: string | null): Promise<HostCredentialRecord> {
-  if (!credential) throw unauthorized('missing host credential: send Authorization: SvcHost <host credential>');
+/** The live host credential `credential` is, or null. */
+export async function findHostCredential(deps: Pick<AppDeps, 'storage'>, credential: string): Promise<HostCredentialRecord | null> {
   const hash = sha256Hex(credential);
   const record = await deps.storage.findHostCredential(hash);
-  if (!record || !constantTimeEqual(record.credentialHash, hash)) throw unauthorized('host credential is unknown or was revoked');
+  return record && constantTimeEqual(record.credentialHash, hash) ? record : null;
+}
+
+/** The linked origin a host credential stands for, or 401. */
+async function hostCredentialOf(deps: PanelDeps, credential: string | null): Promise<HostCredentialRecord> {
+  if (!credential) throw unauthorized('missing host credential: send it as Authorization: SvcHost <credential>');
+  const record = await findHostCredential(deps, credential);
+  if (!record) throw unauthorized('invalid host credential');
   return record;
 }
 
 /** DELETE …/panel/origin: the host forgets its link; the credential and the sessions opened through it stop at once. */
 export async function unlinkOrigin(deps: PanelDeps, credential: string | null): Promise<void> {
-  if (!credential) throw unauthorized('missing host credential: send Authorization: SvcHost <host credential>');
+  if (!credential) throw unauthorized('missing host credential: send it as Authorization: SvcHost <credential>');
   const removed = await deps.storage.deleteHostCredentialByHash(sha256Hex(credential));
-  if (!removed) throw unauthorized('host credential is unknown or was revoked');
+  if (!removed) throw unauthorized('invalid host credential');
   await deps.storage.endPanelSessions(removed.workspaceId, { origin: removed.origin });
 }
 

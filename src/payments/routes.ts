@@ -1,4 +1,6 @@
 import { Elysia, t } from 'elysia';
+import { accessDeclarations } from '../access/macro.ts';
+import { openRoute } from '../access/policy.ts';
 import type { AppDeps } from '../deps.ts';
 import { readLimitedText } from '../http/body-limit.ts';
 import { AppError, notFound } from '../shared/errors.ts';
@@ -48,6 +50,7 @@ export function paymentRoutes(deps: AppDeps) {
   };
 
   const routes = new Elysia({ name: 'payments' })
+    .use(accessDeclarations)
     .post('/api/payments/:provider/webhook', async ({ params, request }) => {
       const verifyWebhook = deps.payments.verifyWebhook;
       if (params.provider !== provider || !verifyWebhook) throw notFound(`payment webhook for ${params.provider}`);
@@ -71,30 +74,30 @@ export function paymentRoutes(deps: AppDeps) {
         deps.logger.info('payment event applied', { provider, outcome: event.outcome, reference: event.reference, result: settlement.result, booking: settlement.payment.bookingId });
       }
       return { success: true, result: settlement.result };
-    }, { params: ProviderParams, parse: 'none', detail: { hide: true } });
+    }, { params: ProviderParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } });
 
   if (provider === 'test') {
     return routes
-      .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, detail: { hide: true } })
+      .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, openAccess: openRoute(), detail: { hide: true } })
       .post('/checkout/:id/pay', async ({ params }) => {
         const { payment, booking } = await findCheckout(deps, params.id);
         // The test checkout ends with the hold, as a Stripe session does at expires_at: nothing is taken after it.
         const expired = payment.status === 'pending' && holdOver(booking, deps.clock.now());
         await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: params.id });
         return afterwards(params.id);
-      }, { params: CheckoutParams, parse: 'none', detail: { hide: true } })
+      }, { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } })
       .post('/checkout/:id/cancel', async ({ params }) => {
         await findCheckout(deps, params.id);
         await applyPaymentEvent(deps, { outcome: 'cancelled', reference: params.id });
         return afterwards(params.id);
-      }, { params: CheckoutParams, parse: 'none', detail: { hide: true } })
-      .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, detail: { hide: true } })
-      .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, detail: { hide: true } });
+      }, { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } })
+      .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, openAccess: openRoute(), detail: { hide: true } })
+      .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, openAccess: openRoute(), detail: { hide: true } });
   }
   if (provider === 'stripe') {
     return routes
-      .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), { query: StripeReturnQuery, detail: { hide: true } })
-      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), { detail: { hide: true } });
+      .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), { query: StripeReturnQuery, openAccess: openRoute(), detail: { hide: true } })
+      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), { openAccess: openRoute(), detail: { hide: true } });
   }
   return routes;
 }

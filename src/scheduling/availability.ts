@@ -38,7 +38,7 @@ const serviceNotFound = (message: string) => new AppError('SERVICE_NOT_FOUND', m
 export async function resolveOffering(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, serviceId: string, providerId?: string): Promise<Offering> {
   const services = await deps.storage.listServices(workspace.id, { activeOnly: false });
   const service = services.find((candidate) => candidate.id === serviceId);
-  if (!service || !service.active) throw serviceNotFound(`serviceId ${serviceId} is not an active service of workspace ${workspace.slug}`);
+  if (!service?.active) throw serviceNotFound(`serviceId ${serviceId} is not an active service of workspace ${workspace.slug}`);
   const linked = new Set(service.providerIds);
   const providers = (await deps.storage.listProviders(workspace.id))
     .filter((provider) => provider.active && linked.has(provider.id))

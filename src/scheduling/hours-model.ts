@@ -10,23 +10,23 @@ import { WEEKDAYS, type WorkingHours, type WorkingInterval } from './slot-engine
 const Start = t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'a time as HH:mm between 00:00 and 23:59' });
 const End = t.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'a time as HH:mm between 00:00 and 24:00' });
 
-export const Interval = t.Object({ start: Start, end: End }, { description: 'WorkingInterval: end after start; 24:00 is the end of the day' });
+export const Interval = t.Object({ start: Start, end: End }, { $id: 'WorkingInterval', description: 'end after start; 24:00 is the end of the day' });
 
 /** The intervals of one day, sorted by start, not overlapping; [] = closed. */
 const Day = t.Array(Interval, { maxItems: 48, description: 'sorted by start, not overlapping; [] = closed' });
 
 export const Weekly = t.Object({
   mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day,
-}, { description: 'the intervals of each weekday; all seven days are required' });
+}, { $id: 'WeeklyHours', description: 'the intervals of each weekday; all seven days are required' });
 
 export const DateException = t.Object({
   date: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a date as YYYY-MM-DD' }),
   intervals: Day,
-}, { description: 'hours of one calendar day that replace its weekday\'s; intervals [] = closed' });
+}, { $id: 'DateException', description: 'hours of one calendar day that replace its weekday\'s; intervals [] = closed' });
 
 const Exceptions = t.Array(DateException, { maxItems: 1000, description: 'one entry per date at most; answered sorted by date' });
 
-export const Schedule = t.Object({ weekly: Weekly, exceptions: Exceptions }, { description: 'Schedule' });
+export const Schedule = t.Object({ weekly: Weekly, exceptions: Exceptions }, { $id: 'Schedule', description: 'Working hours' });
 export type Schedule = typeof Schedule.static;
 
 /**
@@ -37,16 +37,16 @@ export const ScheduleBody = t.Object({
   weekly: t.Optional(Weekly),
   exceptions: t.Optional(Exceptions),
   schedule: t.Optional(t.Object({ weekly: Weekly, exceptions: t.Optional(Exceptions) })),
-}, { description: 'ScheduleUpdate: { weekly, exceptions? }, or the GET answer { schedule: { weekly, exceptions? } }' });
+}, { $id: 'ScheduleUpdate', description: '{ weekly, exceptions? }, or the GET answer { schedule: { weekly, exceptions? } }' });
 export type ScheduleBody = typeof ScheduleBody.static;
 
-export const ScheduleResponse = t.Object({ success: t.Boolean(), schedule: Schedule });
+export const ScheduleResponse = t.Object({ success: t.Boolean(), schedule: Schedule }, { $id: 'ScheduleResponse', description: 'The working hours' });
 
 export const ProviderScheduleResponse = t.Object({
   success: t.Boolean(),
   schedule: Schedule,
   inherited: t.Boolean({ description: 'true: the provider has no schedule of its own and works the workspace\'s (shown in `schedule`)' }),
-});
+}, { $id: 'ProviderScheduleResponse', description: 'The provider\'s working hours' });
 
 export const ProviderScheduleParams = t.Object({
   slug: t.String({ description: 'workspace slug' }),

@@ -1,10 +1,11 @@
+import { accessDeclarations } from '../access/macro.ts';
+import { keyOrSession } from '../access/policy.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { findProvider } from '../services/service.ts';
 import { notFound } from '../shared/errors.ts';
 import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import type { ProviderRecord, WorkspaceRecord } from '../storage/port.ts';
-import { workspaceAccess } from '../auth/api-key.ts';
 import { ProviderScheduleParams, ProviderScheduleResponse, ScheduleBody, ScheduleResponse, parseSchedule, toScheduleJson } from './hours-model.ts';
 
 const tags = ['Working hours'];
@@ -19,8 +20,9 @@ function providerSchedule(provider: ProviderRecord, workspace: WorkspaceRecord) 
 /** v1 routes of working hours (workspace and provider schedules). */
 export function hoursRoutes(deps: AppDeps) {
   return new Elysia({ name: 'working-hours', prefix: '/workspaces' })
-    .derive(workspaceAccess(deps))
-    .get('/:slug/schedule', ({ access }) => ({ success: true, schedule: toScheduleJson(access.workspace.hours) }), {
+    .use(accessDeclarations)
+    .get('/:slug/schedule', ({ principal }) => ({ success: true, schedule: toScheduleJson(principal.workspace.hours) }), {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       response: { 200: ScheduleResponse, ...keyedErrors },
       detail: {
@@ -30,12 +32,13 @@ export function hoursRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .put('/:slug/schedule', async ({ access, body }) => {
+    .put('/:slug/schedule', async ({ principal, body }) => {
       const hours = parseSchedule(body);
-      const workspace = await deps.storage.updateWorkspace(access.workspace.id, { hours }, deps.clock.now());
-      if (!workspace) throw notFound(`workspace ${access.workspace.slug}`);
+      const workspace = await deps.storage.updateWorkspace(principal.workspace.id, { hours }, deps.clock.now());
+      if (!workspace) throw notFound(`workspace ${principal.workspace.slug}`);
       return { success: true, schedule: toScheduleJson(workspace.hours) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: SlugParams,
       body: ScheduleBody,
       response: { 200: ScheduleResponse, ...keyedWriteErrors },
@@ -47,10 +50,11 @@ export function hoursRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .get('/:slug/providers/:providerId/schedule', async ({ access, params }) => {
-      const provider = await findProvider(deps, access.workspace, params.providerId);
-      return providerSchedule(provider, access.workspace);
+    .get('/:slug/providers/:providerId/schedule', async ({ principal, params }) => {
+      const provider = await findProvider(deps, principal.workspace, params.providerId);
+      return providerSchedule(provider, principal.workspace);
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: ProviderScheduleParams,
       response: { 200: ProviderScheduleResponse, ...keyedErrors },
       detail: {
@@ -61,12 +65,13 @@ export function hoursRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .put('/:slug/providers/:providerId/schedule', async ({ access, params, body }) => {
+    .put('/:slug/providers/:providerId/schedule', async ({ principal, params, body }) => {
       const hours = parseSchedule(body);
-      const provider = await deps.storage.updateProvider(access.workspace.id, params.providerId, { hours, updatedAt: deps.clock.now() });
+      const provider = await deps.storage.updateProvider(principal.workspace.id, params.providerId, { hours, updatedAt: deps.clock.now() });
       if (!provider) throw notFound(`provider ${params.providerId}`);
-      return providerSchedule(provider, access.workspace);
+      return providerSchedule(provider, principal.workspace);
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: ProviderScheduleParams,
       body: ScheduleBody,
       response: { 200: ProviderScheduleResponse, ...keyedWriteErrors },
@@ -78,11 +83,12 @@ export function hoursRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .delete('/:slug/providers/:providerId/schedule', async ({ access, params }) => {
-      const provider = await deps.storage.updateProvider(access.workspace.id, params.providerId, { hours: null, updatedAt: deps.clock.now() });
+    .delete('/:slug/providers/:providerId/schedule', async ({ principal, params }) => {
+      const provider = await deps.storage.updateProvider(principal.workspace.id, params.providerId, { hours: null, updatedAt: deps.clock.now() });
       if (!provider) throw notFound(`provider ${params.providerId}`);
-      return providerSchedule(provider, access.workspace);
+      return providerSchedule(provider, principal.workspace);
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: ProviderScheduleParams,
       response: { 200: ProviderScheduleResponse, ...keyedErrors },
       detail: {

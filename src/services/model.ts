@@ -26,11 +26,11 @@ export const ServiceJson = t.Object({
   order: Type.Integer({ description: 'position in lists, ascending, then by name' }),
   providerIds: t.Array(t.String(), { description: 'providers offering the service' }),
   slotInterval: t.Union([Type.Integer(), t.Null()], { description: 'minutes between slot starts; null = duration' }),
-}, { description: 'Service' });
+}, { $id: 'Service' });
 export type ServiceJson = typeof ServiceJson.static;
 
-export const ServiceResponse = t.Object({ success: t.Boolean(), service: ServiceJson });
-export const ServicesResponse = t.Object({ success: t.Boolean(), services: t.Array(ServiceJson) });
+export const ServiceResponse = t.Object({ success: t.Boolean(), service: ServiceJson }, { $id: 'ServiceResponse', description: 'The service' });
+export const ServicesResponse = t.Object({ success: t.Boolean(), services: t.Array(ServiceJson) }, { $id: 'ServicesResponse', description: 'The services' });
 
 const serviceFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
@@ -67,11 +67,11 @@ export const ServiceCreate = t.Object({
   order: t.Optional(serviceFields.order),
   slotInterval: t.Optional(serviceFields.slotInterval),
   providerIds: t.Optional(serviceFields.providerIds),
-}, { description: 'ServiceCreate' });
+}, { $id: 'ServiceCreate' });
 export type ServiceCreate = typeof ServiceCreate.static;
 
 /** Every field of ServiceCreate, each optional: a PATCH changes only what it names. */
-export const ServicePatchBody = t.Partial(ServiceCreate, { description: 'ServicePatch' });
+export const ServicePatchBody = t.Partial(ServiceCreate, { $id: 'ServicePatch' });
 export type ServicePatchBody = typeof ServicePatchBody.static;
 
 export const ServiceParams = t.Object({
@@ -86,11 +86,11 @@ export const ProviderJson = t.Object({
   email: t.Union([t.String(), t.Null()]),
   active: t.Boolean({ description: 'inactive providers are not offered for new bookings' }),
   serviceIds: t.Array(t.String(), { description: 'services the provider offers' }),
-}, { description: 'Provider' });
+}, { $id: 'Provider' });
 export type ProviderJson = typeof ProviderJson.static;
 
-export const ProviderResponse = t.Object({ success: t.Boolean(), provider: ProviderJson });
-export const ProvidersResponse = t.Object({ success: t.Boolean(), providers: t.Array(ProviderJson) });
+export const ProviderResponse = t.Object({ success: t.Boolean(), provider: ProviderJson }, { $id: 'ProviderResponse', description: 'The provider' });
+export const ProvidersResponse = t.Object({ success: t.Boolean(), providers: t.Array(ProviderJson) }, { $id: 'ProvidersResponse', description: 'The providers' });
 
 const providerFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
@@ -104,11 +104,11 @@ export const ProviderCreate = t.Object({
   email: t.Optional(providerFields.email),
   active: t.Optional(providerFields.active),
   serviceIds: t.Optional(providerFields.serviceIds),
-}, { description: 'ProviderCreate' });
+}, { $id: 'ProviderCreate' });
 export type ProviderCreate = typeof ProviderCreate.static;
 
 /** Every field of ProviderCreate, each optional: a PATCH changes only what it names. */
-export const ProviderPatchBody = t.Partial(ProviderCreate, { description: 'ProviderPatch' });
+export const ProviderPatchBody = t.Partial(ProviderCreate, { $id: 'ProviderPatch' });
 export type ProviderPatchBody = typeof ProviderPatchBody.static;
 
 export const ProviderParams = t.Object({

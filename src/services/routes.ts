@@ -1,7 +1,9 @@
+import { accessDeclarations } from '../access/macro.ts';
+import { keyOrSession } from '../access/policy.ts';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps.ts';
+import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
-import { workspaceAccess } from '../auth/api-key.ts';
 import {
   ProviderCreate, ProviderParams, ProviderPatchBody, ProviderResponse, ProvidersResponse,
   ServiceCreate, ServiceParams, ServicePatchBody, ServiceResponse, ServicesResponse,
@@ -17,11 +19,12 @@ const providerTags = ['Providers'];
 /** v1 routes of services, providers and their links. */
 export function serviceRoutes(deps: AppDeps) {
   return new Elysia({ name: 'services', prefix: '/workspaces' })
-    .derive(workspaceAccess(deps))
-    .get('/:slug/services', async ({ access }) => {
-      const services = await deps.storage.listServices(access.workspace.id, { activeOnly: true });
+    .use(accessDeclarations)
+    .get('/:slug/services', async ({ principal }) => {
+      const services = await deps.storage.listServices(principal.workspace.id, { activeOnly: true });
       return { success: true, services: services.map(toServiceJson) };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       response: { 200: ServicesResponse, ...keyedErrors },
       detail: {
@@ -31,10 +34,11 @@ export function serviceRoutes(deps: AppDeps) {
         tags: serviceTags,
       },
     })
-    .post('/:slug/services', async ({ access, body }) => {
-      const service = await createService(deps, access.workspace, body);
+    .post('/:slug/services', async ({ principal, body }) => {
+      const service = await createService(deps, principal.workspace, body);
       return { success: true, service: toServiceJson(service) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: SlugParams,
       body: ServiceCreate,
       response: { 200: ServiceResponse, ...keyedWriteErrors },
@@ -47,19 +51,22 @@ export function serviceRoutes(deps: AppDeps) {
         tags: serviceTags,
       },
     })
-    .get('/:slug/services/:serviceId', async ({ access, params }) => {
-      const service = await findService(deps, access.workspace, params.serviceId);
+    .get('/:slug/services/:serviceId', async ({ principal, params }) => {
+      const service = await findService(deps, principal.workspace, params.serviceId);
       return { success: true, service: toServiceJson(service) };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: ServiceParams,
       response: { 200: ServiceResponse, ...keyedErrors },
-      detail: { operationId: 'getService', summary: 'Get a service, active or not', tags: serviceTags },
+      detail: { operationId: 'getService', summary: 'Get a service, active or not', description: 'A deactivated service is still readable here. 404 NOT_FOUND for an id not in the workspace.', tags: serviceTags },
     })
-    .patch('/:slug/services/:serviceId', async ({ access, params, body }) => {
-      const service = await updateService(deps, access.workspace, params.serviceId, body ?? {});
+    .patch('/:slug/services/:serviceId', async ({ principal, params, body }) => {
+      const service = await updateService(deps, principal.workspace, params.serviceId, body ?? {});
       return { success: true, service: toServiceJson(service) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: ServiceParams,
+      transform: refuseUnknownFields(ServicePatchBody),
       body: t.Optional(ServicePatchBody),
       response: { 200: ServiceResponse, ...keyedWriteErrors },
       detail: {
@@ -69,10 +76,11 @@ export function serviceRoutes(deps: AppDeps) {
         tags: serviceTags,
       },
     })
-    .delete('/:slug/services/:serviceId', async ({ access, params }) => {
-      const service = await deactivateService(deps, access.workspace, params.serviceId);
+    .delete('/:slug/services/:serviceId', async ({ principal, params }) => {
+      const service = await deactivateService(deps, principal.workspace, params.serviceId);
       return { success: true, service: toServiceJson(service) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: ServiceParams,
       response: { 200: ServiceResponse, ...keyedErrors },
       detail: {
@@ -83,18 +91,20 @@ export function serviceRoutes(deps: AppDeps) {
         tags: serviceTags,
       },
     })
-    .get('/:slug/providers', async ({ access }) => {
-      const providers = await deps.storage.listProviders(access.workspace.id);
+    .get('/:slug/providers', async ({ principal }) => {
+      const providers = await deps.storage.listProviders(principal.workspace.id);
       return { success: true, providers: providers.map(toProviderJson) };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       response: { 200: ProvidersResponse, ...keyedErrors },
       detail: { operationId: 'listProviders', summary: 'List the providers, active and inactive', description: 'Ordered by name.', tags: providerTags },
     })
-    .post('/:slug/providers', async ({ access, body }) => {
-      const provider = await createProvider(deps, access.workspace, body);
+    .post('/:slug/providers', async ({ principal, body }) => {
+      const provider = await createProvider(deps, principal.workspace, body);
       return { success: true, provider: toProviderJson(provider) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: SlugParams,
       body: ProviderCreate,
       response: { 200: ProviderResponse, ...keyedWriteErrors },
@@ -106,19 +116,22 @@ export function serviceRoutes(deps: AppDeps) {
         tags: providerTags,
       },
     })
-    .get('/:slug/providers/:providerId', async ({ access, params }) => {
-      const provider = await findProvider(deps, access.workspace, params.providerId);
+    .get('/:slug/providers/:providerId', async ({ principal, params }) => {
+      const provider = await findProvider(deps, principal.workspace, params.providerId);
       return { success: true, provider: toProviderJson(provider) };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: ProviderParams,
       response: { 200: ProviderResponse, ...keyedErrors },
-      detail: { operationId: 'getProvider', summary: 'Get a provider', tags: providerTags },
+      detail: { operationId: 'getProvider', summary: 'Get a provider', description: 'Active or not, with the services it offers. 404 NOT_FOUND for an id not in the workspace.', tags: providerTags },
     })
-    .patch('/:slug/providers/:providerId', async ({ access, params, body }) => {
-      const provider = await updateProvider(deps, access.workspace, params.providerId, body ?? {});
+    .patch('/:slug/providers/:providerId', async ({ principal, params, body }) => {
+      const provider = await updateProvider(deps, principal.workspace, params.providerId, body ?? {});
       return { success: true, provider: toProviderJson(provider) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: ProviderParams,
+      transform: refuseUnknownFields(ProviderPatchBody),
       body: t.Optional(ProviderPatchBody),
       response: { 200: ProviderResponse, ...keyedWriteErrors },
       detail: {
@@ -128,10 +141,11 @@ export function serviceRoutes(deps: AppDeps) {
         tags: providerTags,
       },
     })
-    .delete('/:slug/providers/:providerId', async ({ access, params }) => {
-      const provider = await deactivateProvider(deps, access.workspace, params.providerId);
+    .delete('/:slug/providers/:providerId', async ({ principal, params }) => {
+      const provider = await deactivateProvider(deps, principal.workspace, params.providerId);
       return { success: true, provider: toProviderJson(provider) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: ProviderParams,
       response: { 200: ProviderResponse, ...keyedErrors },
       detail: {

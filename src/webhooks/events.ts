@@ -10,7 +10,6 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.completed',
   'payment.received',
 ] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -1,6 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
-import { WEBHOOK_EVENT_TYPES } from './events.ts';
+import { Booking } from '../bookings/model.ts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
 
 /*
  * Integers use TypeBox's plain `Type.Integer` (see src/workspaces/model.ts): Elysia's `t.Integer` documents as
@@ -17,7 +18,7 @@ export const WebhookJson = t.Object({
   isActive: t.Boolean({ description: 'false: nothing is delivered; set by PATCH, or by the server after a 410 answer or 5 days of failed deliveries' }),
   createdAt: t.String({ format: 'date-time' }),
   events: t.Array(t.String(), { description: EVENTS_DESCRIPTION }),
-}, { description: 'Webhook' });
+}, { $id: 'Webhook' });
 export type WebhookJson = typeof WebhookJson.static;
 
 /** The answer of create: the webhook with its signing secret, shown this once. */
@@ -26,12 +27,12 @@ export const CreatedWebhookJson = t.Object({
   secret: t.String({
     description: 'signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library.',
   }),
-}, { description: 'Webhook with its secret' });
+}, { $id: 'WebhookWithSecret', description: 'A webhook with its signing secret, shown once at creation' });
 
-export const WebhookResponse = t.Object({ success: t.Boolean(), webhook: WebhookJson });
-export const CreatedWebhookResponse = t.Object({ success: t.Boolean(), webhook: CreatedWebhookJson });
-export const WebhooksResponse = t.Object({ success: t.Boolean(), webhooks: t.Array(WebhookJson) });
-export const DeletedResponse = t.Object({ success: t.Boolean() });
+export const WebhookResponse = t.Object({ success: t.Boolean(), webhook: WebhookJson }, { $id: 'WebhookResponse', description: 'The webhook' });
+export const CreatedWebhookResponse = t.Object({ success: t.Boolean(), webhook: CreatedWebhookJson }, { $id: 'CreatedWebhookResponse', description: 'The new webhook with its secret' });
+export const WebhooksResponse = t.Object({ success: t.Boolean(), webhooks: t.Array(WebhookJson) }, { $id: 'WebhooksResponse', description: 'The webhooks' });
+export { DeletedResponse } from '../workspaces/model.ts';
 
 const webhookFields = {
   url: t.String({ format: 'uri', maxLength: 2048, description: 'an http or https URL on a public host' }),
@@ -43,7 +44,7 @@ export const WebhookCreate = t.Object({
   url: webhookFields.url,
   name: t.Optional(webhookFields.name),
   events: t.Optional(webhookFields.events),
-}, { description: 'WebhookCreate' });
+}, { $id: 'WebhookCreate' });
 export type WebhookCreate = typeof WebhookCreate.static;
 
 export const WebhookPatchBody = t.Object({
@@ -51,7 +52,7 @@ export const WebhookPatchBody = t.Object({
   url: t.Optional(webhookFields.url),
   events: t.Optional(webhookFields.events),
   isActive: t.Optional(t.Boolean({ description: 'true re-enables an endpoint (its failure history starts afresh); false stops deliveries' })),
-}, { description: 'WebhookPatch' });
+}, { $id: 'WebhookPatch' });
 export type WebhookPatchBody = typeof WebhookPatchBody.static;
 
 export const WebhookParams = t.Object({
@@ -75,12 +76,58 @@ export const DeliveryJson = t.Object({
   error: t.Union([t.String(), t.Null()], { description: 'why the attempt failed when the status does not say (timeout, refused address, redirect)' }),
   durationMs: Type.Integer({ description: 'milliseconds' }),
   nextRetryAt: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'when the message is tried again; null when it was delivered or has failed for good' }),
-}, { description: 'WebhookDelivery' });
+}, { $id: 'WebhookDelivery' });
 export type DeliveryJson = typeof DeliveryJson.static;
 
-export const DeliveriesResponse = t.Object({ success: t.Boolean(), deliveries: t.Array(DeliveryJson) });
+export const DeliveriesResponse = t.Object({ success: t.Boolean(), deliveries: t.Array(DeliveryJson) }, { $id: 'WebhookDeliveriesResponse', description: 'The delivery attempts' });
 
 export const TestResponse = t.Object({
   success: t.Boolean(),
   messageId: t.String({ description: 'msg_…: the webhook-id of the test delivery; follow it in the deliveries' }),
-});
+}, { $id: 'WebhookTestResponse', description: 'The test message, queued' });
+
+/*
+ * What svc POSTs to a webhook endpoint (decisions section 5), documented under the OpenAPI `webhooks` section.
+ * The bodies are built in src/bookings/events.ts, src/payments/service.ts and ./events.ts; a test checks that
+ * the bodies they build match these schemas.
+ */
+
+const eventTypes = (prefix: string) => WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith(prefix)).map((type) => t.Literal(type));
+const EventTimestamp = t.String({ format: 'date-time', description: 'when the change happened, RFC 3339 in UTC' });
+const EventWorkspace = t.String({ description: 'the workspace slug' });
+
+export const BookingEvent = t.Object({
+  type: t.Union(eventTypes('booking.')),
+  timestamp: EventTimestamp,
+  data: t.Object({ workspace: EventWorkspace, booking: Booking }),
+}, { $id: 'BookingEvent', description: 'A booking changed; `booking` is the booking after the change, as the API returns it' });
+
+export const EventPayment = t.Object({
+  amount: t.Number({ description: 'decimal major units' }),
+  currency: t.String({ description: 'ISO 4217, upper case' }),
+  provider: t.String({ description: 'the payment provider, such as stripe or test' }),
+  reference: t.String({ description: 'the provider\'s id of the checkout' }),
+}, { $id: 'EventPayment' });
+
+export const PaymentEvent = t.Object({
+  type: t.Union(eventTypes('payment.')),
+  timestamp: EventTimestamp,
+  data: t.Object({ workspace: EventWorkspace, booking: Booking, payment: EventPayment }),
+}, { $id: 'PaymentEvent', description: 'A payment was received for a booking' });
+
+export const TestEvent = t.Object({
+  type: t.Literal(WEBHOOK_TEST_EVENT),
+  timestamp: EventTimestamp,
+  data: t.Object({ workspace: EventWorkspace, webhook: t.Object({ id: t.String({ description: 'wh_…' }), url: t.String({ format: 'uri' }) }) }),
+}, { $id: 'WebhookTestEvent', description: 'Sent on request by POST /workspaces/{slug}/webhooks/{webhookId}/test' });
+
+/** The body schema and a sentence for each event an endpoint can receive. */
+export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeof WEBHOOK_TEST_EVENT, { schema: TSchema; description: string }> = {
+  'booking.created': { schema: BookingEvent, description: 'A booking was made (any status: PENDING while a payment or a confirmation is due, else CONFIRMED).' },
+  'booking.confirmed': { schema: BookingEvent, description: 'A PENDING booking became CONFIRMED: confirmed by the API or the panel, or paid.' },
+  'booking.cancelled': { schema: BookingEvent, description: 'A booking was cancelled, or its unpaid hold expired; its time is free again.' },
+  'booking.rescheduled': { schema: BookingEvent, description: 'A booking moved to another time; `booking` carries the new times.' },
+  'booking.completed': { schema: BookingEvent, description: 'A CONFIRMED booking took place: completed by the API, or automatically after its end.' },
+  'payment.received': { schema: PaymentEvent, description: 'The payment provider reported a booking paid; `booking.confirmed` follows when the booking was PENDING.' },
+  [WEBHOOK_TEST_EVENT]: { schema: TestEvent, description: 'A test message, sent to one webhook on request whatever its `events`.' },
+};

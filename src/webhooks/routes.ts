@@ -1,6 +1,8 @@
+import { accessDeclarations } from '../access/macro.ts';
+import { keyOrSession } from '../access/policy.ts';
 import { Elysia } from 'elysia';
-import { authorize } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
+import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { integerQuery } from '../http/query.ts';
 import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
@@ -24,21 +26,22 @@ const DELIVERY_NOTES = 'Deliveries follow the Standard Webhooks specification: a
 /** v1 routes of a workspace's webhooks (decisions section 3); every one needs the workspace's API key. */
 export function webhookRoutes(deps: AppDeps) {
   return new Elysia({ name: 'webhooks', prefix: '/workspaces' })
-    // Runs before params and body are validated: unknown slug → 404, then key → 401, only then 400.
     // No keyless reads here, not even on the demo workspace: webhook URLs are the integrator's.
-    .derive(async ({ params, request }) => ({ access: await authorize(deps, (params as { slug?: string }).slug ?? '', request) }))
-    .get('/:slug/webhooks', async ({ access }) => {
-      const webhooks = await deps.storage.listWebhooks(access.workspace.id);
+    .use(accessDeclarations)
+    .get('/:slug/webhooks', async ({ principal }) => {
+      const webhooks = await deps.storage.listWebhooks(principal.workspace.id);
       return { success: true, webhooks: webhooks.map(toWebhookJson) };
     }, {
+      access: keyOrSession('read'),
       params: SlugParams,
       response: { 200: WebhooksResponse, ...keyedErrors },
-      detail: { operationId: 'listWebhooks', summary: 'List the webhooks of a workspace, oldest first', tags },
+      detail: { operationId: 'listWebhooks', summary: 'List the webhooks of a workspace, oldest first', description: 'Without their secrets. Never readable without the key, not even on the demo workspace.', tags },
     })
-    .post('/:slug/webhooks', async ({ access, body }) => {
-      const { webhook, secret } = await createWebhook(deps, access.workspace, body);
+    .post('/:slug/webhooks', async ({ principal, body }) => {
+      const { webhook, secret } = await createWebhook(deps, principal.workspace, body);
       return { success: true, webhook: { ...toWebhookJson(webhook), secret } };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: SlugParams,
       body: WebhookCreate,
       response: { 200: CreatedWebhookResponse, ...keyedWriteErrors },
@@ -49,19 +52,22 @@ export function webhookRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .get('/:slug/webhooks/:webhookId', async ({ access, params }) => ({
+    .get('/:slug/webhooks/:webhookId', async ({ principal, params }) => ({
       success: true,
-      webhook: toWebhookJson(await findWebhook(deps, access.workspace, params.webhookId)),
+      webhook: toWebhookJson(await findWebhook(deps, principal.workspace, params.webhookId)),
     }), {
+      access: keyOrSession('read'),
       params: WebhookParams,
       response: { 200: WebhookResponse, ...keyedErrors },
-      detail: { operationId: 'getWebhook', summary: 'Get a webhook (without its secret)', tags },
+      detail: { operationId: 'getWebhook', summary: 'Get a webhook (without its secret)', description: 'The secret is shown only by createWebhook. 404 NOT_FOUND for an id not in the workspace.', tags },
     })
-    .patch('/:slug/webhooks/:webhookId', async ({ access, params, body }) => ({
+    .patch('/:slug/webhooks/:webhookId', async ({ principal, params, body }) => ({
       success: true,
-      webhook: toWebhookJson(await updateWebhook(deps, access.workspace, params.webhookId, body)),
+      webhook: toWebhookJson(await updateWebhook(deps, principal.workspace, params.webhookId, body)),
     }), {
+      access: keyOrSession('svc_manage_settings'),
       params: WebhookParams,
+      transform: refuseUnknownFields(WebhookPatchBody),
       body: WebhookPatchBody,
       response: { 200: WebhookResponse, ...keyedWriteErrors },
       detail: {
@@ -71,18 +77,20 @@ export function webhookRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .delete('/:slug/webhooks/:webhookId', async ({ access, params }) => {
-      await deleteWebhook(deps, access.workspace, params.webhookId);
+    .delete('/:slug/webhooks/:webhookId', async ({ principal, params }) => {
+      await deleteWebhook(deps, principal.workspace, params.webhookId);
       return { success: true };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: WebhookParams,
       response: { 200: DeletedResponse, ...keyedErrors },
-      detail: { operationId: 'deleteWebhook', summary: 'Remove a webhook, its undelivered messages and its delivery log', tags },
+      detail: { operationId: 'deleteWebhook', summary: 'Remove a webhook, its undelivered messages and its delivery log', description: 'Nothing more is sent to it, retries included. 404 NOT_FOUND for an id not in the workspace.', tags },
     })
-    .post('/:slug/webhooks/:webhookId/test', async ({ access, params }) => ({
+    .post('/:slug/webhooks/:webhookId/test', async ({ principal, params }) => ({
       success: true,
-      messageId: await sendTestEvent(deps, access.workspace, params.webhookId),
+      messageId: await sendTestEvent(deps, principal.workspace, params.webhookId),
     }), {
+      access: keyOrSession('svc_manage_settings'),
       params: WebhookParams,
       response: { 200: TestResponse, ...keyedErrors },
       detail: {
@@ -92,10 +100,11 @@ export function webhookRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .get('/:slug/webhooks/:webhookId/deliveries', async ({ access, params, query }) => ({
+    .get('/:slug/webhooks/:webhookId/deliveries', async ({ principal, params, query }) => ({
       success: true,
-      deliveries: await listDeliveries(deps, access.workspace, params.webhookId, query.limit),
+      deliveries: await listDeliveries(deps, principal.workspace, params.webhookId, query.limit),
     }), {
+      access: keyOrSession('read'),
       params: WebhookParams,
       query: DeliveriesQuery,
       transform: integerQuery('limit'),

@@ -27,3 +27,25 @@ export function isAllowedOrigin(origin: string | null | undefined, domains: stri
   if (!host) return false;
   return domains.some((domain) => (domain.startsWith('*.') ? host.endsWith(domain.slice(1)) && host.length > domain.length - 1 : host === domain));
 }
+
+/** The `scheme://host[:port]` of a URL or origin, lower case, or null. */
+function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a keyless widget call from a page at `origin` may book for `workspace` (decisions sections 7 and 11):
+ * the demo workspace takes any origin; every workspace takes svc's own origin (`publicUrl`, its hosted booking
+ * pages) and the hosts of its allowed domains.
+ */
+export function isWidgetOriginAllowed(origin: string | null | undefined, workspace: { slug: string; domains: string[] }, publicUrl: string): boolean {
+  if (workspace.slug === 'demo') return true; // DEMO_SLUG; not imported: auth imports this module
+  if (!origin) return false;
+  const own = originOf(publicUrl);
+  return (own !== null && originOf(origin) === own) || isAllowedOrigin(origin, workspace.domains);
+}

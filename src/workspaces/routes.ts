@@ -1,7 +1,9 @@
+import { accessDeclarations } from '../access/macro.ts';
+import { keyOrSession, publicRoute } from '../access/policy.ts';
 import { Elysia, t } from 'elysia';
-import { findWorkspace, workspaceAccess } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
 import { refuseUnknownFields } from '../http/unknown-fields.ts';
+import { CONFIG_MAX_AGE_SECONDS, widgetConfig } from '../widget/config.ts';
 import { ErrorResponse, keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
   CustomFieldCreate, CustomFieldParams, CustomFieldPatchBody, CustomFieldResponse, CustomFieldsResponse, DeletedResponse,
@@ -17,30 +19,37 @@ const tags = ['Workspaces'];
 
 export function workspaceRoutes(deps: AppDeps) {
   return new Elysia({ name: 'workspaces', prefix: '/workspaces' })
-    .get('/:slug/config', async ({ params }) => {
-      const workspace = await findWorkspace(deps, params.slug);
-      const fields = await deps.storage.listCustomFields(workspace.id);
-      return {
-        success: true,
-        workspace: { id: workspace.id, name: workspace.name, primaryColor: workspace.primaryColor },
-        customFields: fields.map(toCustomFieldJson),
-      };
+    .use(accessDeclarations)
+    .get('/:slug/config', async ({ principal: { workspace }, request, set }) => {
+      // `booking.allowed` depends on the Origin, so a shared cache must key on it
+      set.headers['cache-control'] = `public, max-age=${CONFIG_MAX_AGE_SECONDS}`;
+      set.headers.vary = 'Origin';
+      return widgetConfig(deps, workspace, request.headers.get('origin'));
     }, {
+      access: publicRoute('anyOrigin'),
       params: SlugParams,
       response: { 200: WidgetConfigResponse, 404: ErrorResponse },
-      detail: { operationId: 'getWidgetConfig', summary: 'Public configuration for the booking widget', tags: ['Widget'], security: [] },
+      detail: {
+        operationId: 'getWidgetConfig',
+        summary: 'Public configuration for the booking widget',
+        description: 'Everything the widget needs before the visitor acts, in one request: the workspace, its active services '
+          + 'and providers, the custom fields of the booking form (ordered by `order`), whether a booking from the calling page '
+          + '(its Origin) is allowed, and the captcha. Any page may read it, without a key (CORS allows every origin). '
+          + 'Cached for 30 seconds (`Cache-Control: public, max-age=30`, `Vary: Origin`). 404 NOT_FOUND for an unknown slug.',
+        tags: ['Widget'],
+      },
     })
-    // every route below needs the workspace's API key
-    .derive(workspaceAccess(deps))
-    .get('/:slug', ({ access }) => ({ success: true, workspace: toWorkspaceJson(access.workspace) }), {
+    .get('/:slug', ({ principal }) => ({ success: true, workspace: toWorkspaceJson(principal.workspace) }), {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       response: { 200: WorkspaceResponse, ...keyedErrors },
-      detail: { operationId: 'getWorkspace', summary: 'Get a workspace', tags },
+      detail: { operationId: 'getWorkspace', summary: 'Get a workspace', description: 'The workspace with its settings: time zone, language, time format, cancellation window.', tags },
     })
-    .patch('/:slug', async ({ access, body }) => {
-      const workspace = await updateWorkspaceSettings(deps, access.workspace, body ?? {});
+    .patch('/:slug', async ({ principal, body }) => {
+      const workspace = await updateWorkspaceSettings(deps, principal.workspace, body ?? {});
       return { success: true, workspace: toWorkspaceJson(workspace) };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: SlugParams,
       transform: refuseUnknownFields(WorkspacePatchBody),
       body: t.Optional(WorkspacePatchBody),
@@ -54,15 +63,17 @@ export function workspaceRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .get('/:slug/domains', ({ access }) => ({ success: true, domains: access.workspace.domains }), {
+    .get('/:slug/domains', ({ principal }) => ({ success: true, domains: principal.workspace.domains }), {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       response: { 200: DomainsResponse, ...keyedErrors },
-      detail: { operationId: 'listDomains', summary: 'List the allowed widget domains', tags },
+      detail: { operationId: 'listDomains', summary: 'List the allowed widget domains', description: 'The hosts whose pages may create bookings without the API key (keyless createBooking).', tags },
     })
-    .put('/:slug/domains', async ({ access, body }) => {
-      const domains = await replaceDomains(deps, access.workspace, body.domains);
+    .put('/:slug/domains', async ({ principal, body }) => {
+      const domains = await replaceDomains(deps, principal.workspace, body.domains);
       return { success: true, domains };
     }, {
+      access: keyOrSession('svc_manage_settings'),
       params: SlugParams,
       body: DomainsBody,
       response: { 200: DomainsResponse, ...keyedWriteErrors },
@@ -74,18 +85,20 @@ export function workspaceRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .get('/:slug/custom-fields', async ({ access }) => {
-      const fields = await deps.storage.listCustomFields(access.workspace.id);
+    .get('/:slug/custom-fields', async ({ principal }) => {
+      const fields = await deps.storage.listCustomFields(principal.workspace.id);
       return { success: true, customFields: fields.map(toCustomFieldJson) };
     }, {
+      access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
       response: { 200: CustomFieldsResponse, ...keyedErrors },
       detail: { operationId: 'listCustomFields', summary: 'List the custom fields of the booking form', description: 'Ordered by `order`, then `key`.', tags },
     })
-    .post('/:slug/custom-fields', async ({ access, body }) => {
-      const field = await createCustomField(deps, access.workspace, body);
+    .post('/:slug/custom-fields', async ({ principal, body }) => {
+      const field = await createCustomField(deps, principal.workspace, body);
       return { success: true, customField: toCustomFieldJson(field) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: SlugParams,
       body: CustomFieldCreate,
       response: { 200: CustomFieldResponse, ...keyedWriteErrors },
@@ -97,11 +110,13 @@ export function workspaceRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .patch('/:slug/custom-fields/:fieldId', async ({ access, body, params }) => {
-      const field = await updateCustomField(deps, access.workspace, params.fieldId, body ?? {});
+    .patch('/:slug/custom-fields/:fieldId', async ({ principal, body, params }) => {
+      const field = await updateCustomField(deps, principal.workspace, params.fieldId, body ?? {});
       return { success: true, customField: toCustomFieldJson(field) };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: CustomFieldParams,
+      transform: refuseUnknownFields(CustomFieldPatchBody),
       body: t.Optional(CustomFieldPatchBody),
       response: { 200: CustomFieldResponse, ...keyedWriteErrors },
       detail: {
@@ -111,10 +126,11 @@ export function workspaceRoutes(deps: AppDeps) {
         tags,
       },
     })
-    .delete('/:slug/custom-fields/:fieldId', async ({ access, params }) => {
-      await deleteCustomField(deps, access.workspace, params.fieldId);
+    .delete('/:slug/custom-fields/:fieldId', async ({ principal, params }) => {
+      await deleteCustomField(deps, principal.workspace, params.fieldId);
       return { success: true };
     }, {
+      access: keyOrSession('svc_manage_operations'),
       params: CustomFieldParams,
       response: { 200: DeletedResponse, ...keyedErrors },
       detail: {

@@ -18,7 +18,8 @@ for (const adapter of ADAPTERS) {
     let operations: Operation[];
 
     beforeAll(async () => {
-      ctx = await createTestApp(adapter);
+      // Every refused request counts against the client address (decisions section 6); this suite sends hundreds.
+      ctx = await createTestApp(adapter, { config: { SVC_RATE_LIMIT: 100_000 } });
       otherKey = (await createWorkspace(ctx.deps, { slug: 'other-shop', name: 'Other Shop' })).apiKey;
       operations = documentedOperations((await ctx.request('GET', '/api/v1/openapi.json')).body);
     });

@@ -53,8 +53,8 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     const boot = (options: Parameters<typeof bootstrapRequest>[2], headerCredential = credential) => bootstrapRequest(ctx, headerCredential, options);
     expect(await ctx.request('POST', '/api/integrations/wordpress/panel/bootstrap', {
       body: { version: 1, workspaceSlug: 'acme', origin: SHOP, subject: 'u', role: 'ADMIN', capabilities: [] },
-    })).toMatchObject({ status: 401, body: unauthorized('missing host credential: send Authorization: SvcHost <host credential>') });
-    expect(await boot({}, 'svc_host_unknown')).toMatchObject({ status: 401, body: unauthorized('host credential is unknown or was revoked') });
+    })).toMatchObject({ status: 401, body: unauthorized('missing host credential: send it as Authorization: SvcHost <credential>') });
+    expect(await boot({}, 'svc_host_unknown')).toMatchObject({ status: 401, body: unauthorized('invalid host credential') });
     expect(await boot({ origin: 'https://evil.example.com' })).toMatchObject({
       status: 401, body: unauthorized('origin https://evil.example.com is not the linked origin of this host credential'),
     });
@@ -111,7 +111,7 @@ describeEachAdapter('panel routes, errors', (adapter) => {
 
   test('DELETE origin with an unknown credential -> 401; v1 revokes of unknown ids -> 404', async () => {
     expect(await ctx.request('DELETE', '/api/integrations/hostplatform/panel/origin', { headers: { authorization: 'SvcHost svc_host_nope' } }))
-      .toMatchObject({ status: 401, body: unauthorized('host credential is unknown or was revoked') });
+      .toMatchObject({ status: 401, body: unauthorized('invalid host credential') });
     expect(await ctx.request('DELETE', `${V1}/panel/origins/hc_nope`, { key: ctx.apiKey })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     expect(await ctx.request('DELETE', `${V1}/api-keys/key_nope`, { key: ctx.apiKey })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });

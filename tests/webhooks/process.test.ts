@@ -101,7 +101,12 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
 (POSTGRES_URL ? describe : describe.skip)('two svc serve processes on one Postgres', () => {
   test('deliver each of 100 messages exactly once, both taking part', async () => {
     const { db, apiKey } = await setup('postgres');
-    const receiver: Receiver = startReceiver({ reply: async () => (await Bun.sleep(2), new Response('ok')) });
+    const receiver: Receiver = startReceiver({
+      reply: async () => {
+        await Bun.sleep(2);
+        return new Response('ok');
+      },
+    });
     cleanup.push(() => receiver.stop());
     const env = { ...db.env, ...SERVE_ENV };
     const [a, b] = await Promise.all([startServe({ env }), startServe({ env })]);
@@ -146,7 +151,12 @@ describe('startServer shutdown', () => {
   test('stop() waits for a webhook delivery in flight; it is recorded before the database closes', async () => {
     db = await createTestDatabase('libsql');
     const held = gate();
-    const receiver = startReceiver({ reply: async () => (await held.opened, new Response('ok')) });
+    const receiver = startReceiver({
+      reply: async () => {
+        await held.opened;
+        return new Response('ok');
+      },
+    });
     cleanup.push(() => receiver.stop());
     server = await startServer(parseConfig({ ...db.env, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_WEBHOOK_ALLOW_PRIVATE: true, SVC_DEMO: false }));
     const { apiKey } = await createWorkspace(server.deps, { slug: 'acme', name: 'Acme Studio' });

@@ -1,0 +1,66 @@
+import axe from 'axe-core';
+import type { Locator, Page } from 'playwright-core';
+
+/** How a visitor goes through the widget, step by step (Playwright's CSS locators pierce the open shadow root). */
+export function widgetOf(page: Page, index = 0): Locator {
+  return page.locator('svc-booking').nth(index);
+}
+
+export async function heading(widget: Locator, name: string | RegExp): Promise<void> {
+  await widget.getByRole('heading', { name }).waitFor();
+}
+
+export async function chooseService(widget: Locator, name: string): Promise<void> {
+  await widget.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await heading(widget, /Choose a day|Tag wählen/);
+}
+
+/** Clicks the first open day of the month shown (moving on a month when this one has none); returns it. */
+export async function chooseFirstDay(widget: Locator): Promise<string> {
+  const open = widget.locator('button.day.open');
+  await widget.locator('table[role=grid]').waitFor();
+  for (let months = 0; months < 3; months++) {
+    await widget.locator('.note', { hasText: /Loading|Wird geladen/ }).waitFor({ state: 'detached' });
+    if ((await open.count()) > 0) break;
+    await widget.getByRole('button', { name: /Next month|Nächster Monat/ }).click();
+  }
+  const day = (await open.first().getAttribute('data-day'))!;
+  await open.first().click();
+  await heading(widget, /Choose a time|Uhrzeit wählen/);
+  return day;
+}
+
+export async function chooseTime(widget: Locator, label?: string): Promise<string> {
+  const times = widget.locator('button.time');
+  await times.first().waitFor();
+  const button = label ? widget.locator('button.time', { hasText: label }) : times.first();
+  const text = (await button.textContent())!.trim();
+  await button.click();
+  await heading(widget, /Your details|Ihre Angaben/);
+  return text;
+}
+
+export async function fillDetails(widget: Locator, values: { name?: string; email?: string; allergies?: string }): Promise<void> {
+  if (values.name !== undefined) await widget.getByLabel(/^(Name)/).fill(values.name);
+  if (values.email !== undefined) await widget.getByLabel(/^(Email|E-Mail)/).fill(values.email);
+  if (values.allergies !== undefined) await widget.getByLabel(/^Allergies/).fill(values.allergies);
+}
+
+export async function submit(widget: Locator): Promise<void> {
+  await widget.locator('form button[type=submit]').click();
+}
+
+/** The instant of a wall time in a zone, as the API prints it. */
+export function instantIn(day: string, time: string, zone: string): string {
+  return Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(zone).toInstant().toString({ smallestUnit: 'millisecond' });
+}
+
+/** axe-core's WCAG 2.2 A and AA rules over the whole page, shadow roots included; returns the violations. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string | null; nodes: string[] }[]> {
+  await page.addScriptTag({ content: axe.source });
+  return page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const result = await run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? null, nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`) }));
+  });
+}

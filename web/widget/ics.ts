@@ -1,0 +1,52 @@
+import type { WidgetBooking } from '../../src/widget/protocol.ts';
+
+/** 2026-03-30T07:00:00.000Z → 20260330T070000Z */
+const icsTime = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+/** RFC 5545 text: backslash, semicolon, comma and newlines escaped. */
+const icsText = (text: string) => text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+
+/** Lines longer than 75 octets are folded (RFC 5545 section 3.1). */
+function fold(line: string): string {
+  const bytes = new TextEncoder().encode(line);
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  for (const char of line) {
+    const length = new TextEncoder().encode(char).length;
+    if (size + length > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      size = 0;
+    }
+    current += char;
+    size += length;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+/** A calendar file with the booking as one event, times in UTC. */
+export function bookingIcs(booking: WidgetBooking, details: { workspaceName: string; serviceName: string; providerName: string | null; now: Date }): string {
+  const summary = `${details.serviceName} – ${details.workspaceName}`;
+  const description = [details.serviceName, details.providerName, `Booking ${booking.id}`].filter(Boolean).join('\n');
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//svc//booking widget//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'BEGIN:VEVENT',
+    `UID:${booking.id}@svc`,
+    `DTSTAMP:${icsTime(details.now.toISOString())}`,
+    `DTSTART:${icsTime(booking.startTime)}`,
+    `DTEND:${icsTime(booking.endTime)}`,
+    `SUMMARY:${icsText(summary)}`,
+    `DESCRIPTION:${icsText(description)}`,
+    `STATUS:${booking.status === 'CONFIRMED' ? 'CONFIRMED' : 'TENTATIVE'}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(fold).join('\r\n') + '\r\n';
+}

@@ -1,0 +1,185 @@
+/*
+ * The booking widget's loader (decisions section 11): every `<script src=".../svc-widget.min.js" data-slug=…>`
+ * on the page becomes one independent widget in an open shadow root on a `<svc-booking>` element. It adds one
+ * global, `window.SvcWidget`, and no global CSS; failures are reported on the console, never thrown at the page.
+ */
+import { signal, type Signal } from '@preact/signals';
+import { render } from 'preact';
+import { httpApi } from './api.ts';
+import { Captcha } from './captcha.ts';
+import { BookingFlow } from './flow.ts';
+import { localeFor, stringsFor } from './i18n.ts';
+import type { Prefill } from './machine.ts';
+import { BASE_CSS, sheet, themeCss } from './styles.ts';
+import { visitorZone } from './time.ts';
+import { FloatingWidget, InlineWidget, type WidgetContext } from './ui.tsx';
+
+type Position = 'bottom-right' | 'bottom-left' | 'inline';
+type Theme = 'auto' | 'light' | 'dark';
+
+interface Mounted {
+  slug: string;
+  position: Position;
+  element: HTMLElement;
+  flow: BookingFlow;
+  open: Signal<boolean>;
+}
+
+export interface SvcWidgetApi {
+  /** opens the first floating widget (or scrolls to the first inline one), at `serviceId` when given */
+  open(options?: { serviceId?: string }): void;
+  /** closes every open widget dialog */
+  close(): void;
+  /** fills the details form of every widget */
+  prefill(values: Prefill): void;
+  /** mounts the widget tags not mounted yet (each copy of the script calls it) */
+  scan(): void;
+}
+
+const SCRIPT_NAME = /\/svc-widget\.min\.js(?:[?#]|$)/;
+const TAG = 'svc-booking';
+
+const report = (message: string, error?: unknown) => console.warn(`[svc-widget] ${message}`, error ?? '');
+
+const emit = (name: string, detail: unknown) => window.dispatchEvent(new CustomEvent(name, { detail }));
+
+const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T =>
+  (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
+
+function prefersDark(theme: Theme): boolean {
+  return theme === 'dark' || (theme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+}
+
+function whenBodyReady(then: () => void) {
+  if (document.body) then();
+  else document.addEventListener('DOMContentLoaded', then, { once: true });
+}
+
+function mount(script: HTMLScriptElement, registry: Mounted[]) {
+  const data = script.dataset;
+  const slug = data.slug?.trim();
+  if (!slug) {
+    report('a widget script tag needs data-slug="<workspace slug>"');
+    return;
+  }
+  const position = oneOf(data.position, ['bottom-right', 'bottom-left', 'inline'] as const, 'bottom-right');
+  const theme = oneOf(data.theme, ['auto', 'light', 'dark'] as const, 'auto');
+  const element = document.createElement(TAG);
+  element.setAttribute('position', position);
+  element.setAttribute('theme', theme);
+  element.setAttribute('data-slug', slug);
+  const shadow = element.attachShadow({ mode: 'open' });
+  const themeSheet = sheet(themeCss(null));
+  shadow.adoptedStyleSheets = [sheet(BASE_CSS), themeSheet];
+
+  const open = signal(false);
+  let captcha: Captcha | null = null;
+  const flow = new BookingFlow(httpApi(new URL(script.src).origin, slug), {
+    booked: (booking, checkoutUrl) => {
+      captcha?.reset();
+      emit('svc:booking-created', { booking, checkoutUrl });
+    },
+    redirect: (url) => window.location.assign(url),
+    captchaToken: () => captcha?.current(),
+  }, { serviceId: data.service ?? null, providerId: data.provider ?? null });
+  const entry: Mounted = { slug, position, element, flow, open };
+  registry.push(entry);
+
+  const setOpen = (value: boolean) => {
+    if (open.value === value) return;
+    open.value = value;
+    emit(value ? 'svc:widget-open' : 'svc:widget-close', { slug });
+  };
+
+  function Root() {
+    const state = flow.state.value;
+    const language = data.language ?? state.config?.workspace.language ?? 'en';
+    const ctx: WidgetContext = {
+      flow,
+      strings: stringsFor(language),
+      locale: localeFor(language),
+      visitorZone: visitorZone(),
+      mountCaptcha() {
+        const config = flow.current.config?.booking.captcha;
+        if (!config || captcha) return;
+        captcha = new Captcha(config.provider, config.siteKey);
+        const holder = document.createElement('div');
+        holder.slot = 'captcha';
+        element.appendChild(holder);
+        captcha.mount(holder, prefersDark(theme) ? 'dark' : 'light').catch((error) => report('the captcha could not be loaded', error));
+      },
+    };
+    if (position === 'inline') return <InlineWidget ctx={ctx} />;
+    if (state.step === 'loading' && !open.value) return null;
+    return <FloatingWidget ctx={ctx} open={open} label={data.label ?? ctx.strings.launcher} onOpen={() => setOpen(true)} onClose={() => setOpen(false)} />;
+  }
+
+  flow.state.subscribe((state) => {
+    if (state.config) themeSheet.replaceSync(themeCss(state.config.workspace.primaryColor));
+  });
+  const place = () => {
+    const target = data.target ? document.querySelector(data.target) : null;
+    if (data.target && !target) report(`data-target ${data.target} matches no element; the widget goes after its script tag`);
+    if (position !== 'inline') document.body.appendChild(element);
+    else if (target) target.appendChild(element);
+    else if (script.parentElement && script.parentElement !== document.head) script.after(element);
+    else document.body.appendChild(element);
+    render(<Root />, shadow);
+  };
+  if (position === 'inline' && !data.target && script.parentElement && script.parentElement !== document.head) place();
+  else whenBodyReady(place);
+  void flow.start();
+}
+
+function install(): SvcWidgetApi {
+  const registry: Mounted[] = [];
+  const mounted = new WeakSet<HTMLScriptElement>();
+  const api: SvcWidgetApi = {
+    open(options = {}) {
+      const entry = registry.find((candidate) => candidate.position !== 'inline') ?? registry[0];
+      if (!entry) return report('SvcWidget.open: no widget on this page');
+      if (options.serviceId) entry.flow.dispatch({ type: 'chooseService', serviceId: options.serviceId });
+      if (entry.position === 'inline') {
+        entry.element.scrollIntoView({ block: 'start' });
+        return;
+      }
+      if (!entry.open.value) {
+        entry.open.value = true;
+        emit('svc:widget-open', { slug: entry.slug });
+      }
+    },
+    close() {
+      for (const entry of registry) {
+        if (!entry.open.value) continue;
+        entry.open.value = false;
+        emit('svc:widget-close', { slug: entry.slug });
+      }
+    },
+    prefill(values) {
+      if (!values || typeof values !== 'object') return report('SvcWidget.prefill takes an object such as { name, email }');
+      for (const entry of registry) entry.flow.dispatch({ type: 'prefill', values });
+    },
+    scan() {
+      const scripts = document.querySelectorAll<HTMLScriptElement>('script[data-slug][src]');
+      for (const script of scripts) {
+        if (mounted.has(script) || !SCRIPT_NAME.test(script.src)) continue;
+        mounted.add(script);
+        try {
+          mount(script, registry);
+        } catch (error) {
+          report('a widget could not start', error);
+        }
+      }
+    },
+  };
+  if (!customElements.get(TAG)) customElements.define(TAG, class extends HTMLElement {});
+  return api;
+}
+
+const host = window as unknown as { SvcWidget?: SvcWidgetApi };
+try {
+  host.SvcWidget ??= install();
+  host.SvcWidget.scan();
+} catch (error) {
+  report('the widget could not start', error);
+}
