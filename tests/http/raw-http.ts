@@ -30,7 +30,7 @@ export function rawRequest(port: number, request: string, options: { localAddres
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk as Buffer]);
       const parsed = parse(received);
-      if (parsed && parsed.complete) finish();
+      if (parsed?.complete) finish();
     });
     socket.on('close', () => {
       if (settled) return;
