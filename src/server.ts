@@ -1,7 +1,7 @@
 import { openPayments } from '../adapters/payments/index.ts';
 import { openRateLimiter } from '../adapters/ratelimit/index.ts';
 import { openStorage } from '../adapters/storage/index.ts';
-import { createApp } from './app.ts';
+import { createApp, serveFetch } from './app.ts';
 import type { Config } from './config.ts';
 import { ensureDemoWorkspace } from './demo/seed.ts';
 import type { AppDeps } from './deps.ts';
@@ -54,9 +54,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const server = Bun.serve({
     port: config.PORT,
     hostname: config.HOST,
-    // Our own limit (64 KiB, with the contract's body) applies first; this only bounds what Bun buffers.
-    maxRequestBodySize: 1024 * 1024,
-    fetch: (request) => app.handle(request),
+    // Bun's own limit answers a bare 413 before the app sees the request; svc reads bodies as streams and
+    // refuses any over 64 KiB itself (src/http/body-limit.ts), with the contract's error body.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch: serveFetch(app),
   });
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}`;
   logger.info('svc listening', { url, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });

@@ -56,4 +56,37 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
       await context.close();
     });
   }
+
+  for (const [colorScheme, viewport, device] of [['light', { width: 375, height: 740 }, 'phone'], ['dark', { width: 1280, height: 900 }, 'desktop']] as const) {
+    test(`hosted pages, ${colorScheme}, ${device}: welcome, /book/acme books on svc's own origin, unknown slug 404; no axe violation`, async () => {
+      // bypassCSP only lets the test inject axe-core: the pages' own CSP forbids inline scripts
+      const { context, page, errors } = await env.open({ colorScheme, viewport, bypassCSP: true });
+      await page.goto(`${env.appUrl}/`);
+      await page.getByRole('link', { name: 'Try a booking' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await env.screenshot(page, `page-welcome-${colorScheme}-${device}`);
+      const response = await page.goto(`${env.appUrl}/book/acme`);
+      expect(response?.status()).toBe(200);
+      expect(await page.title()).toBe('Acme Studio');
+      const widget = widgetOf(page);
+      await chooseService(widget, 'Consultation');
+      const day = await chooseFirstDay(widget);
+      const time = await chooseTime(widget);
+      await fillDetails(widget, { name: 'Own Origin', email: `own-${device}@example.com`, allergies: 'none' });
+      expect(await axeViolations(page)).toEqual([]);
+      await env.screenshot(page, `page-book-${colorScheme}-${device}-details`);
+      await submit(widget);
+      await heading(widget, 'Booking confirmed');
+      await env.screenshot(page, `page-book-${colorScheme}-${device}-confirmation`);
+      const stored = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, from: Date.parse(instantIn(day, time, 'Europe/Berlin')), to: Date.parse(instantIn(day, time, 'Europe/Berlin')) + 1 });
+      expect(stored.map((booking) => booking.customerEmail)).toContain(`own-${device}@example.com`);
+      const missing = await page.goto(`${env.appUrl}/book/nobody`);
+      expect(missing?.status()).toBe(404);
+      await page.getByRole('heading', { name: 'This booking page does not exist' }).waitFor();
+      await env.screenshot(page, `page-404-${colorScheme}-${device}`);
+      expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+      await context.close();
+    });
+  }
 });
+

@@ -11,6 +11,7 @@ export async function acmeApi<T = any>(env: BrowserEnv, method: string, path: st
 }
 
 export interface Catalogue {
+  consultationId: string;
   haircutId: string;
   colourId: string;
   alexId: string;
@@ -19,7 +20,7 @@ export interface Catalogue {
 
 /**
  * Acme's catalogue for browser tests: two stylists, a haircut (30 min, 35 EUR, free to book without payment
- * provider) and a colour (90 min, 89 EUR with a 20 EUR deposit), a required `allergies` text field and an
+ * provider) and a colour (90 min, 89 EUR with a 20 EUR deposit), a free consultation (15 min), a required `allergies` text field and an
  * optional `first_visit` checkbox; hours Mon–Sat 09:00–17:00 and Sunday 09:00–12:00 (so DST Sundays have times).
  */
 export async function seedCatalogue(env: BrowserEnv): Promise<Catalogue> {
@@ -32,6 +33,9 @@ export async function seedCatalogue(env: BrowserEnv): Promise<Catalogue> {
   const colour = await acmeApi(env, 'POST', '/services', {
     name: 'Colour & cut', description: 'Full colour with a cut.', duration: 90, price: 89, deposit: 20, currency: 'EUR', providerIds, order: 1,
   });
+  const consultation = await acmeApi(env, 'POST', '/services', {
+    name: 'Consultation', description: 'Free, fifteen minutes.', duration: 15, price: 0, currency: 'EUR', providerIds, order: 2,
+  });
   await acmeApi(env, 'POST', '/custom-fields', { key: 'allergies', label: 'Allergies', type: 'text', required: true, order: 1 });
   await acmeApi(env, 'POST', '/custom-fields', { key: 'first_visit', label: 'This is my first visit', type: 'checkbox', required: false, order: 2 });
   const day = [{ start: '09:00', end: '17:00' }];
@@ -39,5 +43,5 @@ export async function seedCatalogue(env: BrowserEnv): Promise<Catalogue> {
     weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: [{ start: '09:00', end: '12:00' }] }, exceptions: [],
   });
   await acmeApi(env, 'PATCH', '', { primaryColor: '#0f766e' });
-  return { haircutId: haircut.service.id, colourId: colour.service.id, alexId: alex.provider.id, samId: sam.provider.id };
+  return { consultationId: consultation.service.id, haircutId: haircut.service.id, colourId: colour.service.id, alexId: alex.provider.id, samId: sam.provider.id };
 }

@@ -30,6 +30,18 @@ export async function chooseFirstDay(widget: Locator): Promise<string> {
   return day;
 }
 
+/** Moves the calendar to `day`'s month and clicks it. */
+export async function chooseDay(widget: Locator, day: string): Promise<void> {
+  await widget.locator('table[role=grid]').waitFor();
+  for (let months = 0; months < 24 && (await widget.locator(`button[data-day="${day}"]`).count()) === 0; months++) {
+    await widget.getByRole('button', { name: /Next month|Nächster Monat/ }).click();
+  }
+  const button = widget.locator(`button.day.open[data-day="${day}"]`);
+  await button.waitFor();
+  await button.click();
+  await heading(widget, /Choose a time|Uhrzeit wählen/);
+}
+
 export async function chooseTime(widget: Locator, label?: string): Promise<string> {
   const times = widget.locator('button.time');
   await times.first().waitFor();

@@ -93,7 +93,8 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
 
   function Root() {
     const state = flow.state.value;
-    const language = data.language ?? state.config?.workspace.language ?? 'en';
+    // until the config arrives, the host page's language stands in for the workspace's (the launcher shows at once)
+    const language = data.language ?? state.config?.workspace.language ?? (document.documentElement.lang || 'en');
     const ctx: WidgetContext = {
       flow,
       strings: stringsFor(language),
@@ -110,7 +111,6 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
       },
     };
     if (position === 'inline') return <InlineWidget ctx={ctx} />;
-    if (state.step === 'loading' && !open.value) return null;
     return <FloatingWidget ctx={ctx} open={open} label={data.label ?? ctx.strings.launcher} onOpen={() => setOpen(true)} onClose={() => setOpen(false)} />;
   }
 

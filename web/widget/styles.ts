@@ -42,7 +42,8 @@ fieldset{border:0;min-width:0}
 .logo{width:36px;height:36px;border-radius:8px;object-fit:cover}
 .titles{flex:1;min-width:0}
 .workspace{font-size:.875rem;color:var(--svc-color-muted);margin:0}
-h2{font-size:1.25rem;line-height:1.3;font-weight:650;outline:none}
+h2{font-size:1.25rem;line-height:1.3;font-weight:650}
+h2:focus,h2:focus-visible{outline:none}
 .icon-btn{display:inline-flex;align-items:center;justify-content:center;min-width:44px;min-height:44px;border-radius:10px;border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;padding:0 12px}
 .icon-btn:hover{background:var(--svc-color-surface)}
 .icon-btn[disabled]{opacity:.4;cursor:default}
@@ -86,6 +87,7 @@ input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{b
 .check{display:flex;gap:10px;align-items:flex-start}
 .check input{width:22px;height:22px;margin:1px 0 0;accent-color:var(--svc-color-primary)}
 .error{color:var(--svc-color-danger);font-size:.875rem;font-weight:500}
+.error[role=alert]{margin-bottom:10px}
 .notice{border-radius:10px;padding:12px 14px;margin-bottom:14px;background:var(--svc-color-danger-bg);color:var(--svc-color-text);border:1px solid var(--svc-color-danger)}
 .notice .btn{margin-top:10px}
 .chosen{background:var(--svc-color-surface);border-radius:12px;padding:12px 14px;margin-bottom:16px}

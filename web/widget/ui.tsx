@@ -77,7 +77,10 @@ function visitorTime(state: FlowState, ctx: WidgetContext): string | null {
     weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit',
     hourCycle: state.config!.workspace.timeFormat === '12h' ? 'h12' : 'h23', timeZone: ctx.visitorZone,
   }).format(epochMs);
-  return ctx.strings.yourTime(when, ctx.visitorZone);
+  // browsers name some zones by their legacy ids (Asia/Calcutta): a visitor reads "India Standard Time" more easily
+  const name = new Intl.DateTimeFormat(ctx.locale, { timeZone: ctx.visitorZone, timeZoneName: 'longGeneric' })
+    .formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value;
+  return ctx.strings.yourTime(when, name && !name.startsWith('GMT') ? name : ctx.visitorZone);
 }
 
 /** The whole flow: header, notice, the current step, and the live region that announces step changes. */
@@ -194,6 +197,7 @@ function Chosen({ state, ctx, withTime }: { state: FlowState; ctx: WidgetContext
   return (
     <div class="chosen">
       <strong>{parts.filter(Boolean).join(' · ')}</strong>
+      <p>{ctx.strings.minutes(service.duration)} · {service.price > 0 ? money(service.price, service.currency, ctx.locale) : ctx.strings.free}</p>
       {provider && <p>{ctx.strings.summaryProvider} {provider}</p>}
       {withTime && <p>{ctx.strings.timesIn(workspace.timezone)}</p>}
       {other && <p>{other}</p>}
@@ -212,6 +216,9 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
   const firstOpen = weeks.flat().find((day) => day !== null && available.has(day)) ?? null;
   const active = (inMonth(focused) ? focused : null) ?? (inMonth(state.day) ? state.day : null) ?? firstOpen ?? (state.month === monthOf(state.today) ? state.today : `${state.month}-01`);
 
+  // keys may arrive faster than renders: the handler reads the day the last key moved to
+  const current = useRef(active);
+  current.current = active;
   useEffect(() => {
     if (!navigating.current) return;
     grid.current?.querySelector<HTMLButtonElement>(`button[data-day="${active}"]`)?.focus();
@@ -221,10 +228,12 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
   const move = (target: string) => {
     const day = target < minDay ? minDay : target;
     navigating.current = true;
+    current.current = day;
     setFocused(day);
     if (monthOf(day) !== state.month) ctx.flow.dispatch({ type: 'showMonth', month: monthOf(day) });
   };
   const onKeyDown = (event: KeyboardEvent) => {
+    const active = current.current;
     const weekdayIndex = (new Date(`${active}T12:00:00Z`).getUTCDay() + 6) % 7;
     const moves: Record<string, () => string> = {
       ArrowLeft: () => addDays(active, -1),
