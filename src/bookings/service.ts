@@ -7,7 +7,7 @@ import { newId } from '../shared/ids.ts';
 import { isoTime } from '../shared/models.ts';
 import type { BookingRecord, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
-import { bookingEvents } from './events.ts';
+import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from './lifecycle.ts';
 import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery } from './model.ts';
 
@@ -131,12 +131,9 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
 
   const check = slotCheck(workspace, offering, start, duration, now);
   const json = jsonFor(offering);
-  const result = await deps.storage.reserveBooking({
-    booking: record,
-    candidates: await rankProviders(deps, workspace, offering.providers, start),
-    margin: offering.margin,
-    fits: check.fits,
-    emit: (saved) => bookingEvents(['booking.created'], workspace, json(saved), now),
+  const result = await applyBookingMove(deps, { workspace, booking: record, json, at: now }, {
+    action: 'create',
+    reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
   });
   if (!result.ok) throw check.refusal();
   if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null };
@@ -209,31 +206,24 @@ export async function listBookings(deps: Pick<AppDeps, 'storage'>, workspace: Wo
 const invalidTransition = (reason: string) => new AppError('INVALID_TRANSITION', reason);
 
 /**
- * confirm, cancel and complete: lifecycle.move decides, storage.transitionBooking writes compare-and-set with
- * the move's events. When the booking changed status in between, it is read again and the move decided anew.
+ * confirm, cancel and complete through applyBookingMove: the lifecycle decides, the status moves compare-and-set
+ * with the move's events. When the booking changed status in between, it is read again and the move decided anew.
  */
 export async function changeStatus(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>, options: { reason?: string } = {}): Promise<Booking> {
   for (let attempt = 0; attempt < TRANSITION_ATTEMPTS; attempt++) {
     const booking = await findBooking(deps, workspace, bookingId);
-    const now = deps.clock.now();
-    const decided = move(booking, action, now);
-    if (!decided.ok) throw invalidTransition(decided.reason);
     const names = await namesOf(deps, booking);
-    const moved = await deps.storage.transitionBooking(workspace.id, booking.id, {
-      from: [booking.status],
-      to: decided.status,
-      at: now,
-      cancelReason: action === 'cancel' ? optionalText(options.reason) : undefined,
-      emit: (updated) => bookingEvents(decided.events, workspace, toBookingJson(updated, names), now),
-    });
-    if (moved) return toBookingJson(moved, names);
+    const input = { workspace, booking, json: (record: BookingRecord) => toBookingJson(record, names), at: deps.clock.now() };
+    const result = await applyBookingMove(deps, input, action === 'cancel' ? { action, reason: optionalText(options.reason) } : { action });
+    if (result.ok) return input.json(result.booking);
+    if (result.kind === 'refused') throw invalidTransition(result.reason);
   }
   throw invalidTransition(`booking ${bookingId} kept changing status while it was being ${action === 'cancel' ? 'cancelled' : `${action}d`}; read it and try again`);
 }
 
 /**
  * reschedule: from PENDING or CONFIRMED only, to a bookable time of the same provider; the status, the
- * length and everything else stay. The check and the move happen in one reservation (`replacing`), with
+ * length and everything else stay. The check and the move happen in one reservation (applyBookingMove), with
  * `booking.rescheduled` written in the same transaction.
  */
 export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, date: string): Promise<Booking> {
@@ -253,13 +243,11 @@ export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecor
   const length = booking.endTime - booking.startTime;
   const check = slotCheck(workspace, offering, start, length / MINUTE_MS, now);
   const json = jsonFor(offering);
-  const result = await deps.storage.reserveBooking({
-    booking: { ...booking, startTime: start, endTime: start + length, updatedAt: now },
-    candidates: [provider.id],
-    margin: offering.margin,
-    fits: check.fits,
-    emit: (saved) => bookingEvents(decided.events, workspace, json(saved), now),
-    replacing: booking.id,
+  const result = await applyBookingMove(deps, { workspace, booking, json, at: now }, {
+    action: 'reschedule',
+    startTime: start,
+    endTime: start + length,
+    reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
   });
   if (result.ok) return json(result.booking);
   // Refused: because the time is not bookable, or because the booking left PENDING/CONFIRMED meanwhile.
