@@ -4,15 +4,12 @@ import { openStorage } from '../adapters/storage/index.ts';
 import { createApp, serveFetch } from './app.ts';
 import type { Config } from './config.ts';
 import { ensureDemoWorkspace } from './demo/seed.ts';
-import type { AppDeps } from './deps.ts';
+import { buildDeps, type AppDeps } from './deps.ts';
 import { systemClock } from './shared/clock.ts';
 import { createLogger } from './shared/logger.ts';
 import { randomToken } from './shared/secrets.ts';
 import { startBackground, type Background } from './scheduler/index.ts';
-import { withOutboxSignal } from './webhooks/outbox-signal.ts';
 import type { Storage } from './storage/port.ts';
-import { withReadCache } from './storage/read-cache.ts';
-import { createAvailabilityCache, withAvailabilityInvalidation } from './scheduling/availability-cache.ts';
 
 export interface RunningServer {
   url: string;
@@ -28,26 +25,20 @@ export async function resolveSecret(storage: Storage, config: Config): Promise<s
   return storage.putSettingIfAbsent('svc_secret', randomToken('', 48));
 }
 
-/** How long another instance's (or the CLI's) change to a workspace, key, service or provider may take to show. */
-const CATALOGUE_CACHE_MS = 2000;
-/** How long another instance's booking may take to disappear from this instance's availability answers. */
-const AVAILABILITY_CACHE_MS = 1000;
-
 /** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
   let background: Background | undefined;
-  // Every write that adds webhook messages wakes the delivery loop at once.
-  const availabilityCache = createAvailabilityCache({ clock: systemClock, ttlMs: AVAILABILITY_CACHE_MS });
-  const storage = withReadCache(
-    withAvailabilityInvalidation(withOutboxSignal(openStorage(config.DATABASE_URL), () => background?.wake()), availabilityCache),
-    { clock: systemClock, ttlMs: CATALOGUE_CACHE_MS },
-  );
+  const storage = openStorage(config.DATABASE_URL);
   await storage.migrate();
   const secret = await resolveSecret(storage, config);
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
   const payments = openPayments(config);
-  const deps: AppDeps = { storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter, payments, availabilityCache };
+  const deps = buildDeps({
+    storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter, payments,
+    // Every write that adds webhook messages wakes the delivery loop at once.
+    onOutboxWrite: () => background?.wake(),
+  });
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
 
   const app = createApp(deps);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { ConfigSchema } from '../../src/config.ts';
+import { waitFor } from './wait.ts';
 
 /** The bun that runs the tests runs svc too. */
 export const BUN = process.execPath;
@@ -97,14 +98,8 @@ export async function startServe(options: { env: Record<string, string>; port?: 
     child, port, url,
     stderr: () => text,
     logs,
-    async waitForLog(match, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const found = logs().find(match);
-        if (found) return found;
-        if (Date.now() > until) throw new Error(`no matching log line within ${timeoutMs} ms:\n${text}`);
-        await Bun.sleep(20);
-      }
+    waitForLog(match, timeoutMs = 5000) {
+      return waitFor(() => logs().find(match), { timeoutMs, what: `a matching log line; the log so far:\n${text}` });
     },
     signal(signal) {
       signalled = true;
