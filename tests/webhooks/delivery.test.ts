@@ -471,7 +471,13 @@ describeEachAdapter('webhook delivery', (adapter) => {
     // This dispatcher polls once a minute: within the test only a wake makes it claim.
     let woken: WebhookTestApp | undefined;
     let wakes = 0;
-    woken = await createWebhookTestApp(adapter, { onOutbox: () => (wakes++, woken?.dispatcher.wake()), dispatcher: { pollIntervalMs: 60_000 } });
+    woken = await createWebhookTestApp(adapter, {
+      onOutbox: () => {
+        wakes++;
+        woken?.dispatcher.wake();
+      },
+      dispatcher: { pollIntervalMs: 60_000 },
+    });
     try {
       const hook = await woken.createWebhook(receiver.url);
       woken.dispatcher.start();
