@@ -14,7 +14,13 @@ type ClosableLimiter = RateLimiter & { close(): Promise<void> };
 /** A Postgres limiter on its own pool, as one instance would hold it, counting the queries it sends. */
 function instance(db: TestDatabase): { limiter: ClosableLimiter; queries: () => number } {
   let queries = 0;
-  const sql = postgres(db.env.DATABASE_URL!, { max: 3, onnotice: () => {}, debug: () => { queries += 1; } });
+  const sql = postgres(db.env.DATABASE_URL!, {
+    max: 3,
+    onnotice: () => {},
+    debug: () => {
+      queries += 1;
+    },
+  });
   return { limiter: postgresRateLimiter(sql), queries: () => queries };
 }
 
@@ -27,9 +33,21 @@ describe('memory limiter', () => {
     const limiter = memoryRateLimiter();
     const decisions = [];
     for (let i = 0; i < 6; i++) decisions.push(await limiter.hit('k', 5, WINDOW_MS, NOW));
-    expect(decisions.map((decision) => [decision.allowed, decision.remaining])).toEqual([[true, 4], [true, 3], [true, 2], [true, 1], [true, 0], [false, 0]]);
+    expect(decisions.map((decision) => [decision.allowed, decision.remaining])).toEqual([
+      [true, 4],
+      [true, 3],
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
     expect(decisions[5]!.resetAt).toBe(Date.parse('2026-11-23T08:01:00.000Z'));
-    expect(await limiter.hit('k', 5, WINDOW_MS, NOW + WINDOW_MS)).toEqual({ allowed: true, limit: 5, remaining: 4, resetAt: Date.parse('2026-11-23T08:02:00.000Z') });
+    expect(await limiter.hit('k', 5, WINDOW_MS, NOW + WINDOW_MS)).toEqual({
+      allowed: true,
+      limit: 5,
+      remaining: 4,
+      resetAt: Date.parse('2026-11-23T08:02:00.000Z'),
+    });
     await limiter.close();
   });
 });
@@ -62,13 +80,22 @@ describePostgres('Postgres limiter: leases from one shared budget', () => {
 
     const concurrent = await Promise.all(Array.from({ length: 300 }, () => limiter.hit('one:par', 120, WINDOW_MS, NOW)));
     expect(concurrent.filter((decision) => decision.allowed)).toHaveLength(120);
-    expect(concurrent.filter((decision) => decision.allowed).map((decision) => decision.remaining).sort((a, b) => a - b))
-      .toEqual(Array.from({ length: 120 }, (_, i) => i));
+    expect(
+      concurrent
+        .filter((decision) => decision.allowed)
+        .map((decision) => decision.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 120 }, (_, i) => i));
   });
 
   test('two instances racing on one key allow between 90 % and 100 % of the limit, never more', async () => {
     const [a, b] = [open().limiter, open().limiter];
-    for (const [round, limit] of [[1, 120], [2, 120], [3, 1000], [4, 7]] as const) {
+    for (const [round, limit] of [
+      [1, 120],
+      [2, 120],
+      [3, 1000],
+      [4, 7],
+    ] as const) {
       const key = `race:${round}`;
       const calls = Array.from({ length: limit * 2 }, (_, i) => (i % 3 ? a : b).hit(key, limit, WINDOW_MS, NOW));
       const allowed = await allowedOf(calls);
@@ -80,26 +107,32 @@ describePostgres('Postgres limiter: leases from one shared budget', () => {
   test('whatever the order and bursts across two instances, the combined allowance stays within 10 % of the limit', async () => {
     const [a, b] = [open().limiter, open().limiter];
     let run = 0;
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.record({ onA: fc.boolean(), burst: fc.integer({ min: 1, max: 40 }), concurrent: fc.boolean(), advanceMs: fc.integer({ min: 0, max: 400 }) }), { minLength: 1, maxLength: 20 }),
-      fc.boolean(),
-      async (steps, drainOnA) => {
-        const key = `prop:${run++}`;
-        let now = NOW;
-        let allowed = 0;
-        for (const step of steps) {
-          now = Math.min(now + step.advanceMs, NOW + 29_000);
-          const limiter = step.onA ? a : b;
-          if (step.concurrent) allowed += await allowedOf(Array.from({ length: step.burst }, () => limiter.hit(key, 120, WINDOW_MS, now)));
-          else for (let i = 0; i < step.burst; i++) allowed += (await limiter.hit(key, 120, WINDOW_MS, now)).allowed ? 1 : 0;
-        }
-        // Then one instance asks until refused: whatever the other holds unused is what the two fall short by.
-        const drainer = drainOnA ? a : b;
-        while ((await drainer.hit(key, 120, WINDOW_MS, now)).allowed) allowed += 1;
-        expect(allowed).toBeLessThanOrEqual(120);
-        expect(allowed).toBeGreaterThanOrEqual(108);
-      },
-    ), { numRuns: 15 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({ onA: fc.boolean(), burst: fc.integer({ min: 1, max: 40 }), concurrent: fc.boolean(), advanceMs: fc.integer({ min: 0, max: 400 }) }),
+          { minLength: 1, maxLength: 20 },
+        ),
+        fc.boolean(),
+        async (steps, drainOnA) => {
+          const key = `prop:${run++}`;
+          let now = NOW;
+          let allowed = 0;
+          for (const step of steps) {
+            now = Math.min(now + step.advanceMs, NOW + 29_000);
+            const limiter = step.onA ? a : b;
+            if (step.concurrent) allowed += await allowedOf(Array.from({ length: step.burst }, () => limiter.hit(key, 120, WINDOW_MS, now)));
+            else for (let i = 0; i < step.burst; i++) allowed += (await limiter.hit(key, 120, WINDOW_MS, now)).allowed ? 1 : 0;
+          }
+          // Then one instance asks until refused: whatever the other holds unused is what the two fall short by.
+          const drainer = drainOnA ? a : b;
+          while ((await drainer.hit(key, 120, WINDOW_MS, now)).allowed) allowed += 1;
+          expect(allowed).toBeLessThanOrEqual(120);
+          expect(allowed).toBeGreaterThanOrEqual(108);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 
   test('an instance that leased ahead and then went quiet withholds at most 5 % of the limit', async () => {
