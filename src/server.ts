@@ -7,9 +7,8 @@ import { ensureDemoWorkspace } from './demo/seed.ts';
 import { buildDeps, type AppDeps } from './deps.ts';
 import { systemClock } from './shared/clock.ts';
 import { createLogger } from './shared/logger.ts';
-import { randomToken } from './shared/secrets.ts';
+import { resolveServerSecret, secretSource } from './server-secret.ts';
 import { startBackground, type Background } from './scheduler/index.ts';
-import type { Storage } from './storage/port.ts';
 
 export interface RunningServer {
   url: string;
@@ -17,12 +16,6 @@ export interface RunningServer {
   deps: AppDeps;
   /** Stops accepting, lets requests in flight finish, stops the jobs and closes the database. */
   stop(): Promise<void>;
-}
-
-/** SVC_SECRET, or the one generated and stored on the first start (the first instance to store it wins). */
-export async function resolveSecret(storage: Storage, config: Config): Promise<string> {
-  if (config.SVC_SECRET) return config.SVC_SECRET;
-  return storage.putSettingIfAbsent('svc_secret', randomToken('', 48));
 }
 
 /**
@@ -60,10 +53,12 @@ function closingConnection(response: Response): Response {
 /** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
+  // A missing SVC_SECRET where one is required stops the start before the database is touched.
+  secretSource(config);
   let background: Background | undefined;
   const storage = openStorage(config.DATABASE_URL);
   await storage.migrate();
-  const secret = await resolveSecret(storage, config);
+  const secret = await resolveServerSecret(storage, config, logger);
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
   const payments = openPayments(config);
   const deps = buildDeps({
