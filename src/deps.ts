@@ -3,10 +3,12 @@ import type { Clock } from './shared/clock.ts';
 import type { RateLimiter } from './ratelimit/port.ts';
 import type { Logger } from './shared/logger.ts';
 import type { PaymentProvider } from './payments/port.ts';
-import type { AvailabilityCache } from './scheduling/availability-cache.ts';
+import { createAvailabilityCache, withAvailabilityInvalidation, type AvailabilityCache } from './scheduling/availability-cache.ts';
 import type { Storage } from './storage/port.ts';
+import { withReadCache } from './storage/read-cache.ts';
+import { withOutboxSignal } from './webhooks/outbox-signal.ts';
 
-/** Everything the app is built from; tests pass their own. */
+/** Everything the app is built from: made by buildDeps, for the server and the tests alike. */
 export interface AppDeps {
   storage: Storage;
   config: Config;
@@ -15,6 +17,32 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** SVC_PAYMENTS: how a sum due at booking is collected (adapters/payments) */
   payments: PaymentProvider;
-  /** computed availability kept between requests (svc serve sets one; without it every request computes) */
+  /** computed availability kept between requests (without it every request computes) */
   availabilityCache?: AvailabilityCache;
+}
+
+/** What buildDeps assembles: the adapters and the process's clock and logger. */
+export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache'> {
+  /** the storage adapter as opened; buildDeps puts the decorators on it */
+  storage: Storage;
+  /** called after every committed write that added webhook messages (svc serve wakes the delivery loop) */
+  onOutboxWrite?: () => void;
+}
+
+/** How long another instance's (or the CLI's) change to a workspace, key, service or provider may take to show, ms. */
+export const CATALOGUE_CACHE_MS = 2000;
+/** How long another instance's booking may take to disappear from this instance's availability answers, ms. */
+export const AVAILABILITY_CACHE_MS = 1000;
+
+/**
+ * The dependencies `svc serve` runs with, and that tests build their app from, so both run the same stack
+ * over the storage adapter: the outbox signal innermost (it must see the adapter's results), the availability
+ * invalidation around it, and the catalogue read cache outermost. The caches run on `parts.clock`.
+ */
+export function buildDeps(parts: DepsParts): AppDeps {
+  const { storage: adapter, onOutboxWrite, ...rest } = parts;
+  const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
+  const signalled = withOutboxSignal(adapter, onOutboxWrite ?? (() => {}));
+  const storage = withReadCache(withAvailabilityInvalidation(signalled, availabilityCache), { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
+  return { ...rest, storage, availabilityCache };
 }

@@ -1,5 +1,6 @@
+import { toMajor } from '../payments/money.ts';
 import { isoTime } from '../shared/models.ts';
-import type { OutboxEvent } from '../storage/port.ts';
+import type { OutboxEvent, PaymentRecord } from '../storage/port.ts';
 import type { BookingEventType } from './lifecycle.ts';
 import type { Booking } from './model.ts';
 
@@ -20,5 +21,38 @@ export function bookingEvents(types: readonly BookingEventType[], workspace: { i
   return types.map((type) => {
     const body: BookingEventBody = { type, timestamp: isoTime(at), data: { workspace: workspace.slug, booking } };
     return { workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at };
+  });
+}
+
+/** The body of a `payment.*` webhook (decisions section 5): a booking event's plus the payment. */
+export interface PaymentEventBody {
+  type: BookingEventType;
+  timestamp: string;
+  data: {
+    workspace: string;
+    booking: Booking;
+    /** `amount` in decimal major units, `currency` ISO 4217, `provider` test|stripe, `reference` the provider's checkout id */
+    payment: { amount: number; currency: string; provider: string; reference: string };
+  };
+}
+
+/**
+ * The events of a payment-driven move, in the order the lifecycle names them (payment.received, then
+ * booking.confirmed): `payment.*` bodies carry the payment, the others are booking events. Message ids ascend
+ * in the order they are made, so the messages are claimed for delivery in this order too.
+ */
+export function paymentEvents(types: readonly BookingEventType[], workspace: { id: string; slug: string }, booking: Booking, payment: PaymentRecord, at: number): OutboxEvent[] {
+  return types.flatMap((type): OutboxEvent[] => {
+    if (!type.startsWith('payment.')) return bookingEvents([type], workspace, booking, at);
+    const body: PaymentEventBody = {
+      type,
+      timestamp: isoTime(at),
+      data: {
+        workspace: workspace.slug,
+        booking,
+        payment: { amount: toMajor(payment.amountMinor, payment.currency), currency: payment.currency, provider: payment.provider, reference: payment.reference },
+      },
+    };
+    return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at }];
   });
 }

@@ -96,6 +96,17 @@ export function move(current: LifecycleBooking, action: LifecycleAction, now: nu
 }
 
 /**
+ * Pure: a payment the provider reports for a booking. PENDING → CONFIRMED exactly as `pay`
+ * (`payment.received`, `booking.confirmed`); a CONFIRMED booking (confirmed by hand before the money arrived)
+ * stays CONFIRMED and only `payment.received` is emitted; a final booking is refused as `pay` is (the caller
+ * records the money as due for refund).
+ */
+export function receivePayment(current: LifecycleBooking, now: number): Move {
+  if (current.status === 'CONFIRMED') return { ok: true, status: 'CONFIRMED', events: ['payment.received'] };
+  return move(current, 'pay', now);
+}
+
+/**
  * Initial status at creation (decisions section 4):
  * - PENDING awaiting payment when a payment is due (deposit, else price, > 0) and a payment provider is configured;
  *   the payment then confirms it, even when the workspace also requires manual confirmation;

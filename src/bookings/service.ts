@@ -5,9 +5,9 @@ import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } 
 import { AppError, notFound, validation } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { isoTime } from '../shared/models.ts';
-import type { BookingRecord, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
+import type { BookingRecord, BookingStore, CatalogueStore, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
-import { bookingEvents } from './events.ts';
+import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from './lifecycle.ts';
 import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery } from './model.ts';
 
@@ -59,7 +59,7 @@ function parseInstant(field: string, value: string): number {
 /** Empty or blank optional text is stored as null. */
 const optionalText = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value);
 
-async function namesOf(deps: Pick<AppDeps, 'storage'>, booking: BookingRecord): Promise<BookingNames> {
+async function namesOf(deps: { storage: CatalogueStore }, booking: BookingRecord): Promise<BookingNames> {
   const [service, provider] = await Promise.all([
     deps.storage.getService(booking.workspaceId, booking.serviceId),
     deps.storage.getProvider(booking.workspaceId, booking.providerId),
@@ -67,7 +67,7 @@ async function namesOf(deps: Pick<AppDeps, 'storage'>, booking: BookingRecord): 
   return { serviceName: service?.name ?? null, providerName: provider?.name ?? null };
 }
 
-async function findBooking(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string): Promise<BookingRecord> {
+async function findBooking(deps: { storage: BookingStore }, workspace: WorkspaceRecord, bookingId: string): Promise<BookingRecord> {
   const booking = await deps.storage.getBooking(workspace.id, bookingId);
   if (!booking) throw notFound(`booking ${bookingId}`);
   return booking;
@@ -81,8 +81,8 @@ export interface CreatedBooking {
 
 /**
  * createBooking: checks the body against the catalogue and the custom fields, then reserves the time through
- * storage.reserveBooking, which runs the engine's check under its lock and writes `booking.created` in the
- * same transaction. Without `providerId` the least busy active provider offering the service that is free
+ * applyBookingMove (storage.reserveBooking runs the engine's check under its lock and writes `booking.created`
+ * in the same transaction). Without `providerId` the least busy active provider offering the service that is free
  * gets the booking. A time that is not bookable is a 409 SLOT_UNAVAILABLE saying why.
  *
  * With a sum due and a payment provider configured, the booking starts PENDING, holds its slot until
@@ -131,12 +131,9 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
 
   const check = slotCheck(workspace, offering, start, duration, now);
   const json = jsonFor(offering);
-  const result = await deps.storage.reserveBooking({
-    booking: record,
-    candidates: await rankProviders(deps, workspace, offering.providers, start),
-    margin: offering.margin,
-    fits: check.fits,
-    emit: (saved) => bookingEvents(['booking.created'], workspace, json(saved), now),
+  const result = await applyBookingMove(deps, { workspace, booking: record, json, at: now }, {
+    action: 'create',
+    reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
   });
   if (!result.ok) throw check.refusal();
   if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null };
@@ -150,7 +147,7 @@ function jsonFor(offering: Offering): (booking: BookingRecord) => Booking {
   return (booking) => toBookingJson(booking, { serviceName: offering.service.name, providerName: providerNames.get(booking.providerId) ?? null });
 }
 
-export async function getBooking(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
+export async function getBooking(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
   const booking = await findBooking(deps, workspace, bookingId);
   return toBookingJson(booking, await namesOf(deps, booking));
 }
@@ -182,7 +179,7 @@ export function decodeCursor(cursor: string): Position {
  * listBookings: ordered by startTime, then id; keyset pagination, so a page never repeats or skips a booking
  * that existed when the first page was read, however many bookings are added meanwhile.
  */
-export async function listBookings(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, query: ListBookingsQuery): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
+export async function listBookings(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, query: ListBookingsQuery): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
   const limit = query.limit ?? DEFAULT_PAGE;
   const from = query.from === undefined ? undefined : parseInstant('from', query.from);
   const to = query.to === undefined ? undefined : parseInstant('to', query.to);
@@ -209,31 +206,24 @@ export async function listBookings(deps: Pick<AppDeps, 'storage'>, workspace: Wo
 const invalidTransition = (reason: string) => new AppError('INVALID_TRANSITION', reason);
 
 /**
- * confirm, cancel and complete: lifecycle.move decides, storage.transitionBooking writes compare-and-set with
- * the move's events. When the booking changed status in between, it is read again and the move decided anew.
+ * confirm, cancel and complete through applyBookingMove: the lifecycle decides, the status moves compare-and-set
+ * with the move's events. When the booking changed status in between, it is read again and the move decided anew.
  */
 export async function changeStatus(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>, options: { reason?: string } = {}): Promise<Booking> {
   for (let attempt = 0; attempt < TRANSITION_ATTEMPTS; attempt++) {
     const booking = await findBooking(deps, workspace, bookingId);
-    const now = deps.clock.now();
-    const decided = move(booking, action, now);
-    if (!decided.ok) throw invalidTransition(decided.reason);
     const names = await namesOf(deps, booking);
-    const moved = await deps.storage.transitionBooking(workspace.id, booking.id, {
-      from: [booking.status],
-      to: decided.status,
-      at: now,
-      cancelReason: action === 'cancel' ? optionalText(options.reason) : undefined,
-      emit: (updated) => bookingEvents(decided.events, workspace, toBookingJson(updated, names), now),
-    });
-    if (moved) return toBookingJson(moved, names);
+    const input = { workspace, booking, json: (record: BookingRecord) => toBookingJson(record, names), at: deps.clock.now() };
+    const result = await applyBookingMove(deps, input, action === 'cancel' ? { action, reason: optionalText(options.reason) } : { action });
+    if (result.ok) return input.json(result.booking);
+    if (result.kind === 'refused') throw invalidTransition(result.reason);
   }
   throw invalidTransition(`booking ${bookingId} kept changing status while it was being ${action === 'cancel' ? 'cancelled' : `${action}d`}; read it and try again`);
 }
 
 /**
  * reschedule: from PENDING or CONFIRMED only, to a bookable time of the same provider; the status, the
- * length and everything else stay. The check and the move happen in one reservation (`replacing`), with
+ * length and everything else stay. The check and the move happen in one reservation (applyBookingMove), with
  * `booking.rescheduled` written in the same transaction.
  */
 export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, date: string): Promise<Booking> {
@@ -253,13 +243,11 @@ export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecor
   const length = booking.endTime - booking.startTime;
   const check = slotCheck(workspace, offering, start, length / MINUTE_MS, now);
   const json = jsonFor(offering);
-  const result = await deps.storage.reserveBooking({
-    booking: { ...booking, startTime: start, endTime: start + length, updatedAt: now },
-    candidates: [provider.id],
-    margin: offering.margin,
-    fits: check.fits,
-    emit: (saved) => bookingEvents(decided.events, workspace, json(saved), now),
-    replacing: booking.id,
+  const result = await applyBookingMove(deps, { workspace, booking, json, at: now }, {
+    action: 'reschedule',
+    startTime: start,
+    endTime: start + length,
+    reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
   });
   if (result.ok) return json(result.booking);
   // Refused: because the time is not bookable, or because the booking left PENDING/CONFIRMED meanwhile.

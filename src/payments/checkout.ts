@@ -1,5 +1,4 @@
-import { bookingEvents } from '../bookings/events.ts';
-import { move } from '../bookings/lifecycle.ts';
+import { applyBookingMove } from '../bookings/booking-move.ts';
 import type { Booking } from '../bookings/model.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../shared/errors.ts';
@@ -84,14 +83,5 @@ export async function startCheckout(deps: AppDeps, start: CheckoutStart): Promis
 
 /** Cancels a booking whose checkout never opened (compare-and-set from PENDING), with `booking.cancelled`. */
 async function release(deps: AppDeps, { workspace, booking, json }: CheckoutStart): Promise<void> {
-  const now = deps.clock.now();
-  const decided = move(booking, 'expire', now);
-  if (!decided.ok) return;
-  await deps.storage.transitionBooking(workspace.id, booking.id, {
-    from: ['PENDING'],
-    to: decided.status,
-    at: now,
-    cancelReason: CHECKOUT_FAILED_REASON,
-    emit: (updated) => bookingEvents(decided.events, workspace, json(updated), now),
-  });
+  await applyBookingMove(deps, { workspace, booking, json, at: deps.clock.now() }, { action: 'expire', reason: CHECKOUT_FAILED_REASON });
 }

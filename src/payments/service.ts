@@ -1,12 +1,9 @@
-import { bookingEvents } from '../bookings/events.ts';
-import { move, type BookingEventType } from '../bookings/lifecycle.ts';
+import { applyBookingMove } from '../bookings/booking-move.ts';
 import type { Booking } from '../bookings/model.ts';
 import { toBookingJson } from '../bookings/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { notFound } from '../shared/errors.ts';
-import { isoTime } from '../shared/models.ts';
-import type { BookingRecord, BookingTransition, OutboxEvent, PaymentRecord, PaymentStatus, WorkspaceRecord } from '../storage/port.ts';
-import { toMajor } from './money.ts';
+import type { BookingRecord, BookingStore, CatalogueStore, PaymentRecord, PaymentStatus, WorkspaceRecord, WorkspaceStore } from '../storage/port.ts';
 import type { PaymentEvent, PaymentOutcome } from './port.ts';
 
 /** What a payment event did. */
@@ -34,39 +31,6 @@ export const CLOSED_REASONS: Record<Exclude<PaymentOutcome, 'paid'>, string> = {
 /** How often a paid event re-reads the payment when another writer changed it between read and write. */
 const SETTLE_ATTEMPTS = 3;
 
-/** The body of a `payment.*` webhook (decisions section 5): a booking event's plus the payment. */
-export interface PaymentEventBody {
-  type: BookingEventType;
-  timestamp: string;
-  data: {
-    workspace: string;
-    booking: Booking;
-    /** `amount` in decimal major units, `currency` ISO 4217, `provider` test|stripe, `reference` the provider's checkout id */
-    payment: { amount: number; currency: string; provider: string; reference: string };
-  };
-}
-
-/**
- * The events of a payment-driven move, in the order the lifecycle names them (payment.received, then
- * booking.confirmed): `payment.*` bodies carry the payment, the others are booking events. Message ids ascend
- * in the order they are made, so the messages are claimed for delivery in this order too.
- */
-export function paymentEvents(types: readonly BookingEventType[], workspace: WorkspaceRecord, booking: Booking, payment: PaymentRecord, at: number): OutboxEvent[] {
-  return types.flatMap((type): OutboxEvent[] => {
-    if (!type.startsWith('payment.')) return bookingEvents([type], workspace, booking, at);
-    const body: PaymentEventBody = {
-      type,
-      timestamp: isoTime(at),
-      data: {
-        workspace: workspace.slug,
-        booking,
-        payment: { amount: toMajor(payment.amountMinor, payment.currency), currency: payment.currency, provider: payment.provider, reference: payment.reference },
-      },
-    };
-    return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at }];
-  });
-}
-
 /** A payment with its workspace and booking, and the booking as JSON. */
 export interface PaymentContext {
   payment: PaymentRecord;
@@ -76,7 +40,7 @@ export interface PaymentContext {
   json: (booking: BookingRecord) => Booking;
 }
 
-async function contextOf(deps: Pick<AppDeps, 'storage'>, payment: PaymentRecord): Promise<PaymentContext | null> {
+async function contextOf(deps: { storage: WorkspaceStore & BookingStore & CatalogueStore }, payment: PaymentRecord): Promise<PaymentContext | null> {
   const workspace = await deps.storage.getWorkspaceById(payment.workspaceId);
   const booking = workspace && (await deps.storage.getBooking(workspace.id, payment.bookingId));
   if (!workspace || !booking) return null;
@@ -100,9 +64,9 @@ export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, 
 }
 
 /**
- * Applies a verified provider event to its payment and booking (decisions sections 4 and 9). Every write is
- * storage.settlePayment's compare-and-set on the payment status, with the booking move in the same
- * transaction, so a repeated or concurrent event changes nothing the second time.
+ * Applies a verified provider event to its payment and booking (decisions sections 4 and 9). Every write is a
+ * compare-and-set on the payment status; a booking move goes through applyBookingMove, which settles the
+ * payment in the same transaction, so a repeated or concurrent event changes nothing the second time.
  *
  * - paid: pending (or closed) → paid. A PENDING booking becomes CONFIRMED with `payment.received` then
  *   `booking.confirmed`; a CONFIRMED one stays and gets `payment.received`; for a CANCELLED booking (cancelled,
@@ -131,36 +95,32 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
       return { result: 'refund_due', payment: settled.payment };
     }
 
-    const transition = paidTransition(context, now);
-    const settled = await deps.storage.settlePayment(payment.id, payment.status, { status: 'paid' }, now,
-      transition ? { workspaceId: context.workspace.id, transition } : undefined);
-    if (!settled) continue;
-    if (settled.booking) return { result: context.booking.status === 'PENDING' ? 'confirmed' : 'paid', payment: settled.payment };
-    if (transition) {
-      // The booking moved between the read and the write: the hold expired or it was cancelled meanwhile.
+    const moved = await applyBookingMove(deps, { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
+      { action: 'pay', payment: { payment, from: payment.status, to: { status: 'paid' } } });
+    if (moved.ok) return { result: context.booking.status === 'PENDING' ? 'confirmed' : 'paid', payment: moved.payment ?? payment };
+    let recorded: PaymentRecord;
+    if (moved.kind === 'stale') {
+      // The payment changed under us: read it again. Else the booking moved between the read and the write
+      // (the hold expired or it was cancelled meanwhile) and the payment is recorded without it.
+      if (!moved.payment) continue;
+      recorded = moved.payment;
       const current = await deps.storage.getBooking(context.workspace.id, context.booking.id);
       if (!current || current.status === 'CANCELLED') {
         const flagged = await deps.storage.settlePayment(payment.id, 'paid', { refundDue: true }, now);
-        const recorded = flagged?.payment ?? settled.payment;
-        warnRefundDue(deps, recorded);
-        return { result: 'refund_due', payment: recorded };
+        const flaggedPayment = flagged?.payment ?? recorded;
+        warnRefundDue(deps, flaggedPayment);
+        return { result: 'refund_due', payment: flaggedPayment };
       }
+    } else {
+      // The lifecycle moves nothing (a COMPLETED booking): the money is recorded all the same.
+      const settled = await deps.storage.settlePayment(payment.id, payment.status, { status: 'paid' }, now);
+      if (!settled) continue;
+      recorded = settled.payment;
     }
     deps.logger.info('payment received for a booking that was not awaiting it', { payment: payment.id, booking: payment.bookingId });
-    return { result: 'paid', payment: settled.payment };
+    return { result: 'paid', payment: recorded };
   }
   return { result: 'unchanged', payment: payment! };
-}
-
-/** The booking move of a payment: PENDING → CONFIRMED; a CONFIRMED booking only gets `payment.received`. */
-function paidTransition(context: PaymentContext, now: number): BookingTransition | undefined {
-  const { booking, workspace, payment, json } = context;
-  if (booking.status === 'CONFIRMED') {
-    return { from: ['CONFIRMED'], to: 'CONFIRMED', at: now, emit: (updated) => paymentEvents(['payment.received'], workspace, json(updated), payment, now) };
-  }
-  const decided = move(booking, 'pay', now);
-  if (!decided.ok) return undefined;
-  return { from: [booking.status], to: decided.status, at: now, emit: (updated) => paymentEvents(decided.events, workspace, json(updated), payment, now) };
 }
 
 function warnRefundDue(deps: Pick<AppDeps, 'logger'>, payment: PaymentRecord) {
@@ -177,20 +137,20 @@ async function settleClosed(deps: AppDeps, reference: string, outcome: Exclude<P
   const context = await contextOf(deps, payment);
   const now = deps.clock.now();
   const status: PaymentStatus = outcome === 'failed' ? 'failed' : 'expired';
-  const decided = context ? move(context.booking, 'expire', now) : null;
-  const transition: BookingTransition | undefined = context && decided?.ok ? {
-    from: ['PENDING'],
-    to: decided.status,
-    at: now,
-    cancelReason: CLOSED_REASONS[outcome],
-    emit: (updated) => bookingEvents(decided.events, context.workspace, context.json(updated), now),
-  } : undefined;
-  const settled = await deps.storage.settlePayment(payment.id, 'pending', { status }, now,
-    context && transition ? { workspaceId: context.workspace.id, transition } : undefined);
+  let settled: PaymentRecord | null = null;
+  let moved = false;
+  if (context) {
+    const result = await applyBookingMove(deps, { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
+      { action: 'expire', reason: CLOSED_REASONS[outcome], payment: { payment, from: 'pending', to: { status } } });
+    moved = result.ok || result.kind === 'stale';
+    settled = result.ok ? result.payment : result.kind === 'stale' ? result.payment : null;
+  }
+  // No booking to release (it is no longer PENDING, or gone): the payment closes alone.
+  if (!moved) settled = (await deps.storage.settlePayment(payment.id, 'pending', { status }, now))?.payment ?? null;
   if (!settled) {
     // Another event settled it first; whatever it was, this one no longer applies.
     const current = await deps.storage.getPaymentByReference(deps.payments.name, reference);
     return { result: 'unchanged', payment: current ?? payment };
   }
-  return { result: 'closed', payment: settled.payment };
+  return { result: 'closed', payment: settled };
 }

@@ -1,6 +1,5 @@
 import { DEMO_SLUG } from '../auth/api-key.ts';
-import { bookingEvents } from '../bookings/events.ts';
-import { move, type LifecycleAction } from '../bookings/lifecycle.ts';
+import { applyBookingMove } from '../bookings/booking-move.ts';
 import { toBookingJson, type BookingNames } from '../bookings/service.ts';
 import { ensureDemoWorkspace } from '../demo/seed.ts';
 import type { AppDeps } from '../deps.ts';
@@ -43,30 +42,22 @@ function lookups(deps: JobDeps) {
 }
 
 /**
- * Applies a lifecycle `action` to every booking `list` returns, with the events the lifecycle names (built as
- * the bookings module builds them), compare-and-set on the status the booking was listed in. Returns how many
- * moved.
+ * Applies a lifecycle `action` to every booking `list` returns through applyBookingMove, compare-and-set on the
+ * status the booking was listed in (a booking another instance moved first is skipped). Returns how many moved.
  */
-async function moveAll(deps: JobDeps, now: number, action: LifecycleAction, list: (limit: number) => Promise<BookingRecord[]>, cancelReason?: string): Promise<number> {
+async function moveAll(deps: JobDeps, now: number, action: 'expire' | 'complete', list: (limit: number) => Promise<BookingRecord[]>): Promise<number> {
   const lookup = lookups(deps);
   let moved = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     const bookings = await list(JOB_BATCH);
     let progressed = false;
     for (const booking of bookings) {
-      const decided = move(booking, action, now);
-      if (!decided.ok) continue;
       const workspace = await lookup.workspace(booking.workspaceId);
       if (!workspace) continue;
       const names = await lookup.names(booking);
-      const updated = await deps.storage.transitionBooking(workspace.id, booking.id, {
-        from: [booking.status],
-        to: decided.status,
-        at: now,
-        ...(cancelReason !== undefined ? { cancelReason } : {}),
-        emit: (saved) => bookingEvents(decided.events, workspace, toBookingJson(saved, names), now),
-      });
-      if (updated) {
+      const result = await applyBookingMove(deps, { workspace, booking, json: (saved) => toBookingJson(saved, names), at: now },
+        action === 'expire' ? { action, reason: HOLD_EXPIRED_REASON } : { action });
+      if (result.ok) {
         moved++;
         progressed = true;
       }
@@ -79,7 +70,7 @@ async function moveAll(deps: JobDeps, now: number, action: LifecycleAction, list
 
 /** PENDING bookings whose payment hold ran out → CANCELLED (`payment hold expired`), freeing the slot; emits booking.cancelled. */
 export function expireHolds(deps: JobDeps, now: number): Promise<number> {
-  return moveAll(deps, now, 'expire', (limit) => deps.storage.listExpiredHolds(now, limit), HOLD_EXPIRED_REASON);
+  return moveAll(deps, now, 'expire', (limit) => deps.storage.listExpiredHolds(now, limit));
 }
 
 /** CONFIRMED bookings that have ended → COMPLETED; emits booking.completed. */

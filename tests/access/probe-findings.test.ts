@@ -131,6 +131,21 @@ describe('capability tokens in paths stay out of the request log', () => {
   });
 });
 
+test('a request handed on under a routable URL (a one-letter Host) is logged once, with its request id', async () => {
+  const lines: Record<string, unknown>[] = [];
+  const ctx = await createTestApp('libsql', { logger: createLogger('info', (line) => lines.push(JSON.parse(line))) });
+  try {
+    const response = await ctx.app.handle(new Request('http://a/healthz'));
+    expect(response.status).toBe(200);
+    await ctx.request('GET', '/healthz');
+    // Wait until the second request's line is in: the first one's lines were written before it.
+    for (let tries = 0; lines.length < 2 && tries < 200; tries++) await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((line) => [line.path, typeof line.requestId])).toEqual([['/healthz', 'string'], ['/healthz', 'string']]);
+  } finally {
+    await ctx.close();
+  }
+});
+
 describe('the demo workspace\'s keyless bookings show no visitor\'s contact data', () => {
   let ctx: TestApp;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
 import { bookingEvents } from '../../src/bookings/events.ts';
 import { MAX_BODY_BYTES } from '../../src/http/body-limit.ts';
-import { paymentEvents } from '../../src/payments/service.ts';
+import { paymentEvents } from '../../src/bookings/events.ts';
 import { ERROR_STATUS } from '../../src/shared/errors.ts';
 import type { PaymentRecord, WorkspaceRecord } from '../../src/storage/port.ts';
 import { testEvent, WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createApp, type App } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
+import { AVAILABILITY_CACHE_MS } from '../../src/deps.ts';
 import { manualClock } from '../../src/shared/clock.ts';
-import { createAvailabilityCache, withAvailabilityInvalidation } from '../../src/scheduling/availability-cache.ts';
+import { createAvailabilityCache } from '../../src/scheduling/availability-cache.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
 import { catalogue, tuesday } from '../bookings/fixtures.ts';
 
@@ -21,7 +22,7 @@ describe('availability cache', () => {
     expect(cache.get('ws_a', 'slots:x')).toBeUndefined();
   });
 
-  describe('through the routes', () => {
+  describe('through the routes, as buildDeps wires it', () => {
     let ctx: TestApp;
     let app: App;
     let serviceId: string;
@@ -30,8 +31,7 @@ describe('availability cache', () => {
     beforeAll(async () => {
       ctx = await createTestApp('libsql');
       ({ service: { id: serviceId }, provider: { id: providerId } } = await catalogue(ctx));
-      const cache = createAvailabilityCache({ clock: ctx.clock, ttlMs: 1000 });
-      app = createApp({ ...ctx.deps, storage: withAvailabilityInvalidation(ctx.deps.storage, cache), availabilityCache: cache });
+      app = ctx.app;
     });
     afterAll(() => ctx.close());
 
@@ -46,10 +46,10 @@ describe('availability cache', () => {
 
     test('a booking written by another instance shows once the TTL has passed', async () => {
       expect(await slots()).toContain('11:00');
-      // Straight to the database, as another server process would.
+      // Straight to the adapter, as another server process would.
       const start = Date.parse(tuesday('11:00'));
       const now = ctx.clock.now();
-      await ctx.deps.storage.reserveBooking({
+      await ctx.db.storage.reserveBooking({
         booking: {
           id: 'bk_elsewhere', workspaceId: ctx.workspace.id, serviceId, providerId, status: 'CONFIRMED', startTime: start, endTime: start + 3_600_000,
           bufferTime: 0, customerName: null, customerEmail: 'noah@example.com', phone: null, notes: null, customFields: {}, amountMinor: null,
@@ -58,7 +58,7 @@ describe('availability cache', () => {
         candidates: [providerId], margin: 0, fits: () => null, emit: () => [],
       });
       expect(await slots()).toContain('11:00');
-      ctx.clock.advance(1000);
+      ctx.clock.advance(AVAILABILITY_CACHE_MS);
       expect(await slots()).not.toContain('11:00');
     });
   });

@@ -6,6 +6,7 @@ import {
   initialStatus,
   isFinal,
   move,
+  receivePayment,
   type BookingEventType,
   type BookingStatus,
   type LifecycleAction,
@@ -117,6 +118,21 @@ describe('move: purity', () => {
     if (!a.ok || !b.ok) throw new Error('expected both moves to be allowed');
     a.events.push('booking.created');
     expect(b.events).toEqual(['payment.received', 'booking.confirmed']);
+  });
+});
+
+describe('receivePayment', () => {
+  test('a payment of a PENDING booking confirms it after payment.received', () => {
+    expect(receivePayment(booking('PENDING'), BEFORE_START)).toEqual({ ok: true, status: 'CONFIRMED', events: ['payment.received', 'booking.confirmed'] });
+  });
+
+  test('a payment of a booking confirmed by hand keeps it CONFIRMED and emits payment.received alone', () => {
+    expect(receivePayment(booking('CONFIRMED'), BEFORE_START)).toEqual({ ok: true, status: 'CONFIRMED', events: ['payment.received'] });
+  });
+
+  test('a payment of a CANCELLED or COMPLETED booking is refused as pay is', () => {
+    expect(receivePayment(booking('CANCELLED'), AFTER_START)).toEqual({ ok: false, reason: 'a CANCELLED booking cannot be paid' });
+    expect(receivePayment(booking('COMPLETED'), AFTER_START)).toEqual({ ok: false, reason: 'a COMPLETED booking cannot be paid' });
   });
 });
 

@@ -7,6 +7,7 @@ import { newId } from '../../src/shared/ids.ts';
 import type { ProviderRecord, ServiceRecord } from '../../src/storage/port.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
+import { waitFor } from '../support/wait.ts';
 
 const REPO = join(import.meta.dir, '..', '..');
 const REQUESTS = 40;
@@ -23,17 +24,10 @@ async function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, process: Subprocess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  await waitFor(async () => {
     if (process.exitCode !== null) throw new Error(`server exited early with code ${process.exitCode}: ${await new Response(process.stderr as ReadableStream).text()}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(100);
-  }
-  throw new Error(`server at ${url} did not become healthy in ${timeoutMs} ms`);
+    return fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+  }, { timeoutMs, what: `${url}/healthz` });
 }
 
 /** The first Monday–Friday at least two days from now (UTC), so that every slot of it lies ahead of the servers' real clock. */

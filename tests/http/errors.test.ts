@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { createLogger } from '../../src/shared/logger.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('error bodies and limits', () => {
   let ctx: TestApp;
@@ -120,8 +121,9 @@ describe('error bodies and limits', () => {
   test('every request is logged once with method, path, status, ms and request id', async () => {
     const response = await ctx.request('GET', '/api/v1/workspaces/nope');
     // The line is written after the response is sent, on a later turn of the event loop.
-    await Bun.sleep(20);
-    const requests = logLines.filter((line) => line.msg === 'request' && line.requestId === response.headers.get('x-request-id'));
+    const ofThisRequest = () => logLines.filter((line) => line.msg === 'request' && line.requestId === response.headers.get('x-request-id'));
+    await waitFor(() => ofThisRequest().length > 0, { what: 'the request log line' });
+    const requests = ofThisRequest();
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ level: 'info', method: 'GET', path: '/api/v1/workspaces/nope', status: 404, requestId: response.headers.get('x-request-id') });
     expect(typeof requests[0]!.ms).toBe('number');

@@ -7,6 +7,17 @@ import type { JobDeps } from '../../src/scheduler/jobs.ts';
 import { manualClock } from '../../src/shared/clock.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+import { waitFor } from '../support/wait.ts';
+
+/** Resolves once `count` whole-second boundaries have passed, when every-second jobs would have fired. */
+function secondBoundaries(count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let passed = 0;
+    new Cron('* * * * * *', { maxRuns: count }, () => {
+      if (++passed === count) resolve();
+    });
+  });
+}
 
 /** The croner wiring, on real time: jobs that run every second. */
 describe('scheduler (croner)', () => {
@@ -50,7 +61,8 @@ describe('scheduler (croner)', () => {
       ],
     });
     scheduler.start();
-    await Bun.sleep(2300);
+    // Both fire every second: by the failing job's second run the slow one has been due twice too.
+    await waitFor(() => failingRuns >= 2, { what: 'two runs of the failing job' });
     expect(slowRuns).toBe(1);
     expect(failingRuns).toBeGreaterThanOrEqual(2);
     expect(lines.slice(0, 2)).toEqual([
@@ -60,13 +72,13 @@ describe('scheduler (croner)', () => {
 
     let stopped = false;
     const stopping = scheduler.stop().then(() => (stopped = true));
-    await Bun.sleep(50);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(stopped).toBe(false);
     release();
     await stopping;
     expect(slowFinished).toBe(true);
     const runsAtStop = failingRuns;
-    await Bun.sleep(1100);
+    await secondBoundaries(2);
     expect(failingRuns).toBe(runsAtStop);
   });
 

@@ -2,7 +2,7 @@ import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp, type App } from '../../src/app.ts';
 import { parseConfig, type Config } from '../../src/config.ts';
-import type { AppDeps } from '../../src/deps.ts';
+import { buildDeps, type AppDeps } from '../../src/deps.ts';
 import { manualClock } from '../../src/shared/clock.ts';
 import { silentLogger, type Logger } from '../../src/shared/logger.ts';
 import type { RateLimiter } from '../../src/ratelimit/port.ts';
@@ -56,16 +56,31 @@ export async function send<T = any>(app: App, method: string, path: string, opti
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  logger?: Logger;
+  rateLimiter?: RateLimiter;
+  /** `none` (default), `test` (the built-in checkout page), or a provider of the test's own */
+  payments?: 'none' | 'test' | PaymentProvider;
+  /** called after every write that added webhook messages, as `svc serve` wakes its delivery loop */
+  onOutboxWrite?: () => void;
+}
+
 /**
  * An app on a fresh database with one workspace (`acme`, Europe/Berlin) and its API key, on a manual clock
- * set to TEST_NOW. `payments`: `none` (default), `test` (the built-in checkout page), or a provider of the test's own.
+ * set to TEST_NOW, built by buildDeps as `svc serve` builds it: the catalogue read cache, the availability
+ * cache and the outbox signal all run (on the manual clock). `db.storage` is the bare adapter: a write there
+ * is a write by another instance, which this app's caches see only once their time has passed.
  */
-export async function createTestApp(adapter: AdapterName = 'libsql', options: { config?: Partial<Config>; logger?: Logger; rateLimiter?: RateLimiter; payments?: 'none' | 'test' | PaymentProvider } = {}): Promise<TestApp> {
+export async function createTestApp(adapter: AdapterName = 'libsql', options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(adapter);
   const clock = manualClock(TEST_NOW);
   const config = parseConfig({ SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, ...options.config });
   const payments = typeof options.payments === 'object' ? options.payments : openPayments({ ...config, SVC_PAYMENTS: options.payments ?? config.SVC_PAYMENTS });
-  const deps: AppDeps = { storage: db.storage, config, clock, logger: options.logger ?? silentLogger, rateLimiter: options.rateLimiter ?? memoryRateLimiter(), payments };
+  const deps = buildDeps({
+    storage: db.storage, config, clock, logger: options.logger ?? silentLogger, rateLimiter: options.rateLimiter ?? memoryRateLimiter(), payments,
+    onOutboxWrite: options.onOutboxWrite,
+  });
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   const app = createApp(deps);
   return {

@@ -3,6 +3,7 @@ import { newId } from '../../src/shared/ids.ts';
 import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { createCatalogue, createWebhookTestApp, gate, startReceiver, verify, workdayAt, type Receipt, type Receiver, type WebhookTestApp } from './support.ts';
+import { waitFor } from '../support/wait.ts';
 
 const WS = '/api/v1/workspaces/acme';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -307,12 +308,14 @@ describeEachAdapter('webhook delivery', (adapter) => {
   test('no answer within the timeout is a failure, retried', async () => {
     const slow = createDispatcher({ storage: t.deps.storage, config: t.deps.config, clock: t.clock, logger: t.deps.logger, random: () => 0.5, timeoutMs: 200 });
     const hook = await t.createWebhook(receiver.url);
+    const held = gate();
     receiver.reply(async () => {
-      await Bun.sleep(1000);
+      await held.opened;
       return new Response('late');
     });
     await sendTest(hook.id);
     await slow.runOnce();
+    held.open();
     expect(await deliveries(hook.id)).toEqual([expect.objectContaining({ statusCode: null, error: 'no response within 0.2 s', nextRetryAt: iso(t.clock.now() + 1000) })]);
   });
 
@@ -375,19 +378,23 @@ describeEachAdapter('webhook delivery', (adapter) => {
   test('at most 8 deliveries are in flight at once', async () => {
     const hook = await t.createWebhook(receiver.url);
     const held = gate();
+    let open = 0;
+    let peak = 0;
     receiver.reply(async () => {
+      peak = Math.max(peak, ++open);
       await held.opened;
+      open--;
       return new Response('ok');
     });
     for (let i = 0; i < 20; i++) await sendTest(hook.id);
     t.dispatcher.start();
     await receiver.waitFor(8);
-    await Bun.sleep(150);
-    expect(receiver.receipts).toHaveLength(8);
     expect(receiver.open()).toBe(8);
     expect(t.dispatcher.inFlight()).toBe(8);
     held.open();
     await receiver.waitFor(20);
+    // Never a ninth at once, while the first 8 were held or after.
+    expect(peak).toBe(8);
     expect(new Set(receiver.receipts.map((receipt) => receipt.id)).size).toBe(20);
   });
 
@@ -448,7 +455,9 @@ describeEachAdapter('webhook delivery', (adapter) => {
     second.start();
     try {
       await receiver.waitFor(60);
-      await Bun.sleep(200);
+      // Once every message is recorded delivered nothing is left to send: the receipts are final.
+      await waitFor(async () => (await Promise.all([...ids].map((id) => t.deps.storage.getMessage(id)))).every((message) => message?.status === 'delivered'),
+        { what: 'all 60 messages recorded delivered' });
     } finally {
       await second.stop();
     }
@@ -458,23 +467,30 @@ describeEachAdapter('webhook delivery', (adapter) => {
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
   });
 
-  test('a write through the signalled storage wakes the started loop at once; a write that bypasses it waits for the poll', async () => {
+  test('a write through the app wakes the started loop at once; a write by another instance (the bare adapter) does not', async () => {
     // This dispatcher polls once a minute: within the test only a wake makes it claim.
     let woken: WebhookTestApp | undefined;
-    woken = await createWebhookTestApp(adapter, { onOutbox: () => woken?.dispatcher.wake(), dispatcher: { pollIntervalMs: 60_000 } });
+    let wakes = 0;
+    woken = await createWebhookTestApp(adapter, {
+      onOutbox: () => {
+        wakes++;
+        woken?.dispatcher.wake();
+      },
+      dispatcher: { pollIntervalMs: 60_000 },
+    });
     try {
       const hook = await woken.createWebhook(receiver.url);
       woken.dispatcher.start();
-      await Bun.sleep(50);
-      const bypassed = await woken.request('POST', `${WS}/webhooks/${hook.id}/test`, { key: woken.apiKey });
-      await Bun.sleep(300);
-      expect(receiver.receipts).toHaveLength(0);
+      const [bypassed] = await woken.db.storage.enqueueEvents([{ workspaceId: woken.workspace.id, type: 'webhook.test', body: '{"type":"webhook.test"}', occurredAt: woken.clock.now() }], hook.id);
+      expect(wakes).toBe(0);
 
       const sentAt = performance.now();
-      const signalled = await woken.signalled('POST', `${WS}/webhooks/${hook.id}/test`, { key: woken.apiKey });
+      const signalled = await woken.request('POST', `${WS}/webhooks/${hook.id}/test`, { key: woken.apiKey });
+      expect(wakes).toBe(1);
+      // The wake claims everything due, the other instance's message included.
       await receiver.waitFor(2, 1000);
       expect(receiver.receipts[1]!.at - sentAt).toBeLessThan(500);
-      expect(receiver.receipts.map((receipt) => receipt.id).sort()).toEqual([bypassed.body.messageId, signalled.body.messageId].sort());
+      expect(receiver.receipts.map((receipt) => receipt.id).sort()).toEqual([bypassed!.id, signalled.body.messageId].sort());
     } finally {
       await woken.close();
     }
@@ -492,8 +508,9 @@ describeEachAdapter('webhook delivery', (adapter) => {
     await receiver.waitFor(1);
     let stopped = false;
     const stopping = t.dispatcher.stop().then(() => (stopped = true));
-    await Bun.sleep(150);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(stopped).toBe(false);
+    expect(t.dispatcher.inFlight()).toBe(1);
     held.open();
     await stopping;
     expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'delivered', attempts: 1 });

@@ -6,6 +6,7 @@ import { createWorkspace } from '../../src/workspaces/service.ts';
 import { freePort, startServe, type ServeProcess } from '../support/process.ts';
 import { createTestDatabase, describeEachAdapter, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { gate, startReceiver, verify, workdayAt, type Receiver } from './support.ts';
+import { waitFor } from '../support/wait.ts';
 
 /*
  * The delivery loop inside real servers: `svc serve` processes killed with SIGKILL and restarted, two
@@ -62,12 +63,10 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
       await call(first.url, 'POST', `/webhooks/${hook.id}/test`, { key: apiKey });
     }
     // Every message has been tried once (the receiver is down) and waits for its retry: kill the process now.
-    for (const until = Date.now() + 5000; ;) {
+    await waitFor(async () => {
       const { deliveries } = await call(first.url, 'GET', `/webhooks/${hook.id}/deliveries?limit=100`, { key: apiKey });
-      if (new Set(deliveries.map((delivery: { messageId: string }) => delivery.messageId)).size === 10) break;
-      if (Date.now() > until) throw new Error(`not every message was attempted: ${JSON.stringify(deliveries)}`);
-      await Bun.sleep(20);
-    }
+      return new Set(deliveries.map((delivery: { messageId: string }) => delivery.messageId)).size === 10;
+    }, { what: 'one attempt of each of the 10 messages' });
     first.signal('SIGKILL');
     expect(await first.child.exited).not.toBe(0);
 
@@ -81,7 +80,9 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
     cleanup.push(() => receiver.stop());
     const second = killOnCleanup(await startServe({ env }));
     await receiver.waitFor(10, 15_000);
-    await Bun.sleep(500);
+    // Once every message is recorded delivered nothing is left to send: the receipts are final.
+    await waitFor(async () => (await Promise.all(stored.map((message) => db.storage.getMessage(message!.id)))).every((message) => message?.status === 'delivered'),
+      { what: 'every message recorded delivered' });
     expect(receiver.receipts).toHaveLength(10);
     const byId = new Map(stored.map((message) => [message!.id, message!]));
     for (const receipt of receiver.receipts) {
@@ -120,7 +121,9 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
       sent.push(...answers.map((answer) => answer.messageId));
     }
     await receiver.waitFor(100, 20_000);
-    await Bun.sleep(1500);
+    // Once every message is recorded delivered nothing is left to send: the receipts are final.
+    await waitFor(async () => (await Promise.all(sent.map((id) => db.storage.getMessage(id)))).every((message) => message?.status === 'delivered'),
+      { timeoutMs: 20_000, what: 'every message recorded delivered' });
 
     const counts = new Map<string, number>();
     for (const receipt of receiver.receipts) counts.set(receipt.id, (counts.get(receipt.id) ?? 0) + 1);
@@ -167,7 +170,7 @@ describe('startServer shutdown', () => {
 
     let stopped = false;
     const stopping = server.stop().then(() => (stopped = true));
-    await Bun.sleep(200);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(stopped).toBe(false);
     held.open();
     await stopping;

@@ -1,12 +1,9 @@
 import type { Server } from 'bun';
 import { setSystemTime } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
-import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import type { AppDeps } from '../../src/deps.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.ts';
-import { withOutboxSignal } from '../../src/webhooks/outbox-signal.ts';
-import { createTestApp, send, type RequestOptions, type TestApp, type TestResponse } from '../support/app.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
 import type { AdapterName } from '../support/storage.ts';
 
 /** One request a receiver got. */
@@ -40,6 +37,8 @@ export function startReceiver(options: { port?: number; reply?: Reply } = {}): R
   const receipts: Receipt[] = [];
   let reply: Reply = options.reply ?? (() => new Response('ok'));
   let open = 0;
+  /** waitFor's pending checks, run on every arrival */
+  const arrivals = new Set<() => void>();
   const server: Server<undefined> = Bun.serve({
     hostname: '127.0.0.1',
     port: options.port ?? 0,
@@ -55,6 +54,7 @@ export function startReceiver(options: { port?: number; reply?: Reply } = {}): R
           at: performance.now(),
         };
         receipts.push(receipt);
+        for (const arrived of arrivals) arrived();
         return await reply(receipt, receipts.length - 1);
       } finally {
         open--;
@@ -68,13 +68,21 @@ export function startReceiver(options: { port?: number; reply?: Reply } = {}): R
     reply(fn) {
       reply = fn;
     },
-    async waitFor(count, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while (receipts.length < count) {
-        if (Date.now() > until) throw new Error(`receiver got ${receipts.length} of ${count} requests within ${timeoutMs} ms`);
-        await Bun.sleep(5);
-      }
-      return receipts;
+    waitFor(count, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const deadline = setTimeout(() => {
+          arrivals.delete(check);
+          reject(new Error(`receiver got ${receipts.length} of ${count} requests within ${timeoutMs} ms`));
+        }, timeoutMs);
+        function check() {
+          if (receipts.length < count) return;
+          clearTimeout(deadline);
+          arrivals.delete(check);
+          resolve(receipts);
+        }
+        arrivals.add(check);
+        check();
+      });
     },
     open: () => open,
     stop: () => server.stop(true),
@@ -109,8 +117,6 @@ export function gate() {
 export interface WebhookTestApp extends TestApp {
   /** a dispatcher on the app's database and clock, not started: tests drive it with runOnce() */
   dispatcher: Dispatcher;
-  /** an app whose storage wakes `onOutbox` after every outbox write (as `svc serve` wires it) */
-  signalled: TestApp['request'];
   createWebhook(url: string, body?: { events?: string[]; name?: string }): Promise<{ id: string; secret: string }>;
 }
 
@@ -122,6 +128,7 @@ export interface WebhookTestApp extends TestApp {
 export async function createWebhookTestApp(adapter: AdapterName, options: {
   config?: Partial<Config>;
   dispatcher?: Partial<DispatcherOptions>;
+  /** called after every write that added webhook messages (as `svc serve` wakes its delivery loop) */
   onOutbox?: () => void;
   /** `test`: bookings with a sum due start PENDING with a hold and svc's own checkout page */
   payments?: 'none' | 'test';
@@ -129,15 +136,13 @@ export async function createWebhookTestApp(adapter: AdapterName, options: {
   const t = await createTestApp(adapter, {
     config: { SVC_WEBHOOK_ALLOW_PRIVATE: true, SVC_WEBHOOK_RETRY_SCHEDULE: '1,2,4', ...options.config },
     payments: options.payments,
+    onOutboxWrite: options.onOutbox,
   });
   t.clock.set(Math.floor(Date.now() / 1000) * 1000);
   const dispatcher = createDispatcher({ storage: t.deps.storage, config: t.deps.config, clock: t.clock, logger: t.deps.logger, random: () => 0.5, ...options.dispatcher });
-  const signalledDeps: AppDeps = { ...t.deps, storage: withOutboxSignal(t.deps.storage, options.onOutbox ?? (() => {})) };
-  const signalledApp = createApp(signalledDeps);
   return {
     ...t,
     dispatcher,
-    signalled: <T = any>(method: string, path: string, requestOptions?: RequestOptions): Promise<TestResponse<T>> => send<T>(signalledApp, method, path, requestOptions),
     async createWebhook(url, body = {}) {
       const response = await t.request('POST', '/api/v1/workspaces/acme/webhooks', { key: t.apiKey, body: { url, ...body } });
       if (response.status !== 200) throw new Error(`creating the webhook answered ${response.status}: ${JSON.stringify(response.body)}`);
