@@ -1,3 +1,4 @@
+import type { Server } from 'bun';
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppDeps } from './deps.ts';
 import type { CredentialResolvers } from './access/credentials.ts';
@@ -21,6 +22,9 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { webAssetRoutes } from './web-assets/routes.ts';
+import { panelAdminRoutes } from './panel/admin-routes.ts';
+import { panelPages } from './panel/pages.ts';
+import { panelRoutes } from './panel/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -40,7 +44,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))
-    .use(webhookRoutes(deps));
+    .use(webhookRoutes(deps))
+    .use(panelAdminRoutes(deps));
 
   let openApiDocument: OpenApiDocument | undefined;
   // 'typebox' validates first and then drops unknown properties; the default mirror would turn a wrong-typed
@@ -73,6 +78,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       }
     }, { openAccess: openRoute(), detail: { hide: true } })
     .use(api)
+    .use(panelRoutes(deps))
+    .use(panelPages(deps))
     .use(webAssetRoutes())
     .use(pageRoutes(deps))
     .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { openAccess: openRoute('v1'), detail: { hide: true } })
@@ -81,3 +88,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 }
 
 export type App = AnyElysia;
+
+/**
+ * Bun.serve's `fetch` for the app: hands the socket's peer address in with each request, so that keyless
+ * clients are told apart (decisions section 6).
+ */
+export function serveFetch(app: App) {
+  return (request: Request, server: Server<unknown>) => app.handle(withPeerAddress(request, server.requestIP(request)?.address));
+}

@@ -15,7 +15,7 @@ export const ConfigSchema = t.Object({
     description: 'file:… (embedded libSQL), libsql://… (remote libSQL) or postgres://… (PostgreSQL)',
   }),
   SVC_PUBLIC_URL: t.Optional(t.String({ pattern: '^https?://[^/]+', description: 'public address of this server; default http://localhost:{PORT}' })),
-  SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; generated and stored on first start when unset' })),
+  SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; required with Postgres or remote libSQL, else generated into a 0600 file beside the database (src/server-secret.ts)' })),
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),
@@ -40,6 +40,10 @@ export const ConfigSchema = t.Object({
   SVC_MAIL_FROM: t.Optional(t.String({ minLength: 3, description: 'the From of customer mails: bookings@example.com or "Acme Studio <bookings@example.com>"' })),
   SVC_REMINDER_HOURS: t.Integer({ minimum: 1, maximum: 336, default: 24, description: 'hours before the start at which the customer gets a reminder' }),
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
+  SVC_PANEL_SESSION_SECONDS: t.Integer({
+    minimum: 10, maximum: 86_400, default: 1800,
+    description: 'lifetime of an admin-panel session in seconds (30 minutes); shorter values are for tests',
+  }),
 });
 
 /** The settings as svc uses them: defaults applied, SVC_PUBLIC_URL resolved. */

@@ -1,4 +1,6 @@
 import type { AppDeps } from '../deps.ts';
+import { findHostCredential, findSession } from '../panel/service.ts';
+import { knownCapabilities } from '../panel/capabilities.ts';
 import type { Capability } from './policy.ts';
 
 /** A live panel session, as its store knows it. */
@@ -26,13 +28,17 @@ export interface CredentialResolvers {
   hostCredential(credential: string, now: number): Promise<HostCredentialGrant | null>;
 }
 
-/**
- * The resolvers the app uses. Panel sessions and host credentials are not stored yet (the panel issue adds
- * them), so every such token is unknown: 401.
- */
-export function credentialResolvers(_deps: AppDeps): CredentialResolvers {
+/** The resolvers the app uses: panel sessions and host credentials as the panel stores them (hashes only). */
+export function credentialResolvers(deps: AppDeps): CredentialResolvers {
   return {
-    panelSession: async () => null,
-    hostCredential: async () => null,
+    async panelSession(token) {
+      const found = await findSession(deps, token);
+      if (!found) return null;
+      return { id: found.session.id, workspaceId: found.session.workspaceId, capabilities: knownCapabilities(found.session.capabilities) };
+    },
+    async hostCredential(credential) {
+      const found = await findHostCredential(deps, credential);
+      return found && { id: found.id, workspaceId: found.workspaceId, origin: found.origin };
+    },
   };
 }

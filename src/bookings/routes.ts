@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import { integerQuery } from '../http/query.ts';
 import { ErrorResponse, SlugParams } from '../shared/models.ts';
 import { verifyCaptcha } from './captcha.ts';
+import { withoutContactData } from './demo-view.ts';
 import { requireAnswersObject } from './custom-field-answers.ts';
 import {
   BookingCreate, BookingMailsResponse, BookingParams, BookingResponse, BookingsResponse, CancelBody, ListBookingsQuery, RescheduleBody,
@@ -20,7 +21,8 @@ export function bookingRoutes(deps: AppDeps) {
     .use(accessDeclarations)
     .get('/:slug/bookings', async ({ principal, query }) => {
       const page = await listBookings(deps, principal.workspace, query);
-      return { success: true, ...page };
+      // Only the demo workspace lets a keyless caller this far (its access declaration): no visitor's contact data.
+      return { success: true, ...page, bookings: principal.kind === 'anonymous' ? page.bookings.map(withoutContactData) : page.bookings };
     }, {
       access: keyOrSession('read', { demoReads: true }),
       params: SlugParams,
@@ -31,7 +33,7 @@ export function bookingRoutes(deps: AppDeps) {
         operationId: 'listBookings',
         summary: 'List bookings, ordered by start time then id, a page at a time',
         description: 'Filter by `status`, `serviceId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. '
-          + '400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key.',
+          + '400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key, showing no visitor\'s contact data: `customerEmail` is `hidden@example.invalid`, `customerName` its first word, and `phone`, `notes` and `customFields` are left out.',
         tags: TAGS,
       },
     })
@@ -61,13 +63,14 @@ export function bookingRoutes(deps: AppDeps) {
         tags: TAGS,
       },
     })
-    .get('/:slug/bookings/:bookingId', async ({ params, principal: { workspace } }) => {
-      return { success: true, booking: await getBooking(deps, workspace, params.bookingId) };
+    .get('/:slug/bookings/:bookingId', async ({ params, principal }) => {
+      const booking = await getBooking(deps, principal.workspace, params.bookingId);
+      return { success: true, booking: principal.kind === 'anonymous' ? withoutContactData(booking) : booking };
     }, {
       access: keyOrSession('read', { demoReads: true }),
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
-      detail: { operationId: 'getBooking', summary: 'Get a booking', description: '404 NOT_FOUND for an id not in the workspace. On the demo workspace it is readable without a key.', tags: TAGS },
+      detail: { operationId: 'getBooking', summary: 'Get a booking', description: '404 NOT_FOUND for an id not in the workspace. On the demo workspace it is readable without a key, without the visitor\'s contact data (as listBookings).', tags: TAGS },
     })
     .get('/:slug/bookings/:bookingId/mails', async ({ params, principal: { workspace } }) => {
       return { success: true as const, mails: await bookingMails(deps, workspace, params.bookingId) };

@@ -58,7 +58,7 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
   if (existing) await deps.storage.deleteWorkspace(existing.id);
   const now = deps.clock.now();
   const workspace: WorkspaceRecord = {
-    id: newId('ws', now), slug: DEMO_SLUG, name: 'Demo Hair & Wellness', primaryColor: '#0f766e', plan: 'demo', industry: 'beauty',
+    id: newId('ws', now), slug: DEMO_SLUG, name: 'Demo Hair & Wellness', primaryColor: '#0f766e', logoUrl: null, plan: 'demo', industry: 'beauty',
     timezone: DEMO_TIMEZONE, language: 'en', timeFormat: '24h', cancellationHours: 24, requiresConfirmation: false,
     hours: { ...defaultHours(), weekly: { ...defaultHours().weekly, sat: [{ start: '10:00', end: '14:00' }] } },
     domains: [], createdAt: now, updatedAt: now,

@@ -30,6 +30,8 @@ const TAGS = [
   { name: 'Availability', description: 'Bookable times, computed from services, working hours and existing bookings. Public.' },
   { name: 'Bookings', description: 'Bookings and their lifecycle.' },
   { name: 'Webhooks', description: 'Endpoints that receive the events of a workspace, and their delivery log.' },
+  { name: 'API keys', description: 'The keys of a workspace: listed without the key, created (shown once), revoked.' },
+  { name: 'Embedded panel', description: 'Pairing codes for linking a site, and the linked sites of the embedded admin panel.' },
   { name: 'Webhook events', description: 'What svc POSTs to a webhook endpoint (see the `webhooks` section).' },
 ];
 
@@ -49,7 +51,7 @@ function describeApi({ rateLimit }: OpenApiSettings): string {
 
 Conventions (the public contract):
 - Authenticate with a workspace API key in the \`${API_KEY_HEADER}\` header (create one with \`svc apikey create\`). Keep it on your backend: keyed routes send no CORS headers. The public routes (widget config, availability, keyless createBooking from an allowed domain) say so, and have an empty \`security\`. The embedded admin panel calls the keyed routes with a panel session instead (the \`panelSession\` scheme), whose capabilities decide what it may change (else 403 FORBIDDEN).
-- Request bodies are JSON objects (\`content-type: application/json\`) of at most ${KIB} (${MAX_BODY_BYTES} bytes), whether or not the request declares its length; a larger body is 413 PAYLOAD_TOO_LARGE, a body that is not a JSON object 400 VALIDATION_ERROR. Unknown fields are ignored.
+- Request bodies are JSON objects (\`content-type: application/json\`) of at most ${KIB} (${MAX_BODY_BYTES} bytes), whether or not the request declares its length; a larger body is 413 PAYLOAD_TOO_LARGE, a body that is not a JSON object 400 VALIDATION_ERROR. A PATCH body naming a field the route does not know is 400 VALIDATION_ERROR naming it; other routes ignore unknown fields.
 - Every success is 200 with \`success: true\`; every error has the body \`{ success: false, error, code }\` (the \`Error\` schema; a validation error may add \`details: [{ path, message }]\`). The codes are a closed list: ${codes}. A 500 names a request id to quote; 502 PAYMENT_PROVIDER_ERROR means the payment provider could not open a checkout and the booking was released. On keyed routes an unknown slug is checked before the key (404, then 401).
 - Date-times are RFC 3339; the API returns UTC with Z and refuses a date-time without an offset. \`date\` parameters are calendar days in the workspace time zone; slots are \`HH:mm\` in that zone. Durations, buffers and notice are minutes; \`maxAdvance\` is days; money is decimal major units with an ISO 4217 currency.
 - Rate limit: ${rateLimit} requests per minute per API key (per client IP without a key, and for a request whose key is refused); every v1 response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); past the limit, 429 RATE_LIMITED with Retry-After.

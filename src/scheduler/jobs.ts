@@ -78,9 +78,9 @@ export function completeEnded(deps: JobDeps, now: number): Promise<number> {
   return moveAll(deps, now, 'complete', (limit) => deps.storage.listEndedConfirmed(now, limit));
 }
 
-/** Deletes pairing and panel codes that have expired. */
-export function purgeExpiredCodes(deps: JobDeps, now: number): Promise<number> {
-  return deps.storage.purgeExpiredCodes(now);
+/** Deletes pairing and panel codes and panel sessions that have expired. */
+export async function purgeExpiredCodes(deps: JobDeps, now: number): Promise<number> {
+  return (await deps.storage.purgeExpiredCodes(now)) + (await deps.storage.purgeExpiredPanelSessions(now));
 }
 
 /** Forgets rate-limit windows that have ended (the current window keeps its count). */

@@ -2,6 +2,7 @@ import { accessDeclarations } from '../access/macro.ts';
 import { keyOrSession } from '../access/policy.ts';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps.ts';
+import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
   ProviderCreate, ProviderParams, ProviderPatchBody, ProviderResponse, ProvidersResponse,
@@ -65,6 +66,7 @@ export function serviceRoutes(deps: AppDeps) {
     }, {
       access: keyOrSession('svc_manage_operations'),
       params: ServiceParams,
+      transform: refuseUnknownFields(ServicePatchBody),
       body: t.Optional(ServicePatchBody),
       response: { 200: ServiceResponse, ...keyedWriteErrors },
       detail: {
@@ -129,6 +131,7 @@ export function serviceRoutes(deps: AppDeps) {
     }, {
       access: keyOrSession('svc_manage_operations'),
       params: ProviderParams,
+      transform: refuseUnknownFields(ProviderPatchBody),
       body: t.Optional(ProviderPatchBody),
       response: { 200: ProviderResponse, ...keyedWriteErrors },
       detail: {

@@ -13,7 +13,11 @@ export interface HostCredentialRecord {
   /** scheme://host[:port] */
   origin: string;
   credentialHash: string;
+  /** the path segment it was linked through: hostplatform or wordpress */
+  platform: string;
   createdAt: number;
+  /** last bootstrap it authorised, to the minute; null = never used */
+  lastUsedAt: number | null;
 }
 
 export interface PanelCodeRecord {

@@ -3,6 +3,7 @@ import type { CatalogueStore } from './catalogue-store.ts';
 import type { MailStore } from './mail-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { PanelStore } from './panel-store.ts';
+import type { PanelSessionStore } from './panel-session-store.ts';
 import type { PaymentStore } from './payment-store.ts';
 import type { SettingsStore } from './settings-store.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
@@ -21,6 +22,7 @@ export * from './catalogue-store.ts';
 export * from './mail-store.ts';
 export * from './outbox-store.ts';
 export * from './panel-store.ts';
+export * from './panel-session-store.ts';
 export * from './payment-store.ts';
 export * from './settings-store.ts';
 export * from './workspace-store.ts';
@@ -33,4 +35,4 @@ export class UniqueViolation extends Error {
   }
 }
 
-export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, MailStore, PanelStore {}
+export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, MailStore, PanelStore, PanelSessionStore {}

@@ -46,6 +46,7 @@ export function withReadCache(storage: Storage, options: { clock: Clock; ttlMs: 
     updateWorkspace: dropAfter(storage.updateWorkspace.bind(storage)),
     deleteWorkspace: dropAfter(storage.deleteWorkspace.bind(storage)),
     createApiKey: dropAfter(storage.createApiKey.bind(storage)),
+    revokeApiKey: dropAfter(storage.revokeApiKey.bind(storage)),
     createService: dropAfter(storage.createService.bind(storage)),
     updateService: dropAfter(storage.updateService.bind(storage)),
     createProvider: dropAfter(storage.createProvider.bind(storage)),

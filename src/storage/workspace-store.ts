@@ -5,6 +5,8 @@ export interface WorkspaceRecord {
   slug: string;
   name: string;
   primaryColor: string | null;
+  /** shown in the panel and the widget; null = none */
+  logoUrl: string | null;
   plan: string;
   industry: string;
   /** IANA time zone name */
@@ -25,7 +27,7 @@ export interface WorkspaceRecord {
 }
 
 export type WorkspacePatch = Partial<Pick<WorkspaceRecord,
-  'name' | 'primaryColor' | 'industry' | 'timezone' | 'language' | 'timeFormat' | 'cancellationHours' | 'requiresConfirmation' | 'hours' | 'domains'>>;
+  'name' | 'primaryColor' | 'logoUrl' | 'industry' | 'timezone' | 'language' | 'timeFormat' | 'cancellationHours' | 'requiresConfirmation' | 'hours' | 'domains'>>;
 
 export interface ApiKeyRecord {
   id: string;
@@ -37,6 +39,8 @@ export interface ApiKeyRecord {
   hash: string;
   createdAt: number;
   revokedAt: number | null;
+  /** last request it authenticated, to the minute; null = never used */
+  lastUsedAt: number | null;
 }
 
 /**
@@ -44,8 +48,11 @@ export interface ApiKeyRecord {
  * payments, webhooks and keys.
  */
 export interface WorkspaceStore {
-  /** @throws UniqueViolation('workspace') when the slug is taken */
-  createWorkspace(workspace: WorkspaceRecord): Promise<void>;
+  /**
+   * Stores a new workspace and, when given, its first API key in one transaction: both or neither.
+   * @throws UniqueViolation('workspace') when the slug is taken
+   */
+  createWorkspace(workspace: WorkspaceRecord, firstKey?: ApiKeyRecord): Promise<void>;
   getWorkspaceBySlug(slug: string): Promise<WorkspaceRecord | null>;
   getWorkspaceById(id: string): Promise<WorkspaceRecord | null>;
   updateWorkspace(id: string, patch: WorkspacePatch, at: number): Promise<WorkspaceRecord | null>;

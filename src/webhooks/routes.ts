@@ -2,6 +2,7 @@ import { accessDeclarations } from '../access/macro.ts';
 import { keyOrSession } from '../access/policy.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
+import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { integerQuery } from '../http/query.ts';
 import { keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
@@ -66,6 +67,7 @@ export function webhookRoutes(deps: AppDeps) {
     }), {
       access: keyOrSession('svc_manage_settings'),
       params: WebhookParams,
+      transform: refuseUnknownFields(WebhookPatchBody),
       body: WebhookPatchBody,
       response: { 200: WebhookResponse, ...keyedWriteErrors },
       detail: {

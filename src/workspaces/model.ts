@@ -14,12 +14,14 @@ export const Workspace = t.Object({
   name: t.String(),
   slug: t.String(),
   primaryColor: t.Union([t.String(), t.Null()]),
+  logoUrl: t.Union([t.String(), t.Null()], { description: 'the logo shown in the admin panel; null = none' }),
   plan: t.String(),
   industry: t.String(),
   timezone: t.String({ description: 'IANA time zone' }),
   language: t.String({ description: 'BCP 47 language tag' }),
   timeFormat: t.String({ description: '24h or 12h' }),
   cancellationHours: t.Number({ description: 'hours' }),
+  requiresConfirmation: t.Boolean({ description: 'keyless bookings of free services stay PENDING until confirmed' }),
 }, { $id: 'Workspace' });
 export type Workspace = typeof Workspace.static;
 
@@ -34,6 +36,8 @@ export const WorkspacePatchBody = t.Object({
   language: t.Optional(t.String({ minLength: 1, maxLength: 35, description: 'a BCP 47 language tag, such as en, de or pt-BR' })),
   timeFormat: t.Optional(t.Union([t.Literal('24h'), t.Literal('12h')])),
   cancellationHours: t.Optional(Type.Integer({ minimum: 0, maximum: 8760, description: 'hours before the start within which a customer may no longer cancel' })),
+  logoUrl: t.Optional(nullable(t.String({ maxLength: 2000, pattern: '^https?://', description: 'an http(s) URL of an image; the panel shows https images' }))),
+  requiresConfirmation: t.Optional(t.Boolean({ description: 'true: a keyless booking of a free service is PENDING until confirmed' })),
 }, { $id: 'WorkspacePatch' });
 export type WorkspacePatchBody = typeof WorkspacePatchBody.static;
 

@@ -2,6 +2,7 @@ import { accessDeclarations } from '../access/macro.ts';
 import { keyOrSession, publicRoute } from '../access/policy.ts';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps.ts';
+import { refuseUnknownFields } from '../http/unknown-fields.ts';
 import { CONFIG_MAX_AGE_SECONDS, widgetConfig } from '../widget/config.ts';
 import { ErrorResponse, keyedErrors, keyedWriteErrors, SlugParams } from '../shared/models.ts';
 import {
@@ -50,13 +51,15 @@ export function workspaceRoutes(deps: AppDeps) {
     }, {
       access: keyOrSession('svc_manage_settings'),
       params: SlugParams,
+      transform: refuseUnknownFields(WorkspacePatchBody),
       body: t.Optional(WorkspacePatchBody),
       response: { 200: WorkspaceResponse, ...keyedWriteErrors },
       detail: {
         operationId: 'updateWorkspace',
         summary: 'Change workspace settings',
         description: 'Sets the fields sent and keeps the others; an empty or missing body changes nothing. `timezone` is an IANA name, '
-          + '`language` a BCP 47 tag (stored in canonical form, e.g. pt-BR), `cancellationHours` whole hours.',
+          + '`language` a BCP 47 tag (stored in canonical form, e.g. pt-BR), `cancellationHours` whole hours. `requiresConfirmation: true` makes a '
+          + 'keyless booking of a free service PENDING until confirmed. A field the route does not know is a 400 naming it.',
         tags,
       },
     })
@@ -113,6 +116,7 @@ export function workspaceRoutes(deps: AppDeps) {
     }, {
       access: keyOrSession('svc_manage_operations'),
       params: CustomFieldParams,
+      transform: refuseUnknownFields(CustomFieldPatchBody),
       body: t.Optional(CustomFieldPatchBody),
       response: { 200: CustomFieldResponse, ...keyedWriteErrors },
       detail: {

@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from '../shared/secrets.ts';
 import { isValidTimeZone } from '../shared/time.ts';
 import type { WorkingHours } from '../scheduling/slot-engine.ts';
 import { normalizeDomain } from '../widget/domains.ts';
-import { UniqueViolation, type CustomFieldPatch, type CustomFieldRecord, type WorkspacePatch, type WorkspaceRecord } from '../storage/port.ts';
+import { UniqueViolation, type ApiKeyRecord, type CustomFieldPatch, type CustomFieldRecord, type WorkspacePatch, type WorkspaceRecord } from '../storage/port.ts';
 import type { CustomFieldCreate, CustomFieldJson, CustomFieldPatchBody, Workspace, WorkspacePatchBody } from './model.ts';
 
 export const API_KEY_PREFIX = 'svc_live_';
@@ -42,6 +42,7 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     slug: input.slug,
     name: input.name.trim(),
     primaryColor: null,
+    logoUrl: null,
     plan: 'self-hosted',
     industry: 'other',
     timezone: input.timezone ?? 'UTC',
@@ -54,20 +55,32 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     createdAt: now,
     updatedAt: now,
   };
+  const { key, record } = newApiKey(deps, workspace.id, 'default');
   try {
-    await deps.storage.createWorkspace(workspace);
+    await deps.storage.createWorkspace(workspace, record);
   } catch (error) {
     if (error instanceof UniqueViolation) throw new AppError('VALIDATION_ERROR', `a workspace with the slug ${input.slug} already exists`);
     throw error;
   }
-  const apiKey = await createApiKey(deps, workspace.id, 'default');
-  return { workspace, apiKey };
+  return { workspace, apiKey: key };
 }
 
 /** A new API key for the workspace: 32 random bytes behind a recognisable prefix; only its hash is kept. */
 export async function createApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, workspaceId: string, name: string): Promise<string> {
+  return (await issueApiKey(deps, workspaceId, name)).key;
+}
+
+/** As createApiKey, with the stored record (for listing) beside the key (shown once). */
+export async function issueApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, workspaceId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+  const issued = newApiKey(deps, workspaceId, name);
+  await deps.storage.createApiKey(issued.record);
+  return issued;
+}
+
+/** A new key and the record to store for it (not stored yet). */
+function newApiKey(deps: Pick<AppDeps, 'clock'>, workspaceId: string, name: string): { key: string; record: ApiKeyRecord } {
   const key = randomToken(API_KEY_PREFIX, 32);
-  await deps.storage.createApiKey({
+  const record: ApiKeyRecord = {
     id: newId('key', deps.clock.now()),
     workspaceId,
     name,
@@ -75,8 +88,9 @@ export async function createApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, wor
     hash: sha256Hex(key),
     createdAt: deps.clock.now(),
     revokedAt: null,
-  });
-  return key;
+    lastUsedAt: null,
+  };
+  return { key, record };
 }
 
 export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
@@ -91,6 +105,8 @@ export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
     language: workspace.language,
     timeFormat: workspace.timeFormat,
     cancellationHours: workspace.cancellationHours,
+    logoUrl: workspace.logoUrl,
+    requiresConfirmation: workspace.requiresConfirmation,
   };
 }
 
@@ -114,6 +130,17 @@ export function toCustomFieldJson(field: CustomFieldRecord): CustomFieldJson {
 export function requireText(field: string, value: string): string {
   if (value.trim() === '') throw validation(`${field} must not be blank`);
   return value;
+}
+
+/** An absolute http(s) URL, or a 400 naming `field`. */
+function requireHttpUrl(field: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.hostname) return url.href;
+  } catch {
+    // not a URL at all
+  }
+  throw validation(`${field} must be an http(s) URL such as https://example.com/logo.png, got ${value}`);
 }
 
 /** The values of `list` without repeats, in first-seen order. */
@@ -157,6 +184,8 @@ export async function updateWorkspaceSettings(deps: Pick<AppDeps, 'storage' | 'c
   if (body.language !== undefined) patch.language = canonicalLanguage(body.language);
   if (body.timeFormat !== undefined) patch.timeFormat = body.timeFormat;
   if (body.cancellationHours !== undefined) patch.cancellationHours = body.cancellationHours;
+  if (body.logoUrl !== undefined) patch.logoUrl = body.logoUrl === null ? null : requireHttpUrl('logoUrl', body.logoUrl);
+  if (body.requiresConfirmation !== undefined) patch.requiresConfirmation = body.requiresConfirmation;
   if (Object.keys(patch).length === 0) return workspace;
   const updated = await deps.storage.updateWorkspace(workspace.id, patch, deps.clock.now());
   if (!updated) throw notFound(`workspace ${workspace.slug}`);

@@ -96,7 +96,7 @@ describe('panel sessions on v1 routes (fake session store)', () => {
   });
 });
 
-describe('panel sessions before the panel exists (the default resolvers)', () => {
+describe('panel sessions with the default resolvers (the panel store)', () => {
   test('every bearer token is unknown -> 401 UNAUTHORIZED', async () => {
     const ctx = await createTestApp('libsql');
     try {

@@ -10,6 +10,7 @@ import {
   type PaymentRecord, type ProviderRecord, type ReserveRequest, type ServiceRecord, type Storage,
   type WebhookMessageRecord, type WebhookRecord, type WorkspaceRecord,
 } from '../../src/storage/port.ts';
+import type { PanelSessionRecord } from '../../src/storage/panel-session-store.ts';
 import { createTestDatabase, type AdapterName, type TestDatabase } from '../support/storage.ts';
 
 /*
@@ -50,7 +51,7 @@ const tag = () => `${(counter++).toString(36)}x${Math.random().toString(36).slic
 
 export function aWorkspace(overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord {
   return {
-    id: newId('ws'), slug: `studio-${tag()}`, name: 'Studio', primaryColor: '#336699', plan: 'self-hosted', industry: 'other',
+    id: newId('ws'), slug: `studio-${tag()}`, name: 'Studio', primaryColor: '#336699', logoUrl: null, plan: 'self-hosted', industry: 'other',
     timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24, requiresConfirmation: false,
     hours: WEEKDAY_HOURS, domains: ['example.com'], createdAt: T0, updatedAt: T0, ...overrides,
   };
@@ -96,7 +97,7 @@ export function aWebhook(ws: WorkspaceRecord, overrides: Partial<WebhookRecord> 
 }
 
 export function anApiKey(ws: WorkspaceRecord, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return { id: newId('key'), workspaceId: ws.id, name: 'default', prefix: 'svc_live_ab', hash: `sha256-${tag()}`, createdAt: T0, revokedAt: null, ...overrides };
+  return { id: newId('key'), workspaceId: ws.id, name: 'default', prefix: 'svc_live_ab', hash: `sha256-${tag()}`, createdAt: T0, revokedAt: null, lastUsedAt: null, ...overrides };
 }
 
 export function aPayment(booking: BookingRecord, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
@@ -118,7 +119,14 @@ export function aPanelCode(ws: WorkspaceRecord, overrides: Partial<PanelCodeReco
 }
 
 export function aHostCredential(ws: WorkspaceRecord, overrides: Partial<HostCredentialRecord> = {}): HostCredentialRecord {
-  return { id: newId('hc'), workspaceId: ws.id, origin: 'https://shop.example.com', credentialHash: `cred-${tag()}`, createdAt: T0, ...overrides };
+  return { id: newId('hc'), workspaceId: ws.id, origin: 'https://shop.example.com', credentialHash: `cred-${tag()}`, platform: 'wordpress', createdAt: T0, lastUsedAt: null, ...overrides };
+}
+
+export function aPanelSession(ws: WorkspaceRecord, overrides: Partial<PanelSessionRecord> = {}): PanelSessionRecord {
+  return {
+    id: newId('ps'), workspaceId: ws.id, tokenHash: `session-${tag()}`, subject: 'admin@shop', capabilities: ['svc_manage_operations'],
+    origin: 'https://shop.example.com', signedInAt: T0, expiresAt: T0 + 30 * MINUTE, createdAt: T0, ...overrides,
+  };
 }
 
 export function anEvent(ws: WorkspaceRecord, type: string, occurredAt = T0): OutboxEvent {
@@ -286,6 +294,15 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.putSettingIfAbsent('other', 'own')).toBe('own');
     });
 
+    test('deleteSetting removes the key only while it holds the given value', async () => {
+      await storage.putSettingIfAbsent('secret', 'first');
+      await storage.deleteSetting('secret', 'other');
+      expect(await storage.getSetting('secret')).toBe('first');
+      await storage.deleteSetting('secret', 'first');
+      expect(await storage.getSetting('secret')).toBeNull();
+      expect(await storage.putSettingIfAbsent('secret', 'second')).toBe('second');
+    });
+
     test('putSettingIfAbsent from 20 concurrent callers on two instances stores one value and returns it to every caller', async () => {
       const other = db.reopen();
       const values = Array.from({ length: 20 }, (_, i) => `value-${i}`);
@@ -304,6 +321,23 @@ export function storageContract(adapter: AdapterName) {
       await storage.createWorkspace(ws);
       expect(await storage.getWorkspaceBySlug(ws.slug)).toEqual(ws);
       expect(await storage.getWorkspaceById(ws.id)).toEqual(ws);
+    });
+
+    test('createWorkspace with a first key stores both; a first key that cannot be stored leaves no workspace', async () => {
+      const other = aWorkspace();
+      const taken = anApiKey(other);
+      await storage.createWorkspace(other, taken);
+      expect(await storage.findApiKeyByHash(taken.hash)).toEqual(taken);
+
+      const ws = aWorkspace();
+      const clashing = anApiKey(ws, { id: taken.id });
+      expect(await caught(storage.createWorkspace(ws, clashing))).toBeInstanceOf(Error);
+      expect(await storage.getWorkspaceBySlug(ws.slug)).toBeNull();
+      expect(await storage.findApiKeyByHash(clashing.hash)).toBeNull();
+      const key = anApiKey(ws);
+      await storage.createWorkspace(ws, key);
+      expect(await storage.getWorkspaceBySlug(ws.slug)).toEqual(ws);
+      expect(await storage.findApiKeyByHash(key.hash)).toEqual(key);
     });
 
     test('getWorkspaceBySlug and getWorkspaceById of unknown values -> null', async () => {
@@ -378,7 +412,9 @@ export function storageContract(adapter: AdapterName) {
       await storage.createPanelCode(panel);
       const credential = aHostCredential(ws);
       await storage.putHostCredential(credential);
-      return { ws, prv, srv, key, field, hook, booking, payment, messages, attempt: outcome.attempt, pairing, panel, credential };
+      const session = aPanelSession(ws);
+      await storage.createPanelSession(session);
+      return { ws, prv, srv, key, field, hook, booking, payment, messages, attempt: outcome.attempt, pairing, panel, credential, session };
     }
 
     test('deleteWorkspace removes the workspace and everything it owns, and leaves other workspaces as they were', async () => {
@@ -407,6 +443,9 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.findHostCredential(gone.credential.credentialHash)).toBeNull();
       expect(await storage.consumePairingCode(gone.pairing.codeHash, T0)).toBeNull();
       expect(await storage.consumePanelCode(gone.panel.codeHash, T0)).toBeNull();
+      expect(await storage.findPanelSession(gone.session.tokenHash, T0)).toBeNull();
+      expect(await storage.listHostCredentials(gone.ws.id)).toEqual([]);
+      expect(await storage.listApiKeys(gone.ws.id)).toEqual([]);
       // Nothing is left over: the same ids, slug, key and hashes can be used again, and no link survived.
       await storage.createWorkspace(gone.ws);
       await storage.createProvider({ ...gone.prv, serviceIds: [] });
@@ -418,6 +457,7 @@ export function storageContract(adapter: AdapterName) {
       await storage.createPairingCode(gone.pairing);
       await storage.createPanelCode(gone.panel);
       await storage.putHostCredential(gone.credential);
+      await storage.createPanelSession(gone.session);
 
       expect(await storage.getWorkspaceById(kept.ws.id)).toEqual(kept.ws);
       expect(withSortedProviders(await storage.getService(kept.ws.id, kept.srv.id))).toEqual(kept.srv);
@@ -433,6 +473,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.findHostCredential(kept.credential.credentialHash)).toEqual(kept.credential);
       expect(await storage.consumePairingCode(kept.pairing.codeHash, T0)).toEqual({ ...kept.pairing, usedAt: T0 });
       expect(await storage.consumePanelCode(kept.panel.codeHash, T0)).toEqual({ ...kept.panel, usedAt: T0 });
+      expect(await storage.findPanelSession(kept.session.tokenHash, T0)).toEqual(kept.session);
     });
   });
 
@@ -458,6 +499,45 @@ export function storageContract(adapter: AdapterName) {
       await storage.createApiKey(revoked);
       expect(await storage.findApiKeyByHash(revoked.hash)).toBeNull();
       expect(await storage.findApiKeyByHash(live.hash)).toEqual(live);
+    });
+
+    test("listApiKeys lists the workspace's live keys oldest first; revoked keys and other workspaces' keys are not listed", async () => {
+      const ws = aWorkspace();
+      const other = aWorkspace();
+      await storage.createWorkspace(ws);
+      await storage.createWorkspace(other);
+      const newer = anApiKey(ws, { name: 'ci', createdAt: T0 + MINUTE });
+      const older = anApiKey(ws, { createdAt: T0 });
+      const revoked = anApiKey(ws, { revokedAt: T0 });
+      for (const key of [newer, older, revoked, anApiKey(other)]) await storage.createApiKey(key);
+      expect(await storage.listApiKeys(ws.id)).toEqual([older, newer]);
+    });
+
+    test('revokeApiKey stops the key at once and returns it; a second revoke, an unknown id or another workspace -> null', async () => {
+      const ws = aWorkspace();
+      const other = aWorkspace();
+      await storage.createWorkspace(ws);
+      await storage.createWorkspace(other);
+      const key = anApiKey(ws);
+      const kept = anApiKey(ws, { name: 'kept' });
+      await storage.createApiKey(key);
+      await storage.createApiKey(kept);
+      expect(await storage.revokeApiKey(other.id, key.id, T0 + MINUTE)).toBeNull();
+      expect(await storage.revokeApiKey(ws.id, key.id, T0 + MINUTE)).toEqual({ ...key, revokedAt: T0 + MINUTE });
+      expect(await storage.findApiKeyByHash(key.hash)).toBeNull();
+      expect(await storage.revokeApiKey(ws.id, key.id, T0 + 2 * MINUTE)).toBeNull();
+      expect(await storage.revokeApiKey(ws.id, 'key_unknown', T0)).toBeNull();
+      expect(await storage.listApiKeys(ws.id)).toEqual([kept]);
+    });
+
+    test('touchApiKey records the latest use and never moves it back', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const key = anApiKey(ws);
+      await storage.createApiKey(key);
+      await storage.touchApiKey(key.id, T0 + HOUR);
+      await storage.touchApiKey(key.id, T0 + MINUTE);
+      expect(await storage.findApiKeyByHash(key.hash)).toEqual({ ...key, lastUsedAt: T0 + HOUR });
     });
   });
 
@@ -1745,6 +1825,96 @@ export function storageContract(adapter: AdapterName) {
     });
   });
 
+  describe('panel sessions and linked origins', () => {
+    test('findPanelSession returns a live session by token hash; an expired or unknown one -> null', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const session = aPanelSession(ws, { capabilities: ['svc_manage_operations', 'svc_manage_settings'], origin: null });
+      await storage.createPanelSession(session);
+      expect(await storage.findPanelSession(session.tokenHash, session.expiresAt - 1)).toEqual(session);
+      expect(await storage.findPanelSession(session.tokenHash, session.expiresAt)).toBeNull();
+      expect(await storage.findPanelSession('session-unknown', T0)).toBeNull();
+    });
+
+    test('rotatePanelSession replaces the live session: the old token stops, the new one works; an expired token cannot rotate', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const first = aPanelSession(ws);
+      await storage.createPanelSession(first);
+      const second = aPanelSession(ws, { createdAt: T0 + 10 * MINUTE, expiresAt: T0 + 40 * MINUTE });
+      expect(await storage.rotatePanelSession(first.tokenHash, second, T0 + 10 * MINUTE)).toEqual(first);
+      expect(await storage.findPanelSession(first.tokenHash, T0 + 10 * MINUTE)).toBeNull();
+      expect(await storage.findPanelSession(second.tokenHash, T0 + 10 * MINUTE)).toEqual(second);
+      const third = aPanelSession(ws);
+      expect(await storage.rotatePanelSession(second.tokenHash, third, second.expiresAt)).toBeNull();
+      expect(await storage.findPanelSession(third.tokenHash, T0)).toBeNull();
+    });
+
+    test("endPanelSessions ends the workspace's sessions of one origin or one subject, and no others", async () => {
+      const ws = aWorkspace();
+      const other = aWorkspace();
+      await storage.createWorkspace(ws);
+      await storage.createWorkspace(other);
+      const shop = aPanelSession(ws, { origin: 'https://shop.example.com' });
+      const shopToo = aPanelSession(ws, { origin: 'https://shop.example.com', subject: 'someone-else' });
+      const blog = aPanelSession(ws, { origin: 'https://blog.example.com' });
+      const standalone = aPanelSession(ws, { origin: null, subject: 'key:key_1' });
+      const otherShop = aPanelSession(other, { origin: 'https://shop.example.com' });
+      for (const session of [shop, shopToo, blog, standalone, otherShop]) await storage.createPanelSession(session);
+      expect(await storage.endPanelSessions(ws.id, { origin: 'https://shop.example.com' })).toBe(2);
+      expect(await storage.endPanelSessions(ws.id, { subject: 'key:key_1' })).toBe(1);
+      for (const gone of [shop, shopToo, standalone]) expect(await storage.findPanelSession(gone.tokenHash, T0)).toBeNull();
+      for (const kept of [blog, otherShop]) expect(await storage.findPanelSession(kept.tokenHash, T0)).toEqual(kept);
+    });
+
+    test('purgeExpiredPanelSessions deletes expired sessions, returns how many, and keeps live ones', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const expired = aPanelSession(ws, { expiresAt: T0 - 1 });
+      const live = aPanelSession(ws, { expiresAt: T0 + MINUTE });
+      await storage.createPanelSession(expired);
+      await storage.createPanelSession(live);
+      expect(await storage.purgeExpiredPanelSessions(T0)).toBe(1);
+      expect(await storage.purgeExpiredPanelSessions(T0)).toBe(0);
+      await storage.createPanelSession(expired);
+      expect(await storage.findPanelSession(live.tokenHash, T0)).toEqual(live);
+    });
+
+    test("listHostCredentials lists the workspace's linked origins oldest first; deleteHostCredential stops one at once", async () => {
+      const ws = aWorkspace();
+      const other = aWorkspace();
+      await storage.createWorkspace(ws);
+      await storage.createWorkspace(other);
+      const shop = aHostCredential(ws, { origin: 'https://shop.example.com', createdAt: T0 + MINUTE });
+      const blog = aHostCredential(ws, { origin: 'https://blog.example.com', platform: 'hostplatform', createdAt: T0 });
+      const foreign = aHostCredential(other);
+      for (const credential of [shop, blog, foreign]) await storage.putHostCredential(credential);
+      expect(await storage.listHostCredentials(ws.id)).toEqual([blog, shop]);
+      expect(await storage.deleteHostCredential(other.id, shop.id)).toBeNull();
+      expect(await storage.deleteHostCredential(ws.id, shop.id)).toEqual(shop);
+      expect(await storage.findHostCredential(shop.credentialHash)).toBeNull();
+      expect(await storage.deleteHostCredential(ws.id, shop.id)).toBeNull();
+      expect(await storage.listHostCredentials(ws.id)).toEqual([blog]);
+      expect(await storage.deleteHostCredentialByHash(blog.credentialHash)).toEqual(blog);
+      expect(await storage.deleteHostCredentialByHash(blog.credentialHash)).toBeNull();
+      expect(await storage.listHostCredentials(ws.id)).toEqual([]);
+      expect(await storage.findHostCredential(foreign.credentialHash)).toEqual(foreign);
+    });
+
+    test('touchHostCredential records the latest use and never moves it back; a replacement starts unused', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const credential = aHostCredential(ws);
+      await storage.putHostCredential(credential);
+      await storage.touchHostCredential(credential.id, T0 + HOUR);
+      await storage.touchHostCredential(credential.id, T0 + MINUTE);
+      expect(await storage.findHostCredential(credential.credentialHash)).toEqual({ ...credential, lastUsedAt: T0 + HOUR });
+      const replacement = aHostCredential(ws, { platform: 'hostplatform', createdAt: T0 + DAY });
+      await storage.putHostCredential(replacement);
+      expect(await storage.listHostCredentials(ws.id)).toEqual([replacement]);
+    });
+  });
+
   describe('concurrency (the guarantees written on the port)', () => {
     test('of 50 concurrent reservations of a capacity-1 slot exactly one succeeds, and the database holds one booking', async () => {
       const { ws, srv, prv } = await seed(storage);
@@ -1817,6 +1987,35 @@ export function storageContract(adapter: AdapterName) {
       expect(winners).toHaveLength(1);
       expect(winners[0]).toEqual({ ...code, usedAt: winners[0]!.usedAt });
       expect(await storage.consumePairingCode(code.codeHash, T0 + 100)).toBeNull();
+    }, RACE_TIMEOUT_MS);
+
+    test('20 concurrent consumePanelCode calls for one code, from two instances: exactly one wins', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const code = aPanelCode(ws);
+      await storage.createPanelCode(code);
+      const other = db.reopen();
+      await warm([storage, other]);
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : storage).consumePanelCode(code.codeHash, T0 + i)));
+      const winners = results.filter((result) => result !== null);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]).toEqual({ ...code, usedAt: winners[0]!.usedAt });
+    }, RACE_TIMEOUT_MS);
+
+    test('20 concurrent rotatePanelSession calls with one token, from two instances: exactly one renews it', async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      const session = aPanelSession(ws);
+      await storage.createPanelSession(session);
+      const other = db.reopen();
+      await warm([storage, other]);
+      const nexts = Array.from({ length: 20 }, () => aPanelSession(ws));
+      const results = await Promise.all(nexts.map((next, i) => (i % 2 ? other : storage).rotatePanelSession(session.tokenHash, next, T0 + i)));
+      const winners = results.flatMap((result, i) => (result ? [i] : []));
+      expect(winners).toHaveLength(1);
+      expect(results[winners[0]!]).toEqual(session);
+      const live = await Promise.all(nexts.map((next) => storage.findPanelSession(next.tokenHash, T0)));
+      expect(live.filter((each) => each !== null)).toEqual([nexts[winners[0]!]!]);
     }, RACE_TIMEOUT_MS);
 
     test('single writes issued while reservations are in flight all succeed, on one instance and across two', async () => {

@@ -12,7 +12,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
 
   const acme = () => ({
     id: t.workspace.id, name: 'Acme Studio', slug: 'acme', primaryColor: null, plan: 'self-hosted', industry: 'other',
-    timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24,
+    timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24, logoUrl: null, requiresConfirmation: false,
   });
 
   test('GET /workspaces/{slug} -> 200 with the workspace and the contract defaults', async () => {
@@ -24,7 +24,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
   test('PATCH with every field -> 200 with all of them set, and GET shows the same', async () => {
     const body = {
       name: 'Acme Hair & Beauty', primaryColor: '#0f766e', industry: 'beauty', timezone: 'America/New_York',
-      language: 'de', timeFormat: '12h', cancellationHours: 48,
+      language: 'de', timeFormat: '12h', cancellationHours: 48, logoUrl: 'https://cdn.example.com/acme.png', requiresConfirmation: true,
     };
     const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body });
     expect(response.status).toBe(200);
@@ -66,14 +66,16 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
     expect(response.body).toEqual({ success: true, workspace: { ...acme(), language: 'pt-BR', timezone: 'Europe/Paris' } });
   });
 
-  test('PATCH ignores unknown and read-only fields (slug, plan, id)', async () => {
-    const response = await t.request('PATCH', `${V1}/acme`, {
-      key: t.apiKey, body: { slug: 'hijack', plan: 'enterprise', id: 'ws_other', requiresConfirmation: true, name: 'Renamed' },
-    });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, workspace: { ...acme(), name: 'Renamed' } });
-    const stored = await t.deps.storage.getWorkspaceBySlug('acme');
-    expect(stored).toEqual({ ...t.workspace, name: 'Renamed', updatedAt: expect.any(Number) });
+  test('PATCH with an unknown or read-only field (slug, plan, id) -> 400 naming it, and nothing changes', async () => {
+    for (const field of ['slug', 'plan', 'id', 'colour']) {
+      const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { name: 'Renamed', [field]: 'x' } });
+      const error = `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, timeFormat, `
+        + 'cancellationHours, logoUrl, requiresConfirmation';
+      expect({ field, status: response.status, body: response.body }).toEqual({
+        field, status: 400, body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: `/${field}`, message: error }] },
+      });
+    }
+    expect(await t.deps.storage.getWorkspaceBySlug('acme')).toEqual(t.workspace);
   });
 
   test('PATCH stores text as given, markup included', async () => {

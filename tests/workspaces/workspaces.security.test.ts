@@ -68,7 +68,7 @@ describeEachAdapter('workspace settings: security', (adapter) => {
       success: true,
       workspace: {
         id: demo.id, name: 'Demo Hair & Wellness', slug: 'demo', primaryColor: '#0f766e', plan: 'demo', industry: 'beauty',
-        timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24,
+        timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24, logoUrl: null, requiresConfirmation: false,
       },
     });
   });

@@ -45,9 +45,25 @@ export const migrations: EmbeddedMigration[] = [
     ]
   },
   {
-    "tag": "0001_blushing_stark_industries",
+    "tag": "0001_wealthy_paper_doll",
+    "hash": "8e4160f1a97a75474bf9c7be17865fc970dbcf6664d3cb238a13556d8716a91d",
+    "folderMillis": 1795513829615,
+    "statements": [
+      "CREATE TABLE `panel_sessions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`capabilities` text NOT NULL,\n\t`origin` text,\n\t`signed_in_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `panel_sessions_token_hash_unique` ON `panel_sessions` (`token_hash`);",
+      "CREATE INDEX `panel_sessions_workspace_idx` ON `panel_sessions` (`workspace_id`,`origin`);",
+      "CREATE INDEX `panel_sessions_expiry_idx` ON `panel_sessions` (`expires_at`);",
+      "ALTER TABLE `api_keys` ADD `last_used_at` integer;",
+      "CREATE INDEX `api_keys_workspace_idx` ON `api_keys` (`workspace_id`);",
+      "ALTER TABLE `host_credentials` ADD `platform` text DEFAULT 'hostplatform' NOT NULL;",
+      "ALTER TABLE `host_credentials` ADD `last_used_at` integer;",
+      "ALTER TABLE `workspaces` ADD `logo_url` text;"
+    ]
+  },
+  {
+    "tag": "0002_graceful_tigra",
     "hash": "faa3867af627dc388e4bea4a78ae1a8c518980a830e46d9f0829d6e2043d81d0",
-    "folderMillis": 1795517356754,
+    "folderMillis": 1795519878429,
     "statements": [
       "CREATE TABLE `calendar_feeds` (\n\t`provider_id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE UNIQUE INDEX `calendar_feeds_token_hash_unique` ON `calendar_feeds` (`token_hash`);",

@@ -15,6 +15,7 @@ export const workspaces = sqliteTable('workspaces', {
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
   primaryColor: text('primary_color'),
+  logoUrl: text('logo_url'),
   plan: text('plan').notNull(),
   industry: text('industry').notNull(),
   timezone: text('timezone').notNull(),
@@ -37,7 +38,8 @@ export const apiKeys = sqliteTable('api_keys', {
   hash: text('hash').notNull().unique(),
   createdAt: integer('created_at').notNull(),
   revokedAt: integer('revoked_at'),
-});
+  lastUsedAt: integer('last_used_at'),
+}, (table) => [index('api_keys_workspace_idx').on(table.workspaceId)]);
 
 export const services = sqliteTable('services', {
   id: text('id').primaryKey(),
@@ -194,7 +196,9 @@ export const hostCredentials = sqliteTable('host_credentials', {
   workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
   origin: text('origin').notNull(),
   credentialHash: text('credential_hash').notNull().unique(),
+  platform: text('platform').notNull().default('hostplatform'),
   createdAt: integer('created_at').notNull(),
+  lastUsedAt: integer('last_used_at'),
 }, (table) => [uniqueIndex('host_credentials_origin_idx').on(table.workspaceId, table.origin)]);
 
 export const panelCodes = sqliteTable('panel_codes', {
@@ -208,6 +212,18 @@ export const panelCodes = sqliteTable('panel_codes', {
   usedAt: integer('used_at'),
   createdAt: integer('created_at').notNull(),
 });
+
+export const panelSessions = sqliteTable('panel_sessions', {
+  id: text('id').primaryKey(),
+  workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  subject: text('subject').notNull(),
+  capabilities: json<string[]>('capabilities').notNull(),
+  origin: text('origin'),
+  signedInAt: integer('signed_in_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  createdAt: integer('created_at').notNull(),
+}, (table) => [index('panel_sessions_workspace_idx').on(table.workspaceId, table.origin), index('panel_sessions_expiry_idx').on(table.expiresAt)]);
 
 export const rateLimits = sqliteTable('rate_limits', {
   key: text('key').primaryKey(),

@@ -58,9 +58,25 @@ export const migrations: EmbeddedMigration[] = [
     ]
   },
   {
-    "tag": "0001_familiar_romulus",
+    "tag": "0001_smiling_otto_octavius",
+    "hash": "937208b247436b7ad86403eadf7be2e6b784f93c331401b004d84d078f64a246",
+    "folderMillis": 1795513831264,
+    "statements": [
+      "CREATE TABLE \"panel_sessions\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"token_hash\" text NOT NULL,\n\t\"subject\" text NOT NULL,\n\t\"capabilities\" jsonb NOT NULL,\n\t\"origin\" text,\n\t\"signed_in_at\" bigint NOT NULL,\n\t\"expires_at\" bigint NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\tCONSTRAINT \"panel_sessions_token_hash_unique\" UNIQUE(\"token_hash\")\n);",
+      "ALTER TABLE \"api_keys\" ADD COLUMN \"last_used_at\" bigint;",
+      "ALTER TABLE \"host_credentials\" ADD COLUMN \"platform\" text DEFAULT 'hostplatform' NOT NULL;",
+      "ALTER TABLE \"host_credentials\" ADD COLUMN \"last_used_at\" bigint;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"logo_url\" text;",
+      "ALTER TABLE \"panel_sessions\" ADD CONSTRAINT \"panel_sessions_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"panel_sessions_workspace_idx\" ON \"panel_sessions\" USING btree (\"workspace_id\",\"origin\");",
+      "CREATE INDEX \"panel_sessions_expiry_idx\" ON \"panel_sessions\" USING btree (\"expires_at\");",
+      "CREATE INDEX \"api_keys_workspace_idx\" ON \"api_keys\" USING btree (\"workspace_id\");"
+    ]
+  },
+  {
+    "tag": "0002_overjoyed_wallop",
     "hash": "2483bed8f87ccc849c35de4e9a2f36839588988b3ef1c4174edaa85c3385bdd1",
-    "folderMillis": 1795517360329,
+    "folderMillis": 1795519888093,
     "statements": [
       "CREATE TABLE \"calendar_feeds\" (\n\t\"provider_id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"token_hash\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\tCONSTRAINT \"calendar_feeds_token_hash_unique\" UNIQUE(\"token_hash\")\n);",
       "CREATE TABLE \"mail_messages\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"booking_id\" text NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"revision\" integer NOT NULL,\n\t\"snapshot\" text NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"next_attempt_at\" bigint,\n\t\"lease_until\" bigint,\n\t\"lease_owner\" text,\n\t\"last_error\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"sent_at\" bigint\n);",

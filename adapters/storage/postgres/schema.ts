@@ -15,6 +15,7 @@ export const workspaces = pgTable('workspaces', {
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
   primaryColor: text('primary_color'),
+  logoUrl: text('logo_url'),
   plan: text('plan').notNull(),
   industry: text('industry').notNull(),
   timezone: text('timezone').notNull(),
@@ -37,7 +38,8 @@ export const apiKeys = pgTable('api_keys', {
   hash: text('hash').notNull().unique(),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   revokedAt: bigint('revoked_at', { mode: 'number' }),
-});
+  lastUsedAt: bigint('last_used_at', { mode: 'number' }),
+}, (table) => [index('api_keys_workspace_idx').on(table.workspaceId)]);
 
 export const services = pgTable('services', {
   id: text('id').primaryKey(),
@@ -194,7 +196,9 @@ export const hostCredentials = pgTable('host_credentials', {
   workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
   origin: text('origin').notNull(),
   credentialHash: text('credential_hash').notNull().unique(),
+  platform: text('platform').notNull().default('hostplatform'),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  lastUsedAt: bigint('last_used_at', { mode: 'number' }),
 }, (table) => [uniqueIndex('host_credentials_origin_idx').on(table.workspaceId, table.origin)]);
 
 export const panelCodes = pgTable('panel_codes', {
@@ -208,6 +212,18 @@ export const panelCodes = pgTable('panel_codes', {
   usedAt: bigint('used_at', { mode: 'number' }),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
 });
+
+export const panelSessions = pgTable('panel_sessions', {
+  id: text('id').primaryKey(),
+  workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  subject: text('subject').notNull(),
+  capabilities: json<string[]>('capabilities').notNull(),
+  origin: text('origin'),
+  signedInAt: bigint('signed_in_at', { mode: 'number' }).notNull(),
+  expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+}, (table) => [index('panel_sessions_workspace_idx').on(table.workspaceId, table.origin), index('panel_sessions_expiry_idx').on(table.expiresAt)]);
 
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),

@@ -5,6 +5,7 @@ import type { Dialect } from './dialect.ts';
 import { mailQueries } from './mail.ts';
 import { outboxQueries } from './outbox.ts';
 import { panelQueries } from './panel.ts';
+import { panelSessionQueries } from './panel-session-queries.ts';
 import { paymentQueries } from './payments.ts';
 import { settingsQueries } from './settings.ts';
 import { workspaceQueries } from './workspaces.ts';
@@ -23,5 +24,6 @@ export function drizzleStorage(dialect: Dialect): Storage {
     ...outboxQueries(dialect),
     ...mailQueries(dialect),
     ...panelQueries(dialect),
+    ...panelSessionQueries(dialect),
   };
 }

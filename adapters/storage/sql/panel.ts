@@ -20,7 +20,7 @@ export function panelQueries(dialect: Dialect): PanelStore {
       const h = t.hostCredentials;
       await db.insert(h).values(credential).onConflictDoUpdate({
         target: [h.workspaceId, h.origin],
-        set: { id: credential.id, credentialHash: credential.credentialHash, createdAt: credential.createdAt },
+        set: { id: credential.id, credentialHash: credential.credentialHash, platform: credential.platform, createdAt: credential.createdAt, lastUsedAt: credential.lastUsedAt },
       });
     },
 

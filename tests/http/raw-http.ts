@@ -1,0 +1,67 @@
+import net from 'node:net';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** the body as sent; JSON parsed when the answer says it is JSON */
+  body: any;
+  text: string;
+}
+
+/**
+ * Sends `request` (the exact bytes of one HTTP request) over a fresh TCP connection to `port` on 127.0.0.1,
+ * optionally from `localAddress` (another loopback address), and reads one answer. Resolves when the answer's
+ * Content-Length is in or the server closes the connection.
+ */
+export function rawRequest(port: number, request: string, options: { localAddress?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: options.localAddress });
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      const parsed = parse(received);
+      if (!parsed) return;
+      settled = true;
+      socket.destroy();
+      resolve(parsed);
+    };
+    socket.on('connect', () => socket.write(request));
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk as Buffer]);
+      const parsed = parse(received);
+      if (parsed?.complete) finish();
+    });
+    socket.on('close', () => {
+      if (settled) return;
+      const parsed = parse(received, true);
+      if (parsed) {
+        settled = true;
+        resolve(parsed);
+      } else {
+        reject(new Error(`no HTTP answer, received ${JSON.stringify(received.toString('latin1').slice(0, 200))}`));
+      }
+    });
+    socket.on('error', (error) => {
+      if (!settled) reject(error);
+    });
+  });
+}
+
+function parse(bytes: Buffer, closed = false): (RawResponse & { complete: boolean }) | null {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return null;
+  const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = headers['content-length'] === undefined ? null : Number(headers['content-length']);
+  const bodyBytes = bytes.subarray(end + 4);
+  const complete = length === null ? closed : bodyBytes.length >= length;
+  if (!complete && !closed) return { status: 0, headers, body: null, text: '', complete: false };
+  const text = bodyBytes.subarray(0, length ?? bodyBytes.length).toString('utf8');
+  const body = (headers['content-type'] ?? '').includes('json') && text ? JSON.parse(text) : text;
+  return { status: Number(statusLine!.split(' ')[1]), headers, body, text, complete: true };
+}
