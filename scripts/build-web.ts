@@ -22,6 +22,9 @@ export interface WebBundle {
 export const WEB_BUNDLES: WebBundle[] = [
   { entry: 'web/widget/main.tsx', servedAs: '/svc-widget.min.js' },
   { entry: 'web/pages/pages.css', servedAs: '/svc-pages.css' },
+  { entry: 'web/panel-host/main.ts', servedAs: '/svc-panel-host.js' },
+  { entry: 'web/panel/main.tsx', servedAs: '/panel/panel.js' },
+  { entry: 'web/panel/panel.css', servedAs: '/panel/panel.css' },
 ];
 
 const root = join(import.meta.dir, '..');

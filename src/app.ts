@@ -23,6 +23,7 @@ import { paymentRoutes } from './payments/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { webAssetRoutes } from './web-assets/routes.ts';
 import { panelAdminRoutes } from './panel/admin-routes.ts';
+import { panelPages } from './panel/pages.ts';
 import { panelRoutes } from './panel/routes.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     }, { openAccess: openRoute(), detail: { hide: true } })
     .use(api)
     .use(panelRoutes(deps))
+    .use(panelPages(deps))
     .use(webAssetRoutes())
     .use(pageRoutes(deps))
     .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { openAccess: openRoute('v1'), detail: { hide: true } })

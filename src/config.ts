@@ -15,7 +15,7 @@ export const ConfigSchema = t.Object({
     description: 'file:… (embedded libSQL), libsql://… (remote libSQL) or postgres://… (PostgreSQL)',
   }),
   SVC_PUBLIC_URL: t.Optional(t.String({ pattern: '^https?://[^/]+', description: 'public address of this server; default http://localhost:{PORT}' })),
-  SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; generated and stored on first start when unset' })),
+  SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; required with Postgres or remote libSQL, else generated into a 0600 file beside the database (src/server-secret.ts)' })),
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),

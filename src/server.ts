@@ -7,9 +7,8 @@ import { ensureDemoWorkspace } from './demo/seed.ts';
 import { buildDeps, type AppDeps } from './deps.ts';
 import { systemClock } from './shared/clock.ts';
 import { createLogger } from './shared/logger.ts';
-import { randomToken } from './shared/secrets.ts';
+import { resolveServerSecret, secretSource } from './server-secret.ts';
 import { startBackground, type Background } from './scheduler/index.ts';
-import type { Storage } from './storage/port.ts';
 
 export interface RunningServer {
   url: string;
@@ -19,19 +18,47 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** SVC_SECRET, or the one generated and stored on the first start (the first instance to store it wins). */
-export async function resolveSecret(storage: Storage, config: Config): Promise<string> {
-  if (config.SVC_SECRET) return config.SVC_SECRET;
-  return storage.putSettingIfAbsent('svc_secret', randomToken('', 48));
+/**
+ * How long stop() lets requests already received finish, ms. A client that opened a connection and sends its
+ * request slowly (or never) must not hold the process: what is still open after this is closed.
+ */
+const REQUEST_GRACE_MS = 3000;
+/** How long stop() then waits for webhook attempts and job runs in progress, ms; the process exits within 5 s. */
+const BACKGROUND_GRACE_MS = 1000;
+
+/** Whether `work` settled within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `response` telling the client not to send another request on this connection (it is about to close). */
+function closingConnection(response: Response): Response {
+  try {
+    response.headers.set('connection', 'close');
+    return response;
+  } catch {
+    // a response with immutable headers (e.g. Response.redirect): copy it
+    const copy = new Response(response.body, response);
+    copy.headers.set('connection', 'close');
+    return copy;
+  }
 }
 
 /** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL);
+  // A missing SVC_SECRET where one is required stops the start before the database is touched.
+  secretSource(config);
   let background: Background | undefined;
   const storage = openStorage(config.DATABASE_URL);
   await storage.migrate();
-  const secret = await resolveSecret(storage, config);
+  const secret = await resolveServerSecret(storage, config, logger);
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
   const payments = openPayments(config);
   const deps = buildDeps({
@@ -42,13 +69,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
 
   const app = createApp(deps);
+  const handle = serveFetch(app);
+  let draining = false;
   const server = Bun.serve({
     port: config.PORT,
     hostname: config.HOST,
     // Bun's own limit answers a bare 413 before the app sees the request; svc reads bodies as streams and
     // refuses any over 64 KiB itself (src/http/body-limit.ts), with the contract's error body.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch: serveFetch(app),
+    // While stopping, every answer says `Connection: close`: a keep-alive client sends its next request on a
+    // new connection (refused, so it can retry elsewhere) instead of on this one as it closes, where it is lost.
+    fetch: async (request, bunServer) => {
+      const response = await handle(request, bunServer);
+      return draining ? closingConnection(response) : response;
+    },
   });
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}`;
   logger.info('svc listening', { url, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
@@ -56,10 +90,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
+    draining = true;
     logger.info('shutting down');
-    await server.stop(false);
-    // Webhook attempts in flight and job runs finish (and are recorded) before the database closes.
-    await background?.stop();
+    if (!(await settlesWithin(server.stop(false), REQUEST_GRACE_MS))) {
+      logger.warn('closing connections still open after the grace period', { graceMs: REQUEST_GRACE_MS, requests: server.pendingRequests });
+      await server.stop(true);
+    }
+    // Webhook attempts in flight and job runs finish (and are recorded) before the database closes; an attempt
+    // still running after the grace period is left to its lease, and another instance (or the next start) retries it.
+    if (background && !(await settlesWithin(background.stop(), BACKGROUND_GRACE_MS))) {
+      logger.warn('stopping with background work in progress', { graceMs: BACKGROUND_GRACE_MS, webhookAttempts: background.dispatcher.inFlight() });
+    }
     // The request log is written by an after-response hook Elysia defers with setImmediate: let the last
     // requests' lines out before the process exits.
     await new Promise((resolve) => setImmediate(resolve));

@@ -93,7 +93,8 @@ async function benchSvc(label: string, databaseUrl: string, storage: Storage): P
     // The rate limit is lifted: this measures the server, not the limiter's refusals.
     // Availability is asked by many browsers: each connection is its own client (SVC_TRUST_PROXY with one
     // X-Forwarded-For address per connection), so the rate limiter counts them apart as it would in production.
-    env: { ...process.env, DATABASE_URL: databaseUrl, SVC_DEMO: 'false', LOG_LEVEL: 'warn', SVC_RATE_LIMIT: '1000000000', SVC_TRUST_PROXY: 'true' },
+    // (SVC_SECRET: required on Postgres; a libSQL file would keep a generated one beside itself)
+    env: { SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0000', ...process.env, DATABASE_URL: databaseUrl, SVC_DEMO: 'false', LOG_LEVEL: 'warn', SVC_RATE_LIMIT: '1000000000', SVC_TRUST_PROXY: 'true' },
     stdout: 'ignore', stderr: 'inherit',
   });
   const base = `http://127.0.0.1:${port}/api/v1/workspaces/${fixture.slug}`;

@@ -5,7 +5,7 @@ import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } 
 import { AppError, notFound, validation } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { isoTime } from '../shared/models.ts';
-import type { BookingRecord, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
+import type { BookingRecord, BookingStore, CatalogueStore, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from './lifecycle.ts';
@@ -59,7 +59,7 @@ function parseInstant(field: string, value: string): number {
 /** Empty or blank optional text is stored as null. */
 const optionalText = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value);
 
-async function namesOf(deps: Pick<AppDeps, 'storage'>, booking: BookingRecord): Promise<BookingNames> {
+async function namesOf(deps: { storage: CatalogueStore }, booking: BookingRecord): Promise<BookingNames> {
   const [service, provider] = await Promise.all([
     deps.storage.getService(booking.workspaceId, booking.serviceId),
     deps.storage.getProvider(booking.workspaceId, booking.providerId),
@@ -67,7 +67,7 @@ async function namesOf(deps: Pick<AppDeps, 'storage'>, booking: BookingRecord): 
   return { serviceName: service?.name ?? null, providerName: provider?.name ?? null };
 }
 
-async function findBooking(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string): Promise<BookingRecord> {
+async function findBooking(deps: { storage: BookingStore }, workspace: WorkspaceRecord, bookingId: string): Promise<BookingRecord> {
   const booking = await deps.storage.getBooking(workspace.id, bookingId);
   if (!booking) throw notFound(`booking ${bookingId}`);
   return booking;
@@ -81,8 +81,8 @@ export interface CreatedBooking {
 
 /**
  * createBooking: checks the body against the catalogue and the custom fields, then reserves the time through
- * storage.reserveBooking, which runs the engine's check under its lock and writes `booking.created` in the
- * same transaction. Without `providerId` the least busy active provider offering the service that is free
+ * applyBookingMove (storage.reserveBooking runs the engine's check under its lock and writes `booking.created`
+ * in the same transaction). Without `providerId` the least busy active provider offering the service that is free
  * gets the booking. A time that is not bookable is a 409 SLOT_UNAVAILABLE saying why.
  *
  * With a sum due and a payment provider configured, the booking starts PENDING, holds its slot until
@@ -147,7 +147,7 @@ function jsonFor(offering: Offering): (booking: BookingRecord) => Booking {
   return (booking) => toBookingJson(booking, { serviceName: offering.service.name, providerName: providerNames.get(booking.providerId) ?? null });
 }
 
-export async function getBooking(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
+export async function getBooking(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
   const booking = await findBooking(deps, workspace, bookingId);
   return toBookingJson(booking, await namesOf(deps, booking));
 }
@@ -179,7 +179,7 @@ export function decodeCursor(cursor: string): Position {
  * listBookings: ordered by startTime, then id; keyset pagination, so a page never repeats or skips a booking
  * that existed when the first page was read, however many bookings are added meanwhile.
  */
-export async function listBookings(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, query: ListBookingsQuery): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
+export async function listBookings(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, query: ListBookingsQuery): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
   const limit = query.limit ?? DEFAULT_PAGE;
   const from = query.from === undefined ? undefined : parseInstant('from', query.from);
   const to = query.to === undefined ? undefined : parseInstant('to', query.to);

@@ -3,7 +3,7 @@ import type { Booking } from '../bookings/model.ts';
 import { toBookingJson } from '../bookings/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { notFound } from '../shared/errors.ts';
-import type { BookingRecord, PaymentRecord, PaymentStatus, WorkspaceRecord } from '../storage/port.ts';
+import type { BookingRecord, BookingStore, CatalogueStore, PaymentRecord, PaymentStatus, WorkspaceRecord, WorkspaceStore } from '../storage/port.ts';
 import type { PaymentEvent, PaymentOutcome } from './port.ts';
 
 /** What a payment event did. */
@@ -40,7 +40,7 @@ export interface PaymentContext {
   json: (booking: BookingRecord) => Booking;
 }
 
-async function contextOf(deps: Pick<AppDeps, 'storage'>, payment: PaymentRecord): Promise<PaymentContext | null> {
+async function contextOf(deps: { storage: WorkspaceStore & BookingStore & CatalogueStore }, payment: PaymentRecord): Promise<PaymentContext | null> {
   const workspace = await deps.storage.getWorkspaceById(payment.workspaceId);
   const booking = workspace && (await deps.storage.getBooking(workspace.id, payment.bookingId));
   if (!workspace || !booking) return null;
@@ -64,9 +64,9 @@ export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, 
 }
 
 /**
- * Applies a verified provider event to its payment and booking (decisions sections 4 and 9). Every write is
- * storage.settlePayment's compare-and-set on the payment status, with the booking move in the same
- * transaction, so a repeated or concurrent event changes nothing the second time.
+ * Applies a verified provider event to its payment and booking (decisions sections 4 and 9). Every write is a
+ * compare-and-set on the payment status; a booking move goes through applyBookingMove, which settles the
+ * payment in the same transaction, so a repeated or concurrent event changes nothing the second time.
  *
  * - paid: pending (or closed) → paid. A PENDING booking becomes CONFIRMED with `payment.received` then
  *   `booking.confirmed`; a CONFIRMED one stays and gets `payment.received`; for a CANCELLED booking (cancelled,

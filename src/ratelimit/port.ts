@@ -9,9 +9,18 @@ export interface RateLimitDecision {
 }
 
 /**
- * Counts requests per key in fixed windows. Guarantee: the count is shared by every caller of the same
- * limiter backend (in one process for the memory adapter; across processes and instances for Postgres), and
- * counting costs at most one round trip.
+ * Counts requests per key in fixed windows. Guarantees:
+ * - The budget is shared by every caller of the same backend: one process for the memory adapter; every
+ *   process and instance on one database for Postgres.
+ * - Of all the calls for one key in one window, across every instance, at most `limit` are allowed.
+ * - Little of the budget goes unused: on Postgres an instance may hold tokens it leased ahead for a key and
+ *   then never needed, at most 5 % of the limit, lost to the other instances until the window ends. So with
+ *   two instances at least 90 % of the limit is allowed before anyone is refused, whatever the balancer
+ *   does; with one instance (and with the memory adapter) exactly `limit` is.
+ * - A call costs at most two database round trips of waiting and usually none: Postgres hands out tokens
+ *   leased in batches and refuses from memory once the window's budget is spent.
+ * - `remaining` is exact with one instance; with several it is this instance's view (the shared count as of
+ *   its last lease, plus the tokens it still holds).
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision>;

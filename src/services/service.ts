@@ -2,11 +2,11 @@ import type { AppDeps } from '../deps.ts';
 import { isValidCurrency, toMajor, toMinor } from '../payments/money.ts';
 import { notFound, validation } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import type { ProviderPatch, ProviderRecord, ServicePatch, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
+import type { CatalogueStore, ProviderPatch, ProviderRecord, ServicePatch, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
 import { requireKnownIds, requireText, withoutRepeats } from '../workspaces/service.ts';
 import type { ProviderCreate, ProviderJson, ProviderPatchBody, ServiceCreate, ServiceJson, ServicePatchBody } from './model.ts';
 
-type Deps = Pick<AppDeps, 'storage' | 'clock'>;
+type Deps = Pick<AppDeps, 'clock'> & { storage: CatalogueStore };
 
 /** Money columns are 32-bit integers of minor units: 21 474 836.47 EUR, 2 147 483 647 JPY. */
 const MAX_MINOR = 2_147_483_647;
@@ -67,14 +67,14 @@ function money(price: number, deposit: number | null, currency: string): Money {
   return { priceMinor, depositMinor };
 }
 
-async function checkProviderIds(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, providerIds: string[]): Promise<string[]> {
+async function checkProviderIds(deps: { storage: CatalogueStore }, workspace: WorkspaceRecord, providerIds: string[]): Promise<string[]> {
   if (providerIds.length === 0) return [];
   const providers = await deps.storage.listProviders(workspace.id);
   requireKnownIds('providerIds', 'a provider', providerIds, new Set(providers.map((provider) => provider.id)));
   return withoutRepeats(providerIds);
 }
 
-async function checkServiceIds(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, serviceIds: string[]): Promise<string[]> {
+async function checkServiceIds(deps: { storage: CatalogueStore }, workspace: WorkspaceRecord, serviceIds: string[]): Promise<string[]> {
   if (serviceIds.length === 0) return [];
   const services = await deps.storage.listServices(workspace.id, { activeOnly: false });
   requireKnownIds('serviceIds', 'a service', serviceIds, new Set(services.map((service) => service.id)));
@@ -83,7 +83,7 @@ async function checkServiceIds(deps: Pick<AppDeps, 'storage'>, workspace: Worksp
 
 // services
 
-export async function findService(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, serviceId: string): Promise<ServiceRecord> {
+export async function findService(deps: { storage: CatalogueStore }, workspace: WorkspaceRecord, serviceId: string): Promise<ServiceRecord> {
   const service = await deps.storage.getService(workspace.id, serviceId);
   if (!service) throw notFound(`service ${serviceId}`);
   return service;
@@ -160,7 +160,7 @@ export async function deactivateService(deps: Deps, workspace: WorkspaceRecord, 
 
 // providers
 
-export async function findProvider(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, providerId: string): Promise<ProviderRecord> {
+export async function findProvider(deps: { storage: CatalogueStore }, workspace: WorkspaceRecord, providerId: string): Promise<ProviderRecord> {
   const provider = await deps.storage.getProvider(workspace.id, providerId);
   if (!provider) throw notFound(`provider ${providerId}`);
   return provider;

@@ -9,4 +9,6 @@ export interface SettingsStore {
   getSetting(key: string): Promise<string | null>;
   /** Stores `value` unless `key` has one; returns the value that is stored (first writer wins). */
   putSettingIfAbsent(key: string, value: string): Promise<string>;
+  /** Deletes `key` if it still holds `value` (a value another writer replaced meanwhile stays). */
+  deleteSetting(key: string, value: string): Promise<void>;
 }

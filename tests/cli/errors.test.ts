@@ -54,6 +54,14 @@ const cases: { rule: string; args: string[]; env?: Record<string, string>; stder
     env: { DATABASE_URL: 'mysql://x' }, stderr: /^svc workspace create: invalid configuration: DATABASE_URL .*mysql:\/\/x/,
   },
   { rule: 'serve with a --port that is not a number', args: ['serve', '--port', 'abc'], stderr: /^svc serve: invalid configuration: PORT must be a whole number \(got "abc"\)$/ },
+  {
+    rule: 'serve on PostgreSQL without SVC_SECRET', args: ['serve', '--port', '0'], env: { DATABASE_URL: 'postgres://svc@127.0.0.1:1/svc' },
+    stderr: /^svc serve: invalid configuration: SVC_SECRET is required with a PostgreSQL DATABASE_URL: every instance must use the same one/,
+  },
+  {
+    rule: 'serve on a remote libSQL server without SVC_SECRET', args: ['serve', '--port', '0'], env: { DATABASE_URL: 'libsql://svc.example.invalid' },
+    stderr: /^svc serve: invalid configuration: SVC_SECRET is required with a remote libSQL DATABASE_URL/,
+  },
   { rule: 'a bad setting such as LOG_LEVEL=loud', args: ['migrate'], env: { LOG_LEVEL: 'loud' }, stderr: /^svc migrate: invalid configuration: LOG_LEVEL must be one of/ },
 ];
 

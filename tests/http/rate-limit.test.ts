@@ -106,9 +106,10 @@ describePostgres('v1 rate limit on Postgres: one budget for every instance', () 
   });
   afterAll(() => db.drop());
 
-  test('two limiters on one database share the count, in one round trip each', async () => {
+  test('two limiters on one database share the count', async () => {
     const first = postgresRateLimiter(postgres(db.env.DATABASE_URL!, { max: 2, onnotice: () => {} }));
     const second = postgresRateLimiter(postgres(db.env.DATABASE_URL!, { max: 2, onnotice: () => {} }));
+    const lagging = postgresRateLimiter(postgres(db.env.DATABASE_URL!, { max: 2, onnotice: () => {} }));
     try {
       const now = Date.parse('2026-11-23T08:00:30.000Z');
       const decisions = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? first : second).hit('k', 8, 60_000, now)));
@@ -116,14 +117,16 @@ describePostgres('v1 rate limit on Postgres: one budget for every instance', () 
       expect(decisions.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual([0, 0, 0, 1, 2, 3, 4, 5, 6, 7]);
       const nextWindow = await first.hit('k', 8, 60_000, now + 60_000);
       expect(nextWindow).toEqual({ allowed: true, limit: 8, remaining: 7, resetAt: Date.parse('2026-11-23T08:02:00.000Z') });
-      // A late request stamped with the old window counts in the current one instead of resetting it.
-      const late = await second.hit('k', 8, 60_000, now);
-      expect(late.remaining).toBe(6);
+      // An instance whose clock lags stamps its request with the old window: it counts in the current one
+      // instead of resetting it.
+      const late = await lagging.hit('k', 8, 60_000, now);
+      expect(late).toEqual({ allowed: true, limit: 8, remaining: 6, resetAt: Date.parse('2026-11-23T08:02:00.000Z') });
       await first.purge(now + 120_000);
       expect((await first.hit('k', 8, 60_000, now + 60_000)).remaining).toBe(7);
     } finally {
       await first.close();
       await second.close();
+      await lagging.close();
     }
   });
 
@@ -138,8 +141,12 @@ describePostgres('v1 rate limit on Postgres: one budget for every instance', () 
       if (intoMinute > 50_000) await Bun.sleep(60_000 - intoMinute + 200);
       const statuses = await Promise.all(Array.from({ length: 140 }, (_, i) =>
         fetch(`${servers[i % 2]!.url}/api/v1/workspaces/shared`, { headers: { 'x-svc-api-key': apiKey } }).then((response) => response.status)));
-      expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
-      expect(statuses.filter((status) => status === 429)).toHaveLength(140 - LIMIT);
+      // Each instance leases tokens ahead; together they never allow more than the limit, and fall short of
+      // it by at most 5 % of it each (src/ratelimit/port.ts).
+      const allowed = statuses.filter((status) => status === 200).length;
+      expect(allowed).toBeLessThanOrEqual(LIMIT);
+      expect(allowed).toBeGreaterThanOrEqual(LIMIT * 0.9);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(140 - allowed);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }

@@ -60,8 +60,7 @@ test('stop() with a request in flight: new connections are refused at once, the 
   await held.reached;
 
   const stopping = running.stop().then(() => order.push('stopped'));
-  await Bun.sleep(100);
-  expect(order).toEqual([]);
+  // stop() cannot resolve while the handler is held: the order recorded below shows it waited.
   await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
 
   held.open();

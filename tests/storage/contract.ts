@@ -294,6 +294,15 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.putSettingIfAbsent('other', 'own')).toBe('own');
     });
 
+    test('deleteSetting removes the key only while it holds the given value', async () => {
+      await storage.putSettingIfAbsent('secret', 'first');
+      await storage.deleteSetting('secret', 'other');
+      expect(await storage.getSetting('secret')).toBe('first');
+      await storage.deleteSetting('secret', 'first');
+      expect(await storage.getSetting('secret')).toBeNull();
+      expect(await storage.putSettingIfAbsent('secret', 'second')).toBe('second');
+    });
+
     test('putSettingIfAbsent from 20 concurrent callers on two instances stores one value and returns it to every caller', async () => {
       const other = db.reopen();
       const values = Array.from({ length: 20 }, (_, i) => `value-${i}`);

@@ -81,16 +81,15 @@ export async function startServe(options: { env: Record<string, string>; port?: 
   const logs = () => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
   const url = `http://127.0.0.1:${port}`;
 
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`svc serve exited with ${child.exitCode} before answering:\n${text}`);
-    const healthy = await fetch(`${url}/healthz`).then((response) => response.status === 200, () => false);
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`svc serve did not answer /healthz on ${url}:\n${text}`);
-    }
-    await Bun.sleep(50);
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`svc serve exited with ${child.exitCode} before answering:\n${text}`);
+      return fetch(`${url}/healthz`).then((response) => response.status === 200, () => false);
+    }, { timeoutMs: options.timeoutMs ?? 15_000, what: `svc serve to answer /healthz on ${url}` });
+  } catch (error) {
+    if (child.exitCode !== null) throw error;
+    child.kill('SIGKILL');
+    throw new Error(`svc serve did not answer /healthz on ${url}:\n${text}`);
   }
 
   let signalled = false;
@@ -108,7 +107,7 @@ export async function startServe(options: { env: Record<string, string>; port?: 
     async stop(signal = 'SIGTERM') {
       if (!signalled && child.exitCode === null) child.kill(signal);
       signalled = true;
-      const code = await Promise.race([child.exited, Bun.sleep(10_000).then(() => 'timeout' as const)]);
+      const code = await Promise.race([child.exited, deadline(10_000)]);
       if (code === 'timeout') {
         child.kill('SIGKILL');
         throw new Error(`svc serve did not exit within 10 s of ${signal}:\n${text}`);
@@ -136,4 +135,9 @@ export async function readLibsqlRows(url: string): Promise<Record<string, Record
   } finally {
     client.close();
   }
+}
+
+/** Resolves with 'timeout' after `ms`: the bound on a wait, never a wait itself. */
+function deadline(ms: number): Promise<'timeout'> {
+  return new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
 }

@@ -12,7 +12,10 @@ export type AdapterName = 'libsql' | 'postgres';
 export interface TestDatabase {
   adapter: AdapterName;
   storage: Storage;
-  /** a URL-ish handle another process can open the same database with (see `env`) */
+  /**
+   * what another process needs to open the same database: DATABASE_URL, and on Postgres the SVC_SECRET every
+   * server on it must share (a libSQL file keeps a generated one beside itself)
+   */
   env: Record<string, string>;
   /** opens a second, independent connection pool to the same database */
   reopen(): Storage;
@@ -57,7 +60,7 @@ export async function createTestDatabase(adapter: AdapterName): Promise<TestData
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    adapter, storage, env: { DATABASE_URL: url.toString() },
+    adapter, storage, env: { DATABASE_URL: url.toString(), SVC_SECRET: `test-secret-${schema}-0123456789abcdef` },
     reopen: () => {
       const other = postgresStorage(POSTGRES_URL, { schema });
       opened.push(other);

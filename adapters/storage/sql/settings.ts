@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { SettingsStore } from '../../../src/storage/port.ts';
 import type { Dialect } from './dialect.ts';
 
@@ -16,6 +16,9 @@ export function settingsQueries(dialect: Dialect): SettingsStore {
     async putSettingIfAbsent(key, value) {
       await db.insert(t.settings).values({ key, value }).onConflictDoNothing();
       return (await getSetting(key)) ?? value;
+    },
+    async deleteSetting(key, value) {
+      await db.delete(t.settings).where(and(eq(t.settings.key, key), eq(t.settings.value, value)));
     },
   };
 }

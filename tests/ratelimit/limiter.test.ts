@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import postgres from 'postgres';
+import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
+import { postgresRateLimiter } from '../../adapters/ratelimit/postgres.ts';
+import type { RateLimiter } from '../../src/ratelimit/port.ts';
+import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
+
+const WINDOW_MS = 60_000;
+const NOW = Date.parse('2026-11-23T08:00:30.000Z');
+
+type ClosableLimiter = RateLimiter & { close(): Promise<void> };
+
+/** A Postgres limiter on its own pool, as one instance would hold it, counting the queries it sends. */
+function instance(db: TestDatabase): { limiter: ClosableLimiter; queries: () => number } {
+  let queries = 0;
+  const sql = postgres(db.env.DATABASE_URL!, {
+    max: 3,
+    onnotice: () => {},
+    debug: () => {
+      queries += 1;
+    },
+  });
+  return { limiter: postgresRateLimiter(sql), queries: () => queries };
+}
+
+async function allowedOf(calls: Promise<{ allowed: boolean }>[]): Promise<number> {
+  return (await Promise.all(calls)).filter((decision) => decision.allowed).length;
+}
+
+describe('memory limiter', () => {
+  test('exactly `limit` calls of a window are allowed, remaining counts down, the next window starts afresh', async () => {
+    const limiter = memoryRateLimiter();
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await limiter.hit('k', 5, WINDOW_MS, NOW));
+    expect(decisions.map((decision) => [decision.allowed, decision.remaining])).toEqual([
+      [true, 4],
+      [true, 3],
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(decisions[5]!.resetAt).toBe(Date.parse('2026-11-23T08:01:00.000Z'));
+    expect(await limiter.hit('k', 5, WINDOW_MS, NOW + WINDOW_MS)).toEqual({
+      allowed: true,
+      limit: 5,
+      remaining: 4,
+      resetAt: Date.parse('2026-11-23T08:02:00.000Z'),
+    });
+    await limiter.close();
+  });
+});
+
+const describePostgres = POSTGRES_URL ? describe : describe.skip;
+
+describePostgres('Postgres limiter: leases from one shared budget', () => {
+  let db: TestDatabase;
+  const opened: ClosableLimiter[] = [];
+  function open() {
+    const each = instance(db);
+    opened.push(each.limiter);
+    return each;
+  }
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+  });
+  afterAll(async () => {
+    for (const limiter of opened) await limiter.close();
+    await db.drop();
+  });
+
+  test('one instance allows exactly `limit`, with exact remaining counts, sequential or concurrent', async () => {
+    const { limiter } = open();
+    const sequential = [];
+    for (let i = 0; i < 125; i++) sequential.push(await limiter.hit('one:seq', 120, WINDOW_MS, NOW));
+    expect(sequential.filter((decision) => decision.allowed)).toHaveLength(120);
+    expect(sequential.slice(0, 120).map((decision) => decision.remaining)).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
+    expect(sequential.slice(120).every((decision) => !decision.allowed && decision.remaining === 0)).toBe(true);
+
+    const concurrent = await Promise.all(Array.from({ length: 300 }, () => limiter.hit('one:par', 120, WINDOW_MS, NOW)));
+    expect(concurrent.filter((decision) => decision.allowed)).toHaveLength(120);
+    expect(
+      concurrent
+        .filter((decision) => decision.allowed)
+        .map((decision) => decision.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 120 }, (_, i) => i));
+  });
+
+  test('two instances racing on one key allow between 90 % and 100 % of the limit, never more', async () => {
+    const [a, b] = [open().limiter, open().limiter];
+    for (const [round, limit] of [
+      [1, 120],
+      [2, 120],
+      [3, 1000],
+      [4, 7],
+    ] as const) {
+      const key = `race:${round}`;
+      const calls = Array.from({ length: limit * 2 }, (_, i) => (i % 3 ? a : b).hit(key, limit, WINDOW_MS, NOW));
+      const allowed = await allowedOf(calls);
+      expect(allowed).toBeLessThanOrEqual(limit);
+      expect(allowed).toBeGreaterThanOrEqual(Math.floor(limit * 0.9));
+    }
+  });
+
+  test('whatever the order and bursts across two instances, the combined allowance stays within 10 % of the limit', async () => {
+    const [a, b] = [open().limiter, open().limiter];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({ onA: fc.boolean(), burst: fc.integer({ min: 1, max: 40 }), concurrent: fc.boolean(), advanceMs: fc.integer({ min: 0, max: 400 }) }),
+          { minLength: 1, maxLength: 20 },
+        ),
+        fc.boolean(),
+        async (steps, drainOnA) => {
+          const key = `prop:${run++}`;
+          let now = NOW;
+          let allowed = 0;
+          for (const step of steps) {
+            now = Math.min(now + step.advanceMs, NOW + 29_000);
+            const limiter = step.onA ? a : b;
+            if (step.concurrent) allowed += await allowedOf(Array.from({ length: step.burst }, () => limiter.hit(key, 120, WINDOW_MS, now)));
+            else for (let i = 0; i < step.burst; i++) allowed += (await limiter.hit(key, 120, WINDOW_MS, now)).allowed ? 1 : 0;
+          }
+          // Then one instance asks until refused: whatever the other holds unused is what the two fall short by.
+          const drainer = drainOnA ? a : b;
+          while ((await drainer.hit(key, 120, WINDOW_MS, now)).allowed) allowed += 1;
+          expect(allowed).toBeLessThanOrEqual(120);
+          expect(allowed).toBeGreaterThanOrEqual(108);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  test('an instance that leased ahead and then went quiet withholds at most 5 % of the limit', async () => {
+    const [a, b] = [open().limiter, open().limiter];
+    // Hot on A (its leases grow), then all traffic moves to B.
+    for (let i = 0; i < 60; i++) expect((await a.hit('quiet', 1000, WINDOW_MS, NOW)).allowed).toBe(true);
+    let allowedOnB = 0;
+    while ((await b.hit('quiet', 1000, WINDOW_MS, NOW)).allowed) allowedOnB += 1;
+    expect(60 + allowedOnB).toBeLessThanOrEqual(1000);
+    expect(60 + allowedOnB).toBeGreaterThanOrEqual(950);
+  });
+
+  test('a hot key costs a few round trips, not one per request; a spent budget is refused without asking', async () => {
+    const { limiter, queries } = open();
+    for (let i = 0; i < 1000; i++) await limiter.hit('hot', 1_000_000, WINDOW_MS, NOW + i);
+    expect(queries()).toBeLessThan(30);
+
+    const before = queries();
+    await Promise.all(Array.from({ length: 200 }, () => limiter.hit('burst', 1_000_000, WINDOW_MS, NOW)));
+    expect(queries() - before).toBeLessThanOrEqual(2);
+
+    for (let i = 0; i < 10; i++) await limiter.hit('spent', 10, WINDOW_MS, NOW);
+    const spent = queries();
+    const refused = await Promise.all(Array.from({ length: 100 }, () => limiter.hit('spent', 10, WINDOW_MS, NOW)));
+    expect(refused.every((decision) => !decision.allowed)).toBe(true);
+    expect(queries()).toBe(spent + 1);
+  });
+
+  test('a new window starts a new budget on every instance', async () => {
+    const [a, b] = [open().limiter, open().limiter];
+    await allowedOf(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).hit('windows', 10, WINDOW_MS, NOW)));
+    expect((await a.hit('windows', 10, WINDOW_MS, NOW)).allowed).toBe(false);
+    const next = NOW + WINDOW_MS;
+    expect(await a.hit('windows', 10, WINDOW_MS, next)).toEqual({ allowed: true, limit: 10, remaining: 9, resetAt: Date.parse('2026-11-23T08:02:00.000Z') });
+    expect(await allowedOf(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).hit('windows', 10, WINDOW_MS, next)))).toBe(9);
+  });
+});

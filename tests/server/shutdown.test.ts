@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import type { Socket } from 'bun';
+import { startServe, type ServeProcess } from '../support/process.ts';
+import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+
+/** A raw HTTP/1.1 connection that collects what the server sends and notes when it closes. */
+async function openConnection(port: number) {
+  let received = '';
+  let closed = false;
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const wake of waiters) wake();
+  };
+  const socket: Socket = await Bun.connect({
+    hostname: '127.0.0.1', port,
+    socket: {
+      data(_socket, chunk) {
+        received += chunk.toString();
+        changed();
+      },
+      close() {
+        closed = true;
+        changed();
+      },
+      error() {
+        closed = true;
+        changed();
+      },
+    },
+  });
+  const connection = {
+    socket,
+    get received() {
+      return received;
+    },
+    get closed() {
+      return closed;
+    },
+    /** the complete responses received so far (heads lower-cased), in order */
+    responses(): { status: number; head: string; body: string }[] {
+      const found: { status: number; head: string; body: string }[] = [];
+      let rest = received;
+      for (;;) {
+        const end = rest.indexOf('\r\n\r\n');
+        if (end < 0) return found;
+        const head = rest.slice(0, end).toLowerCase();
+        const length = Number(/content-length: (\d+)/.exec(head)?.[1] ?? 0);
+        if (rest.length < end + 4 + length) return found;
+        found.push({ status: Number(head.slice(9, 12)), head, body: rest.slice(end + 4, end + 4 + length) });
+        rest = rest.slice(end + 4 + length);
+      }
+    },
+    /** resolves once `condition` holds, or rejects after `timeoutMs` */
+    async until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+      if (condition()) return;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`condition not met within ${timeoutMs} ms; received: ${received.slice(0, 300)}`));
+        }, timeoutMs);
+        const check = () => {
+          if (!condition()) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+      });
+    },
+  };
+  return connection;
+}
+
+const CONFIG_PATH = '/api/v1/workspaces/demo/config';
+
+let db: TestDatabase;
+let server: ServeProcess;
+
+beforeAll(async () => {
+  db = await createTestDatabase('libsql');
+  // a limit no test reaches: every request here must be answered by the route itself
+  server = await startServe({ env: { ...db.env, LOG_LEVEL: 'info', SVC_RATE_LIMIT: '100000' } });
+});
+afterAll(async () => {
+  if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  await db.drop();
+});
+
+test('SIGTERM with 40 keep-alive requests in flight, slow clients and new connections arriving: every request received is answered 200 with Connection: close, the log is written as requests are served, and the process exits 0 within 5 s', async () => {
+  // 40 keep-alive connections, each already used once
+  const connections = await Promise.all(Array.from({ length: 40 }, () => openConnection(server.port)));
+  for (const connection of connections) connection.socket.write(`GET ${CONFIG_PATH} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+  await Promise.all(connections.map((connection) => connection.until(() => connection.responses().length === 1)));
+  expect(connections.map((connection) => connection.responses()[0]!.status)).toEqual(Array(40).fill(200));
+  // the request log is written as requests are served, not at exit
+  const firstIds = connections.map((connection) => /x-request-id: (\S+)/.exec(connection.responses()[0]!.head)![1]);
+  await server.waitForLog(() => firstIds.every((id) => server.logs().some((line) => line.msg === 'request' && line.requestId === id)));
+
+  // each connection's second request is in flight: the server has its first line, the rest follows after SIGTERM
+  for (const connection of connections) connection.socket.write(`GET ${CONFIG_PATH} HTTP/1.1\r\n`);
+  // clients that opened a connection and send their request slowly (or never)
+  const slowClients = await Promise.all(Array.from({ length: 5 }, () => openConnection(server.port)));
+  for (const slow of slowClients) slow.socket.write('GET /healthz HTTP/1.1\r\n');
+  // and a stream of new connections, each with one whole request
+  let streaming = true;
+  const outcomes: string[] = [];
+  const stream = Array.from({ length: 3 }, async () => {
+    while (streaming) {
+      const outcome = await fetch(`${server.url}/healthz`, { headers: { connection: 'close' } })
+        .then(async (response) => `${response.status} ${await response.text()}`, () => 'no connection');
+      outcomes.push(outcome);
+    }
+  });
+  await Bun.sleep(100);
+
+  const signalledAt = performance.now();
+  server.signal('SIGTERM');
+  await server.waitForLog((line) => line.msg === 'shutting down');
+  for (const connection of connections) connection.socket.write('Host: localhost\r\nUser-Agent: svc-tests\r\n\r\n');
+
+  await Promise.all(connections.map((connection) => connection.until(() => connection.responses().length === 2)));
+  for (const connection of connections) {
+    const answer = connection.responses()[1]!;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ success: true, workspace: { name: 'Demo Hair & Wellness' } });
+    // without it a keep-alive client sends its next request on a connection the server is closing, and loses it
+    expect(answer.head).toContain('\r\nconnection: close');
+  }
+
+  const code = await server.stop();
+  const exitedAfterMs = performance.now() - signalledAt;
+  streaming = false;
+  await Promise.all(stream);
+  expect(code).toBe(0);
+  expect(exitedAfterMs).toBeLessThan(5000);
+  expect(outcomes.length).toBeGreaterThan(0);
+  for (const outcome of new Set(outcomes)) expect(['200 {"success":true,"status":"ok"}', 'no connection']).toContain(outcome);
+  for (const slow of slowClients) expect(slow.closed).toBe(true);
+  expect(server.logs().at(-1)).toMatchObject({ msg: 'stopped' });
+});

@@ -1,0 +1,96 @@
+/*
+ * The svc admin panel: embedded in a host's iframe at /widget/panel/admin/{slug} (it waits for the host's
+ * bootstrap message and exchanges the code for a session) or standalone at /admin (slug and API key). The
+ * session token lives in memory only. Each section's content is added by a later release; this is the shell.
+ */
+import { signal } from '@preact/signals';
+import { render } from 'preact';
+import { sectionOf, type HostMessage, type Section } from '../shared/panel-protocol.ts';
+import { linkToHost, type HostLink } from './embedded.ts';
+import { PanelSessionState } from './session.ts';
+import { Connecting, Shell, SignIn } from './ui.tsx';
+
+const root = document.getElementById('panel');
+const params = new URLSearchParams(location.search);
+const section = signal<Section>(sectionOf(params.get('section')));
+const embedded = location.pathname.startsWith('/widget/panel/admin/');
+
+function App({ state, host }: { state: PanelSessionState; host: HostLink | null }) {
+  const navigate = (next: Section) => {
+    section.value = next;
+  };
+  if (state.phase.value === 'ready') {
+    return host
+      ? <Shell state={state} section={section} onNavigate={navigate} onOpenAdmin={() => host.send({ type: 'svc:panel:open-admin' })} />
+      : <Shell state={state} section={section} onNavigate={navigate} onSignOut={() => state.signOut()} />;
+  }
+  if (embedded) return <Connecting problem={state.problem.value} />;
+  return <SignIn state={state} />;
+}
+
+function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
+  const channelId = params.get('channelId') ?? '';
+  const frameContext = params.get('frameContext') ?? '';
+  let host: HostLink | null = null;
+  const state = new PanelSessionState(() => host?.send({ type: 'svc:panel:session-expiring' }));
+  const onMessage = (message: HostMessage) => {
+    switch (message.type) {
+      case 'svc:panel:bootstrap':
+        // the bootstrap names the host; the one frameContext names is the only one the panel serves
+        if (message.origin !== host?.origin) return;
+        void state.open({ code: message.code, frameContext: message.frameContext ?? frameContext }).catch(() => {
+          state.problem.value = 'svc could not be reached';
+        });
+        return;
+      case 'svc:panel:navigate':
+        section.value = sectionOf(message.section);
+        return;
+      case 'svc:panel:logo-selected':
+        void saveLogo(state, message.url);
+        return;
+      case 'svc:panel:logo-cancelled':
+        return;
+    }
+  };
+  if (channelId && frameContext) host = linkToHost(channelId, frameContext, onMessage);
+  if (!host) state.problem.value = 'this page must be opened by a host platform through svc-panel-host.js';
+  else {
+    watchHeight(host);
+    host.send({ type: 'svc:panel:ready' });
+  }
+  return { state, host };
+}
+
+async function saveLogo(state: PanelSessionState, url: string) {
+  const slug = state.session.value?.workspace.slug;
+  if (!slug) return;
+  await state.api('PATCH', `/workspaces/${encodeURIComponent(slug)}`, { logoUrl: url }).catch(() => undefined);
+}
+
+/** Reports the content height whenever it changes, so the host sizes the iframe to fit. */
+function watchHeight(host: HostLink) {
+  let last = -1;
+  const report = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    host.send({ type: 'svc:panel:resize', height });
+  };
+  new ResizeObserver(report).observe(document.documentElement);
+}
+
+if (root) {
+  let app: { state: PanelSessionState; host: HostLink | null };
+  if (embedded) {
+    app = startEmbedded();
+  } else {
+    const state: PanelSessionState = new PanelSessionState(() => {
+      void state.renew().then((renewed) => {
+        if (!renewed) state.signOut();
+      });
+    });
+    state.phase.value = 'signed-out';
+    app = { state, host: null };
+  }
+  render(<App state={app.state} host={app.host} />, root);
+}

@@ -1,0 +1,87 @@
+import { computed, signal } from '@preact/signals';
+
+/** The session as /api/panel/session answers it. */
+export interface IssuedSession {
+  token: string;
+  expiresAt: string;
+  /** seconds */
+  expiresIn: number;
+  capabilities: string[];
+  origin: string | null;
+  workspace: { id: string; slug: string; name: string; logoUrl: string | null; primaryColor: string | null };
+}
+
+export type Phase = 'connecting' | 'signed-out' | 'ready' | 'failed';
+
+/** Shortly before expiry (about two minutes; a quarter of a short session) the panel asks for a new session. */
+export function renewalDelayMs(expiresIn: number): number {
+  const lead = Math.min(120, expiresIn / 4);
+  return Math.max(0, (expiresIn - lead) * 1000);
+}
+
+/** A human sentence for an error body of svc, or for a failed request. */
+async function problemOf(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { error?: string } | null;
+  return body?.error ?? `the server answered ${response.status}`;
+}
+
+/**
+ * The panel's one session, kept in memory only (never a cookie, never storage, never a URL), with what the shell
+ * shows. `onExpiring` runs shortly before expiry: embedded, it asks the host for a new code; standalone, it renews.
+ */
+export class PanelSessionState {
+  readonly phase = signal<Phase>('connecting');
+  readonly session = signal<IssuedSession | null>(null);
+  readonly problem = signal<string | null>(null);
+  readonly workspaceName = computed(() => this.session.value?.workspace.name ?? '');
+  readonly canManageSettings = computed(() => this.session.value?.capabilities.includes('svc_manage_settings') ?? false);
+  readonly canManageOperations = computed(() => this.session.value?.capabilities.includes('svc_manage_operations') ?? false);
+  private renewal: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly onExpiring: () => void) {}
+
+  /** POST /api/panel/session with a code and frameContext (embedded) or a slug and API key (standalone). */
+  async open(body: { code: string; frameContext: string } | { workspaceSlug: string; apiKey: string }): Promise<boolean> {
+    return this.take(await fetch('/api/panel/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  }
+
+  /** POST /api/panel/session/refresh with the current token. */
+  async renew(): Promise<boolean> {
+    const token = this.session.value?.token;
+    if (!token) return false;
+    return this.take(await fetch('/api/panel/session/refresh', { method: 'POST', headers: { authorization: `Bearer ${token}` } }));
+  }
+
+  signOut() {
+    clearTimeout(this.renewal);
+    this.session.value = null;
+    this.problem.value = null;
+    this.phase.value = 'signed-out';
+  }
+
+  /** A v1 call with the session; a 401 means the session is gone. */
+  async api<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const token = this.session.value?.token;
+    const response = await fetch(`/api/v1${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(await problemOf(response));
+    return response.json() as Promise<T>;
+  }
+
+  private async take(response: Response): Promise<boolean> {
+    if (!response.ok) {
+      this.problem.value = await problemOf(response);
+      return false;
+    }
+    const issued = (await response.json()) as IssuedSession;
+    this.session.value = issued;
+    this.problem.value = null;
+    this.phase.value = 'ready';
+    clearTimeout(this.renewal);
+    this.renewal = setTimeout(() => this.onExpiring(), renewalDelayMs(issued.expiresIn));
+    return true;
+  }
+}
