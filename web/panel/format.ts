@@ -22,7 +22,7 @@ function formatter(workspace: Shown, options: Intl.DateTimeFormatOptions): Intl.
 }
 
 /** `09:30` (or `9:30 AM`) of an instant, in the workspace's zone. */
-export const timeOf = (workspace: Shown, iso: string) => formatter(workspace, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+export const timeOf = (workspace: Shown, iso: string) => formatter(workspace, { hour: workspace.timeFormat === '12h' ? 'numeric' : '2-digit', minute: '2-digit' }).format(new Date(iso));
 
 /** `Mon, 23 Nov` of an instant, in the workspace's zone. */
 export const dayLabelOf = (workspace: Shown, iso: string) => formatter(workspace, { weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(iso));
@@ -37,7 +37,7 @@ export const longDayOf = (workspace: Shown, day: string) =>
 /** A `HH:mm` wall time in the workspace's format. */
 export function wallTimeOf(workspace: Shown, time: string): string {
   const [hour, minute] = time.split(':').map(Number) as [number, number];
-  return new Intl.DateTimeFormat(workspace.language, { timeZone: 'UTC', hour: 'numeric', minute: '2-digit', hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23' })
+  return new Intl.DateTimeFormat(workspace.language, { timeZone: 'UTC', hour: workspace.timeFormat === '12h' ? 'numeric' : '2-digit', minute: '2-digit', hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23' })
     .format(Date.UTC(2000, 0, 3, hour, minute));
 }
 

@@ -179,6 +179,12 @@ const en = {
   pairingCode: 'New pairing code',
   pairingOnce: (when: string) => `Pairing code (single use, valid until ${when}):`,
   openAdmin: 'Open full admin',
+  signOut: 'Sign out',
+  fullAccess: 'Full access',
+  operationsAccess: 'Bookings and catalogue',
+  settingsAccess: 'Settings only',
+  readOnlyAccess: 'Read only',
+  sections: { dashboard: 'Dashboard', bookings: 'Bookings', calendar: 'Calendar', services: 'Services', providers: 'Providers', hours: 'Working hours', fields: 'Custom fields', settings: 'Settings' },
 };
 
 export type Strings = typeof en;
@@ -353,6 +359,12 @@ const de: Strings = {
   pairingCode: 'Neuer Kopplungscode',
   pairingOnce: (when) => `Kopplungscode (einmalig, gültig bis ${when}):`,
   openAdmin: 'Volle Verwaltung öffnen',
+  signOut: 'Abmelden',
+  fullAccess: 'Voller Zugriff',
+  operationsAccess: 'Buchungen und Angebot',
+  settingsAccess: 'Nur Einstellungen',
+  readOnlyAccess: 'Nur lesen',
+  sections: { dashboard: 'Übersicht', bookings: 'Buchungen', calendar: 'Kalender', services: 'Leistungen', providers: 'Mitarbeiter', hours: 'Arbeitszeiten', fields: 'Zusatzfragen', settings: 'Einstellungen' },
 };
 
 /** The strings for a BCP 47 language: `de`, `de-AT` … → German, anything else → English. */

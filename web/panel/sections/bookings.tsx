@@ -90,7 +90,8 @@ export function Bookings(props: SectionProps) {
             <ul class="bookings card">
               {shown.map((booking) => (
                 <li key={booking.id}>
-                  <button type="button" class="row" onClick={() => (open.value = booking)} aria-label={`${t.details_of(customerOf(booking))}, ${whenOf(workspace, booking.startTime)}`}>
+                  <button type="button" class="row" onClick={() => (open.value = booking)}>
+                    <span class="sr-only">{t.details}: </span>
                     <BookingLine booking={booking} workspace={workspace} t={t} />
                   </button>
                 </li>

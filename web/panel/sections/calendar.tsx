@@ -7,7 +7,7 @@ import { weekday } from '../../widget/time.ts';
 import { customerOf } from './booking-parts.tsx';
 import { Loaded, useId, useLoad, type SectionProps } from './common.tsx';
 
-const HOUR_PX = 48;
+const HOUR_PX = 64;
 
 export function Calendar({ client, workspace, notify, t }: SectionProps) {
   const slug = workspace.slug;
@@ -50,7 +50,7 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
             </div>
           )}
         </Loaded>
-        <div class="actions" role="group" aria-label={t.week}>
+        <div class="actions">
           <button type="button" onClick={() => (monday.value = addDays(monday.value, -7))}>← <span class="sr-only">{t.previousWeek}</span></button>
           <button type="button" onClick={() => (monday.value = addDays(today, 1 - weekday(today)))}>{t.thisWeek}</button>
           <button type="button" onClick={() => (monday.value = addDays(monday.value, 7))}><span class="sr-only">{t.nextWeek}</span> →</button>
@@ -73,7 +73,7 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
                   <ul>
                     {mine.filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day).map((booking) => {
                       const top = ((minutesInDay(workspace, booking.startTime) - first * 60) / 60) * HOUR_PX;
-                      const height = Math.max(22, ((Date.parse(booking.endTime) - Date.parse(booking.startTime)) / 3_600_000) * HOUR_PX);
+                      const height = Math.max(30, ((Date.parse(booking.endTime) - Date.parse(booking.startTime)) / 3_600_000) * HOUR_PX);
                       return (
                         <li key={booking.id} class={`placed status-${booking.status.toLowerCase()}`} style={{ top: `${top}px`, height: `${height}px` }}>
                           <strong>{timeOf(workspace, booking.startTime)}</strong> {customerOf(booking)}

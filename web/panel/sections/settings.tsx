@@ -314,7 +314,7 @@ function ApiKeySettings({ client, workspace, can, notify, t }: SectionProps) {
                 </span>
                 {can.settings && revoking.value?.id !== key.id && <button type="button" class="danger" onClick={() => (revoking.value = key)} aria-label={`${t.revoke}: ${key.name}`}>{t.revoke}</button>}
                 {revoking.value?.id === key.id && (
-                  <span class="confirm-row" role="group" aria-label={t.revokeKey(key.name)}>
+                  <span class="confirm-row">
                     <span>{t.revokeKey(key.name)}</span>
                     <button type="button" class="danger" onClick={() => revoke(key)}>{t.revoke}</button>
                     <button type="button" onClick={() => (revoking.value = null)}>{t.keep}</button>
