@@ -34,6 +34,10 @@ export const whenOf = (workspace: Shown, iso: string) => `${dayLabelOf(workspace
 export const longDayOf = (workspace: Shown, day: string) =>
   new Intl.DateTimeFormat(workspace.language, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${day}T12:00:00Z`));
 
+/** A calendar day `YYYY-MM-DD` as `Mon, 23 Nov`. */
+export const shortDayOf = (workspace: Shown, day: string) =>
+  new Intl.DateTimeFormat(workspace.language, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${day}T12:00:00Z`));
+
 /** A `HH:mm` wall time in the workspace's format. */
 export function wallTimeOf(workspace: Shown, time: string): string {
   const [hour, minute] = time.split(':').map(Number) as [number, number];

@@ -2,7 +2,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { call, type Booking } from '../api/client.ts';
-import { addDays, dayIn, longDayOf, minutesInDay, startOfDay, timeOf, todayIn } from '../format.ts';
+import { addDays, dayIn, longDayOf, minutesInDay, shortDayOf, startOfDay, timeOf, todayIn } from '../format.ts';
 import { weekday } from '../../widget/time.ts';
 import { customerOf } from './booking-parts.tsx';
 import { Loaded, useId, useLoad, type SectionProps } from './common.tsx';
@@ -69,7 +69,7 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
               <div class="hour-labels" aria-hidden="true">{hours.map((hour) => <span key={hour}>{String(hour).padStart(2, '0')}:00</span>)}</div>
               {days.map((day) => (
                 <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
-                  <h3>{longDayOf(workspace, day)}</h3>
+                  <h3>{shortDayOf(workspace, day)}</h3>
                   <ul>
                     {mine.filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day).map((booking) => {
                       const top = ((minutesInDay(workspace, booking.startTime) - first * 60) / 60) * HOUR_PX;
