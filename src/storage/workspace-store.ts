@@ -48,8 +48,11 @@ export interface ApiKeyRecord {
  * payments, webhooks and keys.
  */
 export interface WorkspaceStore {
-  /** @throws UniqueViolation('workspace') when the slug is taken */
-  createWorkspace(workspace: WorkspaceRecord): Promise<void>;
+  /**
+   * Stores a new workspace and, when given, its first API key in one transaction: both or neither.
+   * @throws UniqueViolation('workspace') when the slug is taken
+   */
+  createWorkspace(workspace: WorkspaceRecord, firstKey?: ApiKeyRecord): Promise<void>;
   getWorkspaceBySlug(slug: string): Promise<WorkspaceRecord | null>;
   getWorkspaceById(id: string): Promise<WorkspaceRecord | null>;
   updateWorkspace(id: string, patch: WorkspacePatch, at: number): Promise<WorkspaceRecord | null>;

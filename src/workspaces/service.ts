@@ -55,14 +55,14 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     createdAt: now,
     updatedAt: now,
   };
+  const { key, record } = newApiKey(deps, workspace.id, 'default');
   try {
-    await deps.storage.createWorkspace(workspace);
+    await deps.storage.createWorkspace(workspace, record);
   } catch (error) {
     if (error instanceof UniqueViolation) throw new AppError('VALIDATION_ERROR', `a workspace with the slug ${input.slug} already exists`);
     throw error;
   }
-  const apiKey = await createApiKey(deps, workspace.id, 'default');
-  return { workspace, apiKey };
+  return { workspace, apiKey: key };
 }
 
 /** A new API key for the workspace: 32 random bytes behind a recognisable prefix; only its hash is kept. */
@@ -72,6 +72,13 @@ export async function createApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, wor
 
 /** As createApiKey, with the stored record (for listing) beside the key (shown once). */
 export async function issueApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, workspaceId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+  const issued = newApiKey(deps, workspaceId, name);
+  await deps.storage.createApiKey(issued.record);
+  return issued;
+}
+
+/** A new key and the record to store for it (not stored yet). */
+function newApiKey(deps: Pick<AppDeps, 'clock'>, workspaceId: string, name: string): { key: string; record: ApiKeyRecord } {
   const key = randomToken(API_KEY_PREFIX, 32);
   const record: ApiKeyRecord = {
     id: newId('key', deps.clock.now()),
@@ -83,7 +90,6 @@ export async function issueApiKey(deps: Pick<AppDeps, 'storage' | 'clock'>, work
     revokedAt: null,
     lastUsedAt: null,
   };
-  await deps.storage.createApiKey(record);
   return { key, record };
 }
 

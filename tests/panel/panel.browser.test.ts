@@ -67,7 +67,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
       await close();
     }
     expect(env.bootstraps()).toBe(before + 2);
-  });
+  }, 60_000);
 
   test('the panel ignores messages with a wrong channelId, source or version, and one from a wrong origin; it stays connecting', async () => {
     const first = await bootstrapForHost();
@@ -93,7 +93,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     await panelFrame(page).getByRole('heading', { level: 2, name: 'Bookings' }).waitFor();
     expect((await exchange(first.code, first.frameContext)).status).toBe(201);
     await close();
-  });
+  }, 60_000);
 
   test('the host script ignores a panel-like message from another origin: the iframe keeps its size', async () => {
     const { page, close } = await env.open();
@@ -114,7 +114,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     expect(await page.locator(PANEL_IFRAME).evaluate((el) => (el as HTMLElement).style.height)).not.toBe('4321px');
     expect(heightBefore).not.toBe('4321px');
     await close();
-  });
+  }, 60_000);
 
   test('a page on an origin that is not linked cannot frame the panel (frame-ancestors)', async () => {
     const context = await bootstrapForHost();
@@ -128,35 +128,37 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     const linked = await manualPanel(context.frameContext);
     await until('svc:panel:ready', async () => (await linked.page.evaluate(() => (window as any).received.length)) > 0);
     await linked.close();
-  });
+  }, 60_000);
 
-  test('a used code, an expired code and an altered frameContext are refused, and the panel says so', async () => {
-    const used = await bootstrapForHost();
-    expect((await exchange(used.code, used.frameContext)).status).toBe(201);
-    const expired = await bootstrapForHost();
-    const altered = await bootstrapForHost();
-    const [header, payload, signature] = altered.frameContext.split('.') as [string, string, string];
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), caps: ['svc_manage_settings', 'svc_manage_operations'], sub: 'someone-else' })).toString('base64url');
-    const cases = [
-      { name: 'used', message: { code: used.code, frameContext: used.frameContext }, frameContext: used.frameContext },
-      { name: 'altered', message: { code: altered.code, frameContext: `${header}.${forgedPayload}.${signature}` }, frameContext: altered.frameContext },
-    ];
-    for (const each of cases) {
-      const { page, close } = await manualPanel(each.frameContext);
-      await until('ready', async () => (await page.evaluate(() => (window as any).received.length)) > 0);
-      await page.evaluate((message) => (window as any).post(message), envelope({ type: 'svc:panel:bootstrap', ...each.message }));
-      await panelFrame(page).getByRole('alert').filter({ hasText: REFUSED_CODE }).waitFor();
-      await close();
-    }
-    // the refusal of the altered frameContext did not spend its code
-    expect((await exchange(altered.code, altered.frameContext)).status).toBe(201);
-    env.advanceClock(61_000);
-    const { page, close } = await manualPanel(expired.frameContext);
+  /** Frames a fresh panel with `frameContext`, posts `message` as the host's bootstrap, and waits for the refusal shown. */
+  async function refusedInPanel(frameContext: string, message: { code: string; frameContext: string }) {
+    const { page, close } = await manualPanel(frameContext);
     await until('ready', async () => (await page.evaluate(() => (window as any).received.length)) > 0);
-    await page.evaluate((message) => (window as any).post(message), envelope({ type: 'svc:panel:bootstrap', code: expired.code, frameContext: expired.frameContext }));
+    await page.evaluate((posted) => (window as any).post(posted), envelope({ type: 'svc:panel:bootstrap', ...message }));
     await panelFrame(page).getByRole('alert').filter({ hasText: REFUSED_CODE }).waitFor();
     await close();
-  });
+  }
+
+  test('a used code is refused, and the panel says so', async () => {
+    const used = await bootstrapForHost();
+    expect((await exchange(used.code, used.frameContext)).status).toBe(201);
+    await refusedInPanel(used.frameContext, used);
+  }, 60_000);
+
+  test('an altered frameContext is refused, and the refusal does not spend the code', async () => {
+    const altered = await bootstrapForHost();
+    const [header, payload, signature] = altered.frameContext.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, caps: ['svc_manage_settings', 'svc_manage_operations'], sub: 'someone-else' })).toString('base64url');
+    await refusedInPanel(altered.frameContext, { code: altered.code, frameContext: `${header}.${forged}.${signature}` });
+    expect((await exchange(altered.code, altered.frameContext)).status).toBe(201);
+  }, 60_000);
+
+  test('an expired code (61 s later) is refused, and the panel says so', async () => {
+    const expired = await bootstrapForHost();
+    env.advanceClock(61_000);
+    await refusedInPanel(expired.frameContext, expired);
+  }, 60_000);
 
   test(`the session expiry (${SESSION_SECONDS} s here) makes the panel ask for a new code; the host script re-bootstraps and the panel keeps working`, async () => {
     const { page, close, errors } = await env.open();
@@ -186,7 +188,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     await opened.getByRole('button', { name: 'Open full admin' }).click();
     await until('the host to hear open-admin', async () => (await page.evaluate(() => (window as any).hostEvents)).includes('open-admin'));
     await close();
-  });
+  }, 60_000);
 
   test('standalone /admin: a wrong key shows the error; slug and key sign in; sign-out returns to the form', async () => {
     for (const [scheme, viewport, device] of [['light', { width: 1280, height: 900 }, 'desktop'], ['dark', { width: 375, height: 740 }, 'phone']] as const) {
@@ -210,7 +212,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
       expect(errors).toEqual([]);
       await close();
     }
-  });
+  }, 60_000);
 
   test('revoking the linked origin stops bootstrap at once: the host page cannot open the panel any more', async () => {
     const origins = await (await fetch(`${env.appUrl}/api/v1/workspaces/acme/panel/origins`, { headers: { 'x-svc-api-key': env.apiKey } })).json() as { origins: { id: string }[] };
@@ -221,7 +223,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     await page.getByRole('alert').filter({ hasText: 'The admin panel could not be opened' }).waitFor();
     expect((await page.evaluate(() => (window as any).hostEvents))[0]).toMatch(/^error: bootstrap at \/bootstrap failed \(401\)/);
     await close();
-  });
+  }, 60_000);
 
   test('no code, credential, key or session token of this run appears in svc\'s log, in a URL or in a cookie', () => {
     expect(env.secrets.size).toBeGreaterThan(10);

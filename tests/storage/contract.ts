@@ -323,6 +323,23 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getWorkspaceById(ws.id)).toEqual(ws);
     });
 
+    test('createWorkspace with a first key stores both; a first key that cannot be stored leaves no workspace', async () => {
+      const other = aWorkspace();
+      const taken = anApiKey(other);
+      await storage.createWorkspace(other, taken);
+      expect(await storage.findApiKeyByHash(taken.hash)).toEqual(taken);
+
+      const ws = aWorkspace();
+      const clashing = anApiKey(ws, { id: taken.id });
+      expect(await caught(storage.createWorkspace(ws, clashing))).toBeInstanceOf(Error);
+      expect(await storage.getWorkspaceBySlug(ws.slug)).toBeNull();
+      expect(await storage.findApiKeyByHash(clashing.hash)).toBeNull();
+      const key = anApiKey(ws);
+      await storage.createWorkspace(ws, key);
+      expect(await storage.getWorkspaceBySlug(ws.slug)).toEqual(ws);
+      expect(await storage.findApiKeyByHash(key.hash)).toEqual(key);
+    });
+
     test('getWorkspaceBySlug and getWorkspaceById of unknown values -> null', async () => {
       await storage.createWorkspace(aWorkspace());
       expect(await storage.getWorkspaceBySlug('no-such-slug')).toBeNull();

@@ -484,12 +484,11 @@ describeEachAdapter('webhook delivery', (adapter) => {
       const [bypassed] = await woken.db.storage.enqueueEvents([{ workspaceId: woken.workspace.id, type: 'webhook.test', body: '{"type":"webhook.test"}', occurredAt: woken.clock.now() }], hook.id);
       expect(wakes).toBe(0);
 
-      const sentAt = performance.now();
       const signalled = await woken.request('POST', `${WS}/webhooks/${hook.id}/test`, { key: woken.apiKey });
       expect(wakes).toBe(1);
-      // The wake claims everything due, the other instance's message included.
-      await receiver.waitFor(2, 1000);
-      expect(receiver.receipts[1]!.at - sentAt).toBeLessThan(500);
+      // The wake claims everything due, the other instance's message included; the next poll is a minute away,
+      // so arriving within a few seconds (a loaded CI machine included) can only be the wake's doing.
+      await receiver.waitFor(2, 5000);
       expect(receiver.receipts.map((receipt) => receipt.id).sort()).toEqual([bypassed!.id, signalled.body.messageId].sort());
     } finally {
       await woken.close();

@@ -11,9 +11,12 @@ function toWorkspace(row: Row<'workspaces'>): WorkspaceRecord {
 export function workspaceQueries(dialect: Dialect): WorkspaceStore {
   const { db, tables: t } = dialect;
   return {
-    async createWorkspace(workspace) {
+    async createWorkspace(workspace, firstKey) {
       const { hours, ...rest } = workspace;
-      await unique(dialect, 'workspace', () => db.insert(t.workspaces).values({ ...rest, ...hours }));
+      await dialect.write(async (tx) => {
+        await unique(dialect, 'workspace', () => tx.insert(t.workspaces).values({ ...rest, ...hours }));
+        if (firstKey) await tx.insert(t.apiKeys).values(firstKey);
+      });
     },
 
     async getWorkspaceBySlug(slug) {
