@@ -54,6 +54,12 @@ describeWordPress('svc-booking on a real WordPress', () => {
     await Promise.all([page.waitForURL(/options-general\.php\?page=svc-booking$/), page.getByRole('button', { name: 'Connect' }).click()]);
   }
 
+  /** The user's REST nonce, as WordPress hands it to its own scripts (admin-ajax.php?action=rest-nonce). */
+  const restNonce = async (context: BrowserContext) => {
+    const response = await context.request.get(`${env.wpUrl}/wp-admin/admin-ajax.php?action=rest-nonce`);
+    expect(response.status()).toBe(200);
+    return response.text();
+  };
   const notice = (page: Page) => page.locator('.svc-booking-notice p');
   const shot = async (page: Page, name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -69,6 +75,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     const provider = await svcApi('POST', '/providers', { name: 'Alex Hoffmann' });
     const service = await svcApi('POST', '/services', { name: 'Haircut', description: 'Wash, cut and style.', duration: 30, price: 0, currency: 'EUR', providerIds: [provider.provider.id] });
     serviceId = service.service.id;
+    await svcApi('POST', '/services', { name: 'Consultation', description: 'Fifteen minutes.', duration: 15, price: 0, currency: 'EUR', providerIds: [provider.provider.id], order: 1 });
     const day = [{ start: '09:00', end: '17:00' }];
     await svcApi('PUT', '/schedule', { weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }, exceptions: [] });
     admin = await logIn(ADMIN);
@@ -142,11 +149,12 @@ describeWordPress('svc-booking on a real WordPress', () => {
 
   test('an administrator\'s form post without a nonce is refused with 403 and changes nothing', async () => {
     const code = await env.pairingCode();
-    for (const form of [
+    const forms: Record<string, string>[] = [
       { action: 'svc_booking_connect', svc_booking_server_url: env.appUrl, svc_booking_workspace_slug: SLUG, svc_booking_pairing_code: code },
       { action: 'svc_booking_connect', _wpnonce: 'forged1234', svc_booking_server_url: env.appUrl, svc_booking_workspace_slug: SLUG, svc_booking_pairing_code: code },
       { action: 'svc_booking_display', svc_booking_open_in_window: '1' },
-    ]) {
+    ];
+    for (const form of forms) {
       const refused = await admin.context.request.post(`${env.wpUrl}/wp-admin/admin-post.php`, { form, maxRedirects: 0 });
       expect(refused.status()).toBe(403);
       expect(await refused.text()).toContain('The link you followed has expired.');
@@ -173,8 +181,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(stored.svc_booking_linked_origin).toEqual({ value: env.wpOrigin, autoload: 'yes' });
 
     // svc linked the origin and allows the site's host for the widget
-    const workspace = await svcApi('GET', '');
-    expect(workspace.workspace.domains).toContain(WP_HOST);
+    expect((await svcApi('GET', '/domains')).domains).toContain(WP_HOST);
 
     // the credential is in no page a browser gets
     for (const url of [settingsUrl(), panelUrl(), `${env.wpUrl}/wp-admin/`, `${env.wpUrl}/`]) {
@@ -190,23 +197,16 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(anonymous.status()).toBe(401);
     expect((await anonymous.json()).code).toBe('rest_forbidden');
 
-    const nonceOf = (page: Page) => page.evaluate(() => (window as any).wpApiSettings?.nonce ?? (window as any).svcBookingPanel?.restNonce);
     const subscriber = await logIn(SUBSCRIBER);
     try {
-      await subscriber.page.goto(`${env.wpUrl}/wp-admin/profile.php`);
-      const subscriberNonce = await subscriber.page.evaluate(() => (window as any).wp?.apiFetch?.nonceMiddleware?.nonce);
-      expect(typeof subscriberNonce).toBe('string');
-      const refused = await subscriber.context.request.post(route, { headers: { 'X-WP-Nonce': subscriberNonce } });
+      const refused = await subscriber.context.request.post(route, { headers: { 'X-WP-Nonce': await restNonce(subscriber.context) } });
       expect(refused.status()).toBe(403);
       expect((await refused.json()).code).toBe('rest_forbidden');
     } finally {
       await subscriber.context.close();
     }
 
-    await admin.page.goto(panelUrl());
-    const nonce = await nonceOf(admin.page);
-    expect(typeof nonce).toBe('string');
-    const issued = await admin.context.request.post(route, { headers: { 'X-WP-Nonce': nonce } });
+    const issued = await admin.context.request.post(route, { headers: { 'X-WP-Nonce': await restNonce(admin.context) } });
     expect(issued.status()).toBe(201);
     const body = await issued.json();
     expect(Object.keys(body).sort()).toEqual(['code', 'expiresAt', 'frameContext', 'success', 'workspaceSlug']);
@@ -216,18 +216,21 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(JSON.stringify(body).includes((await credential())!)).toBe(false);
     // the frame context names the WordPress user as subject, role ADMIN's capabilities and the linked origin
     const claims = JSON.parse(Buffer.from(body.frameContext.split('.')[1], 'base64url').toString());
-    expect(claims).toMatchObject({ origin: env.wpOrigin, subject: String(1) });
-    expect(issued.headers()['cache-control']).toBe('no-store');
+    expect(claims).toMatchObject({ slug: SLUG, origin: env.wpOrigin, sub: '1', caps: ['svc_manage_operations', 'svc_manage_settings'] });
+    expect(issued.headers()['cache-control']).toContain('no-cache');
   });
 
-  test('the shortcode prints the widget tag with its attributes escaped', async () => {
-    const pageId = await env.php<number>(`return wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Book a visit',
-      'post_content' => '[svc_booking theme="dark" service="${serviceId}"]' . "\\n\\n" . '[svc_booking position="bottom-left" theme="x" service="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" slug="Other Shop!"]' ) );`);
+  test('the shortcode and the block print the widget tag with their attributes sanitised and escaped', async () => {
+    // wp_slash: wp_insert_post unslashes, and the block's JSON escapes must survive as the editor saves them
+    const pageId = await env.php<number>(`return wp_insert_post( wp_slash( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Book a visit',
+      'post_content' => '[svc_booking theme="dark" service="${serviceId}"]' . "\\n\\n" . '[svc_booking position="bottom-left" theme="x" service="a&quot;b" slug="Other Shop!"]'
+        . "\\n\\n" . '<!-- wp:svc-booking/booking {"service":"\\\\u0022\\\\u003e\\\\u003cimg src=x onerror=alert(1)\\\\u003e","position":"top","theme":"dark"} /-->' ) ) );`);
     const html = await (await fetch(`${env.wpUrl}/?page_id=${pageId}`)).text();
     const tags = html.match(/<script src="[^"]*svc-widget\.min\.js"[^>]*><\/script>/g);
     expect(tags).toEqual([
       `<script src="${env.appUrl}/svc-widget.min.js" data-slug="${SLUG}" data-position="inline" data-theme="dark" data-service="${serviceId}" async></script>`,
-      `<script src="${env.appUrl}/svc-widget.min.js" data-slug="othershop" data-position="bottom-left" data-theme="auto" data-service="&quot;&gt;" async></script>`,
+      `<script src="${env.appUrl}/svc-widget.min.js" data-slug="othershop" data-position="bottom-left" data-theme="auto" data-service="a&quot;b" async></script>`,
+      `<script src="${env.appUrl}/svc-widget.min.js" data-slug="${SLUG}" data-position="inline" data-theme="dark" data-service="&quot;&gt;" async></script>`,
     ]);
     expect(html).not.toContain('onerror=alert');
   });
@@ -264,8 +267,10 @@ describeWordPress('svc-booking on a real WordPress', () => {
     }
   });
 
-  test('the Bookings page loads svc\'s host script and the page script with the REST route and a nonce, never the credential', async () => {
+  test('the Bookings page mounts the panel: the handshake completes and it shows the workspace', async () => {
     const { page } = admin;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(panelUrl());
     expect(await page.locator('#toplevel_page_svc-booking-panel').count()).toBe(1);
     const config = await page.evaluate(() => (window as any).svcBookingPanel);
@@ -274,6 +279,27 @@ describeWordPress('svc-booking on a real WordPress', () => {
       restNonce: expect.any(String), section: 'dashboard', mode: 'iframe',
     });
     expect(await page.locator(`script[src="${env.appUrl}/svc-panel-host.js"]`).count()).toBe(1);
+
+    const iframe = page.locator('#svc-booking-panel iframe');
+    const frame = page.frameLocator('#svc-booking-panel iframe');
+    await frame.getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+    await frame.getByRole('heading', { level: 2, name: 'Dashboard' }).waitFor();
+    await frame.getByText('Europe/Berlin').waitFor();
+    const src = new URL((await iframe.getAttribute('src'))!);
+    expect(`${src.origin}${src.pathname}`).toBe(`${env.appUrl}/widget/panel/admin/${SLUG}`);
+    expect(src.searchParams.get('channelId')).toMatch(/.{16,}/);
+    // the one-time code travels by message only
+    expect(src.search.includes('code=')).toBe(false);
+    await shot(page, 'bookings-1280');
+    await page.setViewportSize({ width: 782, height: 900 });
+    await shot(page, 'bookings-782');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await shot(page, 'bookings-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await frame.getByRole('button', { name: 'Bookings' }).click();
+    await frame.getByRole('heading', { level: 2, name: 'Bookings' }).waitFor();
+    expect(errors).toEqual([]);
   });
 
   test('window mode: the setting turns the Bookings page into a button that opens the panel in its own window', async () => {
@@ -285,8 +311,13 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect((await options()).svc_booking_open_in_window!.value).toBe('1');
     await page.goto(panelUrl());
     expect(await page.evaluate(() => (window as any).svcBookingPanel.mode)).toBe('window');
-    expect(await page.getByRole('button', { name: 'Open the bookings panel' }).count()).toBe(1);
-    expect(await page.locator('#svc-booking-panel').count()).toBe(0);
+    expect(await page.locator('#svc-booking-panel iframe').count()).toBe(0);
+    const [opened] = await Promise.all([admin.context.waitForEvent('page'), page.getByRole('button', { name: 'Open the admin panel' }).click()]);
+    await opened.getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+    await opened.getByRole('heading', { level: 2, name: 'Dashboard' }).waitFor();
+    expect(new URL(opened.url()).origin).toBe(env.appUrl);
+    await shot(page, 'bookings-window-mode-1280');
+    await opened.close();
 
     await page.goto(settingsUrl());
     await page.getByLabel('Open the panel in a new window').uncheck();
@@ -310,11 +341,10 @@ describeWordPress('svc-booking on a real WordPress', () => {
     });
     expect(bootstrap.status).toBe(401);
 
-    await page.goto(panelUrl());
-    const nonce = await page.evaluate(() => (window as any).wp?.apiFetch?.nonceMiddleware?.nonce);
-    const refused = await admin.context.request.post(`${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`, { headers: { 'X-WP-Nonce': nonce } });
+    const refused = await admin.context.request.post(`${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`, { headers: { 'X-WP-Nonce': await restNonce(admin.context) } });
     expect(refused.status()).toBe(409);
     expect((await refused.json()).code).toBe('svc_booking_not_connected');
+    await page.goto(panelUrl());
     expect(await page.locator('.svc-booking-panel-wrap .notice-warning').textContent()).toContain('This site is not connected to svc yet.');
   });
 

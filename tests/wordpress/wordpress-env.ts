@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
@@ -12,7 +12,6 @@ import { freePort, runCli, startServe, type ServeProcess } from '../support/proc
 
 export const WORDPRESS_SOURCE = '/usr/share/wordpress';
 const ROOT = join(import.meta.dir, '..', '..');
-export const PLUGIN_DIR = join(ROOT, 'plugins', 'wordpress', 'svc-booking');
 export const PLUGIN_ZIP = join(ROOT, 'dist', 'svc-booking.zip');
 
 /** WordPress is served on 127.0.0.2 so its origin differs from svc's (127.0.0.1) by host, as on a real site. */
@@ -79,7 +78,7 @@ async function startMariaDb(dir: string): Promise<{ port: number; child: Subproc
   return { port, child };
 }
 
-/** Extracts `zip` (the plugin zip) into `target` with PHP's ZipArchive-free path: unzip via fflate. */
+/** Unpacks dist/svc-booking.zip into `target` (wp-content/plugins), as WordPress's plugin upload does. */
 async function installPluginZip(target: string): Promise<void> {
   const { unzipSync } = await import('fflate');
   const files = unzipSync(new Uint8Array(await Bun.file(PLUGIN_ZIP).arrayBuffer()));
@@ -202,9 +201,11 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
       // Several workers: the browser loads a page's scripts in parallel.
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       cwd: webroot, stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(dir, 'php-server.log')),
+      // its own process group: the workers are its children, and stop() ends the whole group
+      detached: true,
     });
     stops.push(() => {
-      server.kill('SIGTERM');
+      process.kill(-server.pid, 'SIGTERM');
       return server.exited;
     });
     await waitFor('WordPress', async () => (await fetch(`${wpUrl}/wp-login.php`)).status === 200);
@@ -217,7 +218,7 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
         if (result.code !== 0) throw new Error(`svc pairing-code create: ${result.stderr}`);
         return (JSON.parse(result.stdout) as { pairingCode: string }).pairingCode;
       },
-      debugLog: () => (existsSync(join(dir, 'debug.log')) ? require('node:fs').readFileSync(join(dir, 'debug.log'), 'utf8') : ''),
+      debugLog: () => (existsSync(join(dir, 'debug.log')) ? readFileSync(join(dir, 'debug.log'), 'utf8') : ''),
       stop,
     };
   } catch (error) {
@@ -226,9 +227,9 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
   }
 }
 
-/** Builds dist/svc-booking.zip when it is missing or older than the plugin's files. */
+/** Builds dist/svc-booking.zip (npm run plugin:zip) from the plugin as it is now. */
 export async function ensurePluginZip(): Promise<void> {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   const { buildPluginZip } = await import('../../scripts/plugin-zip.ts');
-  await buildPluginZip();
+  buildPluginZip();
 }

@@ -9,7 +9,7 @@ defined( 'ABSPATH' ) || exit;
 
 /**
  * Adds the "Bookings" menu and loads {server}/svc-panel-host.js with the page's own script, which mounts the
- * panel (an iframe, or a button opening a window when the site asks for that) and answers the panel's requests:
+ * panel (an iframe, or svc's button opening a window when the site asks for that) and answers the panel's requests:
  * the media library for a logo, focus mode, the full admin.
  */
 final class Svc_Booking_Panel_Page {
@@ -110,11 +110,10 @@ final class Svc_Booking_Panel_Page {
 					);
 					?>
 				</p></div>
-			<?php elseif ( $this->options->open_in_window() ) : ?>
-				<p><?php esc_html_e( 'The panel opens in its own window.', 'svc-booking' ); ?></p>
-				<p><button type="button" class="button button-primary" id="svc-booking-open-window"><?php esc_html_e( 'Open the bookings panel', 'svc-booking' ); ?></button></p>
-				<p class="svc-booking-panel-status" role="status" aria-live="polite"></p>
 			<?php else : ?>
+				<?php if ( $this->options->open_in_window() ) : ?>
+					<p><?php esc_html_e( 'The panel opens in its own window.', 'svc-booking' ); ?></p>
+				<?php endif; ?>
 				<div id="svc-booking-panel" class="svc-booking-panel" aria-busy="true">
 					<p class="svc-booking-panel-status" role="status" aria-live="polite"><?php esc_html_e( 'Loading the bookings panel…', 'svc-booking' ); ?></p>
 				</div>

@@ -83,8 +83,7 @@ final class Svc_Booking_Rest {
 			}
 			return $issued;
 		}
-		$response = new WP_REST_Response( $issued, 201 );
-		$response->header( 'Cache-Control', 'no-store' );
-		return $response;
+		// WordPress marks REST answers to signed-in users as not cacheable (no-cache, max-age=0) on its own.
+		return new WP_REST_Response( $issued, 201 );
 	}
 }
