@@ -107,7 +107,8 @@ export async function startWordPressEnv(): Promise<WordPressEnv> {
     // MariaDB and the WordPress files, side by side with svc's start.
     const [db] = await Promise.all([
       startMariaDb(dir),
-      run(['cp', '-a', WORDPRESS_SOURCE, join(dir, 'wordpress')]),
+      // -L: Debian links some files (underscore.js, getID3, …) relative to /usr/share; the copy needs the files
+      run(['cp', '-rL', WORDPRESS_SOURCE, join(dir, 'wordpress')]),
     ]);
     stops.push(() => {
       db.child.kill('SIGTERM');
