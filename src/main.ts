@@ -8,7 +8,7 @@ import { systemClock } from './shared/clock.ts';
 import { AppError } from './shared/errors.ts';
 import type { Storage } from './storage/port.ts';
 import { normalizeDomain } from './widget/domains.ts';
-import { checkNewWorkspace, createApiKey, createWorkspace } from './workspaces/service.ts';
+import { checkNewWorkspace, createApiKey, createWorkspace, toWorkspaceJson } from './workspaces/service.ts';
 
 /** A mistake in how svc was called: one line on stderr, exit code 2, nothing written. */
 class UsageError extends Error {}
@@ -85,8 +85,8 @@ const COMMANDS: Record<string, Command> = {
       const timezone = typeof values.timezone === 'string' ? values.timezone : undefined;
       checkNewWorkspace({ slug, name, timezone });
       const { workspace, apiKey } = await withStorage((storage) => createWorkspace({ storage, clock: systemClock }, { slug, name, timezone }));
-      const { hours: _hours, domains: _domains, requiresConfirmation: _manual, ...shown } = workspace;
-      print(values, { workspace: { ...shown, createdAt: new Date(workspace.createdAt).toISOString(), updatedAt: new Date(workspace.updatedAt).toISOString() }, apiKey },
+      // The API's Workspace body, so the CLI and the API print a workspace alike.
+      print(values, { workspace: { ...toWorkspaceJson(workspace), createdAt: new Date(workspace.createdAt).toISOString(), updatedAt: new Date(workspace.updatedAt).toISOString() }, apiKey },
         `created workspace ${workspace.slug} (${workspace.id}, ${workspace.timezone})\nAPI key (shown once, keep it secret): ${apiKey}`);
     },
   },

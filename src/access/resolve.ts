@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, DEMO_SLUG, findWorkspace, isWorkspaceKey } from '../auth/api-key.ts';
+import { API_KEY_HEADER, DEMO_SLUG, findWorkspace, findWorkspaceKey, recordKeyUse } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, unauthorized } from '../shared/errors.ts';
 import { sha256Hex } from '../shared/secrets.ts';
@@ -59,7 +59,9 @@ export async function resolvePrincipal(
 
   const key = accepts('apiKey') ? request.headers.get(API_KEY_HEADER) : null;
   if (key) {
-    if (!(await isWorkspaceKey(deps, workspace, key))) throw unauthorized('invalid API key');
+    const record = await findWorkspaceKey(deps, workspace, key);
+    if (!record) throw unauthorized('invalid API key');
+    await recordKeyUse(deps, record, request.now);
     return { workspace, kind: 'apiKey', capabilities: ALL_CAPABILITIES, rateLimitIdentity: identity(`key:${sha256Hex(key).slice(0, 32)}`) };
   }
 

@@ -1,3 +1,4 @@
+import { findWorkspaceKey, recordKeyUse } from '../auth/api-key.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, unauthorized, validation } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -195,13 +196,12 @@ export async function exchangeCode(deps: PanelDeps, code: string, frameContext: 
 export async function signInWithApiKey(deps: PanelDeps, workspaceSlug: string, apiKey: string): Promise<IssuedSession> {
   const refused = 'workspace slug or API key is wrong';
   const workspace = await workspaceOrUnauthorized(deps, workspaceSlug, refused);
-  const hash = sha256Hex(apiKey);
-  const key = await deps.storage.findApiKeyByHash(hash);
-  if (!key || key.workspaceId !== workspace.id || !constantTimeEqual(key.hash, hash)) throw unauthorized(refused);
+  const key = await findWorkspaceKey(deps, workspace, apiKey);
+  if (!key) throw unauthorized(refused);
   const now = deps.clock.now();
   const { record, issued } = newSession(deps, workspace, { subject: `key:${key.id}`, capabilities: [...CAPABILITIES], origin: null, signedInAt: now });
   await deps.storage.createPanelSession(record);
-  await deps.storage.touchApiKey(key.id, now - (now % 60_000));
+  await recordKeyUse(deps, key, now);
   return issued;
 }
 

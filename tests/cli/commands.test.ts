@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { libsqlStorage } from '../../adapters/storage/libsql/index.ts';
-import { isWorkspaceKey } from '../../src/auth/api-key.ts';
+import { findWorkspaceKey } from '../../src/auth/api-key.ts';
 import { sha256Hex } from '../../src/shared/secrets.ts';
 import { readLibsqlRows, runCli, type CliResult } from '../support/process.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
@@ -23,7 +23,7 @@ function jsonOutput(result: CliResult): Record<string, any> {
 async function keyWorks(db: TestDatabase, slug: string, key: string): Promise<boolean> {
   const workspace = await db.storage.getWorkspaceBySlug(slug);
   if (!workspace) return false;
-  return isWorkspaceKey({ storage: db.storage }, workspace, key);
+  return (await findWorkspaceKey({ storage: db.storage }, workspace, key)) !== null;
 }
 
 /** Whether `secret` appears in any row of the libSQL database, or anywhere in its files (database and WAL). */
@@ -51,7 +51,7 @@ describeEachAdapter('svc workspace create / apikey create', (adapter) => {
     const stored = (await db.storage.getWorkspaceBySlug(slug))!;
     expect(output.workspace).toEqual({
       id: stored.id, slug, name: 'Acme Studio', primaryColor: null, plan: 'self-hosted', industry: 'other', timezone: 'Europe/Berlin',
-      language: 'en', timeFormat: '24h', cancellationHours: 24,
+      language: 'en', timeFormat: '24h', cancellationHours: 24, logoUrl: null, requiresConfirmation: false,
       createdAt: new Date(stored.createdAt).toISOString(), updatedAt: new Date(stored.updatedAt).toISOString(),
     });
     expect(output.workspace.id).toMatch(/^ws_/);

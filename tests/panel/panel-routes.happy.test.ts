@@ -136,12 +136,34 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     });
     const listed = await ctx.request('GET', `${V1}/api-keys`, { key: created.body.key });
     expect(listed.body.apiKeys.map((key: any) => key.name)).toEqual(['default', 'ci']);
-    expect(listed.body.apiKeys[1]).toEqual(created.body.apiKey);
+    // The listing request itself authenticated with the new key.
+    expect(listed.body.apiKeys[1]).toEqual({ ...created.body.apiKey, lastUsedAt: TEST_NOW });
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
     const revoked = await ctx.request('DELETE', `${V1}/api-keys/${created.body.apiKey.id}`, { key: ctx.apiKey });
     expect(revoked).toMatchObject({ status: 200, body: { success: true } });
     expect((await ctx.request('GET', `${V1}/api-keys`, { key: created.body.key })).status).toBe(401);
     expect((await ctx.request('GET', `${V1}/api-keys`, { key: ctx.apiKey })).body.apiKeys.map((key: any) => key.name)).toEqual(['default']);
+  });
+
+  test('a key\'s lastUsedAt is the minute of its last authenticated request, written once a minute', async () => {
+    const created = (await ctx.request('POST', `${V1}/api-keys`, { key: ctx.apiKey, body: { name: 'backend' } })).body;
+    const lastUsedOfNewKey = async () => {
+      const keys = (await ctx.request('GET', `${V1}/api-keys`, { key: ctx.apiKey })).body.apiKeys;
+      return keys.find((key: any) => key.id === created.apiKey.id).lastUsedAt;
+    };
+    expect(await lastUsedOfNewKey()).toBeNull();
+    ctx.clock.advance(90_000);
+    expect((await ctx.request('GET', `${V1}/services`, { key: created.key })).status).toBe(200);
+    expect(await lastUsedOfNewKey()).toBe(iso(NOW_MS + 60_000));
+    ctx.clock.advance(20_000);
+    await ctx.request('GET', `${V1}/services`, { key: created.key });
+    expect(await lastUsedOfNewKey()).toBe(iso(NOW_MS + 60_000));
+    ctx.clock.advance(60_000);
+    await ctx.request('GET', `${V1}/services`, { key: created.key });
+    expect(await lastUsedOfNewKey()).toBe(iso(NOW_MS + 120_000));
+    // A refused key records nothing.
+    await ctx.request('GET', `${V1}/services`, { key: `${created.key}x` });
+    expect(await lastUsedOfNewKey()).toBe(iso(NOW_MS + 120_000));
   });
 
   test('PATCH workspace sets logoUrl and requiresConfirmation and shows them', async () => {
