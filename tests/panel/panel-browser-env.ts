@@ -5,6 +5,7 @@ import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
+import { startBackground } from '../../src/scheduler/index.ts';
 import type { AppDeps } from '../../src/deps.ts';
 import { createPairingCode } from '../../src/panel/pairing.ts';
 import { createLogger } from '../../src/shared/logger.ts';
@@ -52,7 +53,14 @@ export interface PanelBrowserEnv {
  * pairing code, and a host site on 127.0.0.2 and 127.0.0.3 whose backend route `POST /bootstrap` performs svc's
  * bootstrap call with its host credential, for the origin the request came to, as a platform plugin does.
  */
-export async function startPanelBrowserEnv(): Promise<PanelBrowserEnv> {
+export interface PanelBrowserEnvOptions {
+  /** settings beyond the env's own (e.g. SVC_WEBHOOK_ALLOW_PRIVATE for a receiver on loopback) */
+  config?: Record<string, unknown>;
+  /** run the webhook delivery loop and the jobs, as `svc serve` does */
+  background?: boolean;
+}
+
+export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {}): Promise<PanelBrowserEnv> {
   const db = await createTestDatabase('libsql');
   const port = freePort();
   const hostPort = freePort();
@@ -64,7 +72,7 @@ export async function startPanelBrowserEnv(): Promise<PanelBrowserEnv> {
   let offset = 0;
   const config = parseConfig({
     SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, SVC_PUBLIC_URL: appUrl,
-    SVC_PANEL_SESSION_SECONDS: SESSION_SECONDS, LOG_LEVEL: 'debug',
+    SVC_PANEL_SESSION_SECONDS: SESSION_SECONDS, LOG_LEVEL: 'debug', ...options.config,
   });
   const deps: AppDeps = {
     storage: db.storage, config, clock: { now: () => Date.now() + offset }, logger: createLogger('debug', (line) => logLines.push(line)),
@@ -73,6 +81,7 @@ export async function startPanelBrowserEnv(): Promise<PanelBrowserEnv> {
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   secrets.add(apiKey);
   const app = createApp(deps);
+  const background = options.background ? startBackground(deps) : null;
   const server = Bun.serve({ port, hostname: '127.0.0.1', fetch: (request) => app.handle(request) });
 
   const { pairingCode } = await createPairingCode(deps, workspace.id);
@@ -139,6 +148,7 @@ export async function startPanelBrowserEnv(): Promise<PanelBrowserEnv> {
     },
     async close() {
       await browser.close();
+      await background?.stop();
       for (const host of hosts) host.stop(true);
       server.stop(true);
       await db.drop();

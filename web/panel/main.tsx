@@ -14,6 +14,8 @@ const root = document.getElementById('panel');
 const params = new URLSearchParams(location.search);
 const section = signal<Section>(sectionOf(params.get('section')));
 const embedded = location.pathname.startsWith('/widget/panel/admin/');
+/** bumped after a logo chosen at the host was saved, so the shell shows the workspace as it is now */
+const workspaceVersion = signal(0);
 
 function App({ state, host }: { state: PanelSessionState; host: HostLink | null }) {
   const navigate = (next: Section) => {
@@ -21,8 +23,10 @@ function App({ state, host }: { state: PanelSessionState; host: HostLink | null 
   };
   if (state.phase.value === 'ready') {
     return host
-      ? <Shell state={state} section={section} onNavigate={navigate} onOpenAdmin={() => host.send({ type: 'svc:panel:open-admin' })} />
-      : <Shell state={state} section={section} onNavigate={navigate} onSignOut={() => state.signOut()} />;
+      ? <Shell state={state} section={section} onNavigate={navigate} embedded notify={(notice) => host.send(notice)} workspaceVersion={workspaceVersion}
+          onOpenAdmin={() => host.send({ type: 'svc:panel:open-admin' })} />
+      : <Shell state={state} section={section} onNavigate={navigate} embedded={false} notify={() => {}} workspaceVersion={workspaceVersion}
+          onSignOut={() => state.signOut()} />;
   }
   if (embedded) return <Connecting problem={state.problem.value} />;
   return <SignIn state={state} />;
@@ -46,7 +50,7 @@ function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
         section.value = sectionOf(message.section);
         return;
       case 'svc:panel:logo-selected':
-        void saveLogo(state, message.url);
+        void saveLogo(state, message.url, host);
         return;
       case 'svc:panel:logo-cancelled':
         return;
@@ -61,10 +65,14 @@ function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
   return { state, host };
 }
 
-async function saveLogo(state: PanelSessionState, url: string) {
+async function saveLogo(state: PanelSessionState, url: string, host: HostLink | null) {
   const slug = state.session.value?.workspace.slug;
   if (!slug) return;
-  await state.api('PATCH', `/workspaces/${encodeURIComponent(slug)}`, { logoUrl: url }).catch(() => undefined);
+  const saved = await state.api('PATCH', `/workspaces/${encodeURIComponent(slug)}`, { logoUrl: url }).then(() => true, () => false);
+  if (saved) {
+    workspaceVersion.value++;
+    host?.send({ type: 'svc:panel:changed' });
+  }
 }
 
 /** Reports the content height whenever it changes, so the host sizes the iframe to fit. */

@@ -1,18 +1,11 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import type { Signal } from '@preact/signals';
+import { useMemo } from 'preact/hooks';
 import { SECTIONS, type Section } from '../shared/panel-protocol.ts';
+import { createPanelClient, type Workspace } from './api/client.ts';
+import { stringsFor } from './i18n.ts';
+import { SectionView, type SectionNotice } from './sections/index.tsx';
 import type { PanelSessionState } from './session.ts';
-
-const TITLES: Record<Section, string> = {
-  dashboard: 'Dashboard', bookings: 'Bookings', calendar: 'Calendar', services: 'Services', providers: 'Providers',
-  hours: 'Working hours', fields: 'Custom fields', settings: 'Settings',
-};
-
-interface WorkspaceDetails {
-  name: string;
-  timezone: string;
-  logoUrl: string | null;
-}
 
 export interface ShellProps {
   state: PanelSessionState;
@@ -22,25 +15,33 @@ export interface ShellProps {
   /** standalone: sign out */
   onSignOut?: () => void;
   onNavigate: (section: Section) => void;
+  /** a section's message for the host (embedded); standalone there is no host and it is dropped */
+  notify: (notice: SectionNotice) => void;
+  /** true inside a host's iframe */
+  embedded: boolean;
+  /** bumped when the workspace changed outside the sections (a logo chosen at the host): the shell reads it again */
+  workspaceVersion: Signal<number>;
 }
 
-function accessLabel(state: PanelSessionState): string {
-  if (state.canManageOperations.value && state.canManageSettings.value) return 'Full access';
-  if (state.canManageOperations.value) return 'Operations';
-  if (state.canManageSettings.value) return 'Settings';
-  return 'Read only';
+function accessLabel(state: PanelSessionState, t: ReturnType<typeof stringsFor>): string {
+  if (state.canManageOperations.value && state.canManageSettings.value) return t.fullAccess;
+  if (state.canManageOperations.value) return t.operationsAccess;
+  if (state.canManageSettings.value) return t.settingsAccess;
+  return t.readOnlyAccess;
 }
 
-/** The signed-in panel: the workspace, the sections, and the section shown (its content is a later release). */
-export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate }: ShellProps) {
-  const details = useSignal<WorkspaceDetails | null>(null);
+/** The signed-in panel: the workspace, the sections, and the section shown. */
+export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, notify, embedded, workspaceVersion }: ShellProps) {
+  const details = useSignal<Workspace | null>(null);
+  const client = useMemo(() => createPanelClient(() => state.session.value?.token ?? null), [state]);
   const loadProblem = useSignal<string | null>(null);
   // Reloaded with every new session and every section: a v1 read with the current token.
   useSignalEffect(() => {
     const slug = state.session.value?.workspace.slug;
     void section.value;
+    void workspaceVersion.value;
     if (!slug) return;
-    state.api<{ workspace: WorkspaceDetails }>('GET', `/workspaces/${encodeURIComponent(slug)}`).then((body) => {
+    state.api<{ workspace: Workspace }>('GET', `/workspaces/${encodeURIComponent(slug)}`).then((body) => {
       details.value = body.workspace;
       loadProblem.value = null;
     }, (error: Error) => {
@@ -48,32 +49,33 @@ export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate }: Sh
     });
   });
   const logo = details.value?.logoUrl ?? state.session.value?.workspace.logoUrl;
+  const t = stringsFor(details.value?.language ?? 'en');
+  const can = { operations: state.canManageOperations.value, settings: state.canManageSettings.value };
   return (
     <div class={onSignOut ? 'shell standalone' : 'shell'}>
       <header class="bar">
         {logo?.startsWith('https:') ? <img class="logo" src={logo} alt="" /> : <span class="mark" aria-hidden="true">{state.workspaceName.value.slice(0, 1)}</span>}
         <div class="who">
           <h1>{details.value?.name ?? state.workspaceName.value}</h1>
-          <span class="access">{accessLabel(state)}</span>
+          <span class="access">{accessLabel(state, t)}</span>
         </div>
-        {onOpenAdmin && <button type="button" class="quiet" onClick={onOpenAdmin}>Open full admin</button>}
-        {onSignOut && <button type="button" class="quiet" onClick={onSignOut}>Sign out</button>}
+        {onOpenAdmin && <button type="button" class="quiet" onClick={onOpenAdmin}>{t.openAdmin}</button>}
+        {onSignOut && <button type="button" class="quiet" onClick={onSignOut}>{t.signOut}</button>}
       </header>
       <nav aria-label="Sections">
         <ul>
           {SECTIONS.map((each) => (
             <li key={each}>
-              <button type="button" class="item" aria-current={each === section.value ? 'page' : undefined} onClick={() => onNavigate(each)}>{TITLES[each]}</button>
+              <button type="button" class="item" aria-current={each === section.value ? 'page' : undefined} onClick={() => onNavigate(each)}>{t.sections[each]}</button>
             </li>
           ))}
         </ul>
       </nav>
       <main id="section" data-section={section.value}>
-        <h2>{TITLES[section.value]}</h2>
-        {loadProblem.value
-          ? <p role="alert" class="problem">{loadProblem.value}</p>
-          : details.value && <p class="facts">Time zone <strong>{details.value.timezone}</strong></p>}
-        <p class="muted">This section's tools are on their way.</p>
+        <h2>{t.sections[section.value]}</h2>
+        {details.value
+          ? <SectionView section={section.value} client={client} workspace={details.value} can={can} notify={notify} t={t} embedded={embedded} onWorkspace={(next) => (details.value = next)} />
+          : loadProblem.value ? <p role="alert" class="problem">{loadProblem.value}</p> : <p role="status" class="muted">{t.loading}</p>}
       </main>
     </div>
   );
