@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { AppError } from '../shared/errors.ts';
+import { rejectNulCharacters } from './nul-characters.ts';
 
 /** Largest request body accepted, bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -38,7 +39,11 @@ export const bodyLimitPlugin = new Elysia({ name: 'body-limit' }).onParse({ as: 
   const text = await readLimitedText(request);
   if (text.trim() === '') return undefined;
   const type = request.headers.get('content-type') ?? '';
-  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const form = Object.fromEntries(new URLSearchParams(text));
+    rejectNulCharacters(form, 'body');
+    return form;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -47,5 +52,9 @@ export const bodyLimitPlugin = new Elysia({ name: 'body-limit' }).onParse({ as: 
   }
   // Every svc request body is an object; refusing the rest here keeps a schema's optional body from taking "x".
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('VALIDATION_ERROR', 'request body must be a JSON object');
+  rejectNulCharacters(parsed, 'body');
   return parsed;
+}).onTransform({ as: 'global' }, ({ params, query }) => {
+  rejectNulCharacters(params, 'params');
+  rejectNulCharacters(query, 'query');
 });

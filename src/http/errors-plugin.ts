@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from 'elysia';
 import { AppError, errorBody } from '../shared/errors.ts';
 import type { Logger } from '../shared/logger.ts';
+import { loggableError } from '../shared/loggable-error.ts';
 import { requestIdOf } from './request-log.ts';
 import { describeValueError } from './validation-messages.ts';
 
@@ -39,11 +40,7 @@ export function errorsPlugin(logger: Logger) {
         return errorBody(known);
       }
       const requestId = requestIdOf(context);
-      logger.error('unhandled error', {
-        requestId,
-        error: error instanceof Error ? error.message : String(error),
-        stack: error instanceof Error ? error.stack : undefined,
-      });
+      logger.error('unhandled error', { requestId, ...loggableError(error) });
       set.status = 500;
       return errorBody(new AppError('INTERNAL_ERROR', `internal error (request ${requestId})`));
     });

@@ -1,3 +1,6 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { Webhook as Signer } from 'standardwebhooks';
 import type { MessageStatus, WebhookMessageRecord, WebhookPatch, WebhookRecord } from '../storage/port.ts';
 
@@ -46,7 +49,48 @@ export interface SendOptions {
   /** the instant the attempt is made, epoch ms: the `webhook-timestamp` */
   now: number;
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /**
+   * The address the destination check approved: the connection goes there and the host name is not resolved
+   * again, so a DNS answer that changes between the check and the connection (rebinding) cannot redirect the
+   * attempt. The URL's host still names the server (Host header, TLS server name and certificate check).
+   */
+  pinnedAddress?: string;
+}
+
+interface PostAnswer {
+  status: number;
+  header(name: string): string | null;
+}
+
+/** A lookup that answers every name with `address`, in whichever form the caller asked for. */
+function pinnedLookup(address: string): LookupFunction {
+  const family = address.includes(':') ? 6 : 4;
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as LookupFunction;
+}
+
+/** One POST with node:http(s) (which, unlike fetch, takes a lookup), the answer's body read and dropped. */
+function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal, pinnedAddress?: string): Promise<PostAnswer> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal, ...(pinnedAddress ? { lookup: pinnedLookup(pinnedAddress) } : {}) },
+      (answer: IncomingMessage) => {
+        // Read (and drop) the answer so the connection can be reused; the timeout covers the body too.
+        answer.on('data', () => {});
+        answer.on('error', reject);
+        answer.on('end', () => resolve({
+          status: answer.statusCode ?? 0,
+          header: (name) => {
+            const value = answer.headers[name.toLowerCase()];
+            return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+          },
+        }));
+      });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
 
 /**
@@ -68,14 +112,13 @@ export async function sendAttempt(message: Pick<WebhookMessageRecord, 'id' | 'bo
   };
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await (options.fetch ?? fetch)(options.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal });
-    // Read (and drop) the answer so the connection can be reused; the timeout covers the body too.
-    await response.arrayBuffer();
+    // node:http never follows redirects: a 3xx comes back as the answer.
+    const response = await post(new URL(options.url), headers, message.body, signal, options.pinnedAddress);
     const status = response.status;
-    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), options.now) : null;
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(response.header('retry-after'), options.now) : null;
     let error: string | null = null;
     if (status >= 300 && status < 400) {
-      const location = response.headers.get('location');
+      const location = response.header('location');
       error = `redirects are not followed${location ? ` (Location: ${location.slice(0, 200)})` : ''}: set the webhook url to the final address`;
     } else if (status === 410) {
       error = 'the endpoint answered 410 Gone: it was disabled';

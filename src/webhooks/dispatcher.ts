@@ -37,7 +37,6 @@ export interface DispatcherOptions {
   resolve?: Resolver;
   /** jitter source, uniform in [0, 1); default Math.random */
   random?: () => number;
-  fetch?: typeof fetch;
 }
 
 export interface Dispatcher {
@@ -117,9 +116,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch {
       return failed(`the webhook url ${webhook.url} is not a valid URL`);
     }
+    let pinnedAddress: string | undefined;
     if (!config.SVC_WEBHOOK_ALLOW_PRIVATE) {
       const destination = await checkDestination(url, resolve);
       if (!destination.ok) return failed(`refused: ${destination.reason}; webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)`);
+      pinnedAddress = destination.addresses[0];
     }
     let signer: Signer;
     try {
@@ -127,7 +128,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch (error) {
       return failed(error instanceof Error ? error.message : String(error));
     }
-    return sendAttempt(message, { url: url.href, signer, now, timeoutMs, fetch: options.fetch });
+    return sendAttempt(message, { url: url.href, signer, now, timeoutMs, pinnedAddress });
   }
 
   async function deliver(message: WebhookMessageRecord, webhook: WebhookRecord | null): Promise<void> {

@@ -302,6 +302,59 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(errors).toEqual([]);
   });
 
+  test('the panel\'s requests reach WordPress: a logo from the media library, focus mode without the admin menu, the full admin', async () => {
+    // The panel does not send select-logo and focus-mode yet: the test calls the handlers the page gave SvcPanelHost.mount.
+    const logo = await env.php<string>(`
+      $upload = wp_upload_bits( 'acme-logo.png', null, base64_decode( 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' ) );
+      $id = wp_insert_attachment( array( 'post_mime_type' => 'image/png', 'post_title' => 'Acme logo', 'post_status' => 'inherit' ), $upload['file'] );
+      return wp_get_attachment_url( $id );`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await admin.context.storageState() });
+    try {
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        let host: unknown;
+        Object.defineProperty(window, 'SvcPanelHost', {
+          configurable: true,
+          get: () => host,
+          set: (value: { mount: (options: unknown) => unknown }) => {
+            host = { mount: (options: unknown) => ((window as any).svcMountOptions = options, value.mount(options)) };
+          },
+        });
+      });
+      await page.goto(panelUrl());
+      await page.frameLocator('#svc-booking-panel iframe').getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+      expect(await page.evaluate(() => Object.keys((window as any).svcMountOptions).sort())).toEqual(
+        ['bootstrapHeaders', 'bootstrapUrl', 'container', 'mode', 'onFocusMode', 'onOpenAdmin', 'onSelectLogo', 'panelOrigin', 'section'],
+      );
+
+      const chosen = page.evaluate(() => (window as any).svcMountOptions.onSelectLogo());
+      const modal = page.locator('.media-modal');
+      await modal.getByRole('heading', { name: 'Choose a logo' }).waitFor();
+      // WordPress opens on "Upload files" when it thinks the library is empty (it counted before the upload)
+      await modal.getByRole('tab', { name: 'Media Library' }).click();
+      await modal.locator('li.attachment').first().click();
+      await modal.getByRole('button', { name: 'Use as logo' }).click();
+      expect(await chosen).toBe(logo);
+      const cancelled = page.evaluate(() => (window as any).svcMountOptions.onSelectLogo());
+      await modal.getByRole('heading', { name: 'Choose a logo' }).waitFor();
+      await page.keyboard.press('Escape');
+      expect(await cancelled).toBeNull();
+
+      expect(await page.locator('#adminmenuwrap').isVisible()).toBe(true);
+      await page.evaluate(() => (window as any).svcMountOptions.onFocusMode(true));
+      expect(await page.locator('#adminmenuwrap').isVisible()).toBe(false);
+      await shot(page, 'bookings-focus-mode-1280');
+      await page.evaluate(() => (window as any).svcMountOptions.onFocusMode(false));
+      expect(await page.locator('#adminmenuwrap').isVisible()).toBe(true);
+
+      const [full] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => (window as any).svcMountOptions.onOpenAdmin())]);
+      await full.waitForLoadState();
+      expect(full.url()).toBe(`${env.appUrl}/admin`);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('window mode: the setting turns the Bookings page into a button that opens the panel in its own window', async () => {
     const { page } = admin;
     await page.goto(settingsUrl());

@@ -20,6 +20,8 @@ export function workspaceQueries(dialect: Dialect): WorkspaceStore {
     },
 
     async getWorkspaceBySlug(slug) {
+      // No slug holds one (they are checked at creation), and Postgres refuses it in a query parameter.
+      if (slug.includes('\u0000')) return null;
       const [row] = await db.select().from(t.workspaces).where(eq(t.workspaces.slug, slug));
       return row ? toWorkspace(row) : null;
     },

@@ -25,14 +25,13 @@
 				button: { text: __( 'Use as logo', 'svc-booking' ) },
 				multiple: false,
 			} );
-			let chosen = null;
 			frame.on( 'select', () => {
 				const attachment = frame.state().get( 'selection' ).first();
-				chosen = attachment ? attachment.toJSON().url : null;
+				resolve( attachment ? attachment.toJSON().url : null );
 			} );
-			// 'close' follows 'select' too: resolve once, there.
+			// The select button closes the frame before it triggers 'select': decide on a cancel after that.
 			frame.on( 'close', () => {
-				resolve( chosen );
+				setTimeout( () => resolve( null ), 0 );
 			} );
 			frame.open();
 		} );
