@@ -58,6 +58,8 @@ describeBrowser('the admin panel\'s sections in Chromium: embedded across origin
     await panel.getByRole('button', { name: /^Booking details: .*Leo Fischer/ }).click();
     await panel.getByRole('heading', { name: "Details of Leo Fischer's booking" }).waitFor();
     await panel.getByText('+49 30 1234567').waitFor();
+    // the custom-field answer under the field's label
+    expect(await panel.locator('.facts-list div').filter({ hasText: 'Any allergies?' }).locator('dd').textContent()).toBe('Lavender oil');
     await panel.getByText('35,00 €').or(panel.getByText('€35.00')).waitFor();
     await until('focus mode on', async () => (await hostEvents(page)).includes('focus-mode:true'));
     const { day, slots } = await freeDay(env, data.haircut, 2);
@@ -199,6 +201,22 @@ describeBrowser('the admin panel\'s sections in Chromium: embedded across origin
     await until('logoUrl saved', async () => (await api(env, 'GET', '')).body.workspace.logoUrl === 'https://cdn.example.com/logo.png');
     expect(await hostEvents(page)).toContain('select-logo');
     await close();
+  });
+
+  test('in German: a workspace whose language is `de` gets the panel in German, times named in its zone', async () => {
+    expect((await api(env, 'PATCH', '', { language: 'de' })).status).toBe(200);
+    try {
+      const { page, errors, close } = await openPage();
+      await signIn(env, page);
+      await page.getByRole('navigation').getByRole('button', { name: 'Übersicht' }).waitFor();
+      await page.getByText('Zeiten in Europe/Berlin').waitFor();
+      await page.getByRole('navigation').getByRole('button', { name: 'Leistungen' }).click();
+      await page.getByRole('button', { name: 'Neue Leistung' }).waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    } finally {
+      await api(env, 'PATCH', '', { language: 'en' });
+    }
   });
 
   test('a read-only session (no capability) offers no write control in any section, and the views still load', async () => {

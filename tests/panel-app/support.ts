@@ -52,6 +52,7 @@ export async function seed(env: PanelBrowserEnv): Promise<Seeded> {
   const anna = await api(env, 'POST', '/providers', { name: 'Anna Schmidt', email: 'anna@example.com', serviceIds: [haircut.body.service.id, consultation.body.service.id] });
   expect(anna.status).toBe(200);
   expect((await api(env, 'PATCH', '', { requiresConfirmation: true })).status).toBe(200);
+  expect((await api(env, 'POST', '/custom-fields', { key: 'allergies', label: 'Any allergies?', type: 'text' })).status).toBe(200);
   const { day, slots } = await freeDay(env, consultation.body.service.id);
   // a keyless booking of a free service from the linked site is PENDING until confirmed
   const pending = await api(env, 'POST', '/bookings', {
@@ -60,7 +61,9 @@ export async function seed(env: PanelBrowserEnv): Promise<Seeded> {
   expect(pending.status).toBe(200);
   expect(pending.body.booking.status).toBe('PENDING');
   expect((await api(env, 'PATCH', '', { requiresConfirmation: false })).status).toBe(200);
-  const confirmed = await api(env, 'POST', '/bookings', { serviceId: haircut.body.service.id, email: 'leo@example.com', name: 'Leo Fischer', phone: '+49 30 1234567', date: berlin(day, slots[4]!) });
+  const confirmed = await api(env, 'POST', '/bookings', {
+    serviceId: haircut.body.service.id, email: 'leo@example.com', name: 'Leo Fischer', phone: '+49 30 1234567', date: berlin(day, slots[4]!), customFields: { allergies: 'Lavender oil' },
+  });
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.booking.status).toBe('CONFIRMED');
   return {

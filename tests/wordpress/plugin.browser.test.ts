@@ -317,7 +317,12 @@ describeWordPress('svc-booking on a real WordPress', () => {
           configurable: true,
           get: () => host,
           set: (value: { mount: (options: unknown) => unknown }) => {
-            host = { mount: (options: unknown) => ((window as any).svcMountOptions = options, value.mount(options)) };
+            host = {
+              mount: (options: unknown) => {
+                (window as any).svcMountOptions = options;
+                return value.mount(options);
+              },
+            };
           },
         });
       });

@@ -15,6 +15,8 @@ const STATUSES: BookingStatus[] = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLET
 interface Catalogue {
   services: Service[];
   providers: Provider[];
+  /** the custom fields' labels by key, for a booking's answers */
+  labels: Record<string, string>;
 }
 
 export function Bookings(props: SectionProps) {
@@ -31,11 +33,13 @@ export function Bookings(props: SectionProps) {
   const open = useSignal<Booking | null>(null);
   const creating = useSignal(false);
   const catalogue = useLoad<Catalogue>(async () => {
-    const [services, providers] = await Promise.all([
+    const [services, providers, fields] = await Promise.all([
       call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
       call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
+      call(client.GET('/workspaces/{slug}/custom-fields', { params: { path: { slug } } })),
     ]);
-    return { services: services.services, providers: providers.providers };
+    const labels = Object.fromEntries(fields.customFields.map((field) => [field.key, field.label]));
+    return { services: services.services, providers: providers.providers, labels };
   }, [slug], t);
 
   const page = async (after: string | null) => {
@@ -63,9 +67,9 @@ export function Bookings(props: SectionProps) {
   };
 
   if (open.value) {
-    const services = catalogue.state.value.phase === 'ready' ? catalogue.state.value.data.services : [];
-    const currency = services.find((service) => service.id === open.value?.serviceId)?.currency ?? null;
-    return <BookingDetails {...props} booking={open.value} currency={currency} onClose={() => (open.value = null)} onChanged={changed} />;
+    const known = catalogue.state.value.phase === 'ready' ? catalogue.state.value.data : { services: [], labels: {} };
+    const currency = known.services.find((service) => service.id === open.value?.serviceId)?.currency ?? null;
+    return <BookingDetails {...props} booking={open.value} currency={currency} labels={known.labels} onClose={() => (open.value = null)} onChanged={changed} />;
   }
   return (
     <div class="bookings-section">
@@ -134,10 +138,11 @@ interface DetailsProps extends SectionProps {
   onChanged: (booking: Booking) => Promise<void>;
   /** the currency of the booking's service, when the catalogue is known */
   currency: string | null;
+  labels: Record<string, string>;
 }
 
 /** A booking's details, full-screen (focus mode at the host while it is open), with what may be done to it. */
-function BookingDetails({ client, workspace, can, notify, t, booking, onClose, onChanged, currency }: DetailsProps) {
+function BookingDetails({ client, workspace, can, notify, t, booking, onClose, onChanged, currency, labels }: DetailsProps) {
   const slug = workspace.slug;
   const form = useForm(t);
   const cancelling = useSignal(false);
@@ -178,7 +183,7 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
       </dl>
       <h4>{t.answers}</h4>
       {answers.length === 0 ? <p class="muted">{t.noAnswers}</p> : (
-        <dl class="facts-list">{answers.map(([key, value]) => <div key={key}><dt>{key}</dt><dd>{typeof value === 'boolean' ? (value ? '✓' : '—') : String(value)}</dd></div>)}</dl>
+        <dl class="facts-list">{answers.map(([key, value]) => <div key={key}><dt>{labels[key] ?? key}</dt><dd>{typeof value === 'boolean' ? (value ? '✓' : '—') : String(value)}</dd></div>)}</dl>
       )}
       {can.operations && live && (
         <div class="actions">

@@ -65,7 +65,8 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
           const last = Math.max(19, ...mine.map((booking) => Math.ceil((minutesInDay(workspace, booking.endTime) || 1440) / 60)));
           const hours = Array.from({ length: last - first }, (_, index) => first + index);
           return (
-            <div class="week-grid" style={{ '--hours': hours.length, '--hour-px': `${HOUR_PX}px` }}>
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll the week sideways (axe scrollable-region-focusable)
+            <section class="week-grid" tabIndex={0} aria-label={`${t.week}: ${longDayOf(workspace, days[0]!)} – ${longDayOf(workspace, days[6]!)}`} style={{ '--hours': hours.length, '--hour-px': `${HOUR_PX}px` }}>
               <div class="hour-labels" aria-hidden="true">{hours.map((hour) => <span key={hour}>{String(hour).padStart(2, '0')}:00</span>)}</div>
               {days.map((day) => (
                 <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
@@ -84,7 +85,7 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
                   </ul>
                 </section>
               ))}
-            </div>
+            </section>
           );
         }}
       </Loaded>

@@ -141,7 +141,7 @@ function DomainSettings({ client, workspace, can, notify, t }: SectionProps) {
       <Loaded load={state.value} t={t} retry={reload}>
         {() => (
           <>
-            <Field label={t.domains} name="domains" form={form} hint={t.domainsHint}>
+            <Field label={t.domainsLabel} name="domains" form={form} hint={t.domainsHint}>
               {(attributes) => <textarea {...attributes} rows={3} readOnly={!can.settings} value={text.value} onInput={(event) => (text.value = event.currentTarget.value)} />}
             </Field>
             {can.settings && <div class="actions"><button type="submit" class="primary" disabled={form.busy.value}>{t.save}</button></div>}
