@@ -21,6 +21,7 @@ import { workspaceRoutes } from './workspaces/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
+import { manageRoutes } from './manage/routes.ts';
 import { webAssetRoutes } from './web-assets/routes.ts';
 import { panelAdminRoutes } from './panel/admin-routes.ts';
 import { panelPages } from './panel/pages.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(panelPages(deps))
     .use(webAssetRoutes())
     .use(pageRoutes(deps))
+    .use(manageRoutes(deps))
     .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { openAccess: openRoute('v1'), detail: { hide: true } })
     .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { openAccess: openRoute('v1'), detail: { hide: true } });
   return app;

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   SLOT_UNAVAILABLE: 409,
   INVALID_TRANSITION: 409,
+  /** a customer's cancel or reschedule through the manage link inside cancellationHours (decisions section 14) */
+  TOO_LATE_TO_CHANGE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
