@@ -33,6 +33,12 @@ export const ConfigSchema = t.Object({
   SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
   SVC_CAPTCHA_PROVIDER: t.Optional(t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')], { description: 'the captcha the widget shows' })),
   SVC_CAPTCHA_SITE_KEY: t.Optional(t.String({ minLength: 1, description: 'the public site key of SVC_CAPTCHA_PROVIDER' })),
+  SVC_SMTP_URL: t.Optional(t.String({
+    pattern: '^smtps?://',
+    description: 'where customer mails are sent: smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465; unset = no mails',
+  })),
+  SVC_MAIL_FROM: t.Optional(t.String({ minLength: 3, description: 'the From of customer mails: bookings@example.com or "Acme Studio <bookings@example.com>"' })),
+  SVC_REMINDER_HOURS: t.Integer({ minimum: 1, maximum: 336, default: 24, description: 'hours before the start at which the customer gets a reminder' }),
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
   SVC_PANEL_SESSION_SECONDS: t.Integer({
     minimum: 10, maximum: 86_400, default: 1800,
@@ -74,7 +80,8 @@ function problemOf(error: ValueError): string {
   return error.message.toLowerCase();
 }
 
-const gotten = (variable: string, given: unknown) => (given === undefined ? '' : ` (got ${JSON.stringify(variable.includes('SECRET') ? '***' : given)})`);
+const SECRET_BEARING = /SECRET|SMTP_URL/;
+const gotten = (variable: string, given: unknown) => (given === undefined ? '' : ` (got ${JSON.stringify(SECRET_BEARING.test(variable) ? '***' : given)})`);
 
 /** Validates an already assembled settings object (tests build configs this way). */
 export function parseConfig(raw: Record<string, unknown>): Config {
@@ -103,6 +110,7 @@ export function parseConfig(raw: Record<string, unknown>): Config {
   if (config.SVC_CAPTCHA_PROVIDER && !config.SVC_CAPTCHA_SITE_KEY) {
     throw new ConfigError('SVC_CAPTCHA_SITE_KEY', 'is required when SVC_CAPTCHA_PROVIDER is set');
   }
+  if (config.SVC_SMTP_URL && !config.SVC_MAIL_FROM) throw new ConfigError('SVC_MAIL_FROM', 'is required when SVC_SMTP_URL is set');
   // Unset, it follows the port, so `PORT=9000 npm start` hands out links that work.
   return { ...config, SVC_PUBLIC_URL: (config.SVC_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') };
 }
@@ -110,4 +118,9 @@ export function parseConfig(raw: Record<string, unknown>): Config {
 /** Seconds between attempts of a webhook message, from SVC_WEBHOOK_RETRY_SCHEDULE. */
 export function retrySchedule(config: Config): number[] {
   return config.SVC_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
+}
+
+/** Whether customer mails are sent (decisions section 14): SMTP and a From address are both configured. */
+export function mailEnabled(config: Pick<Config, 'SVC_SMTP_URL' | 'SVC_MAIL_FROM'>): boolean {
+  return Boolean(config.SVC_SMTP_URL && config.SVC_MAIL_FROM);
 }

@@ -1,4 +1,6 @@
-import type { BookingStore, BookingRecord, BookingTransition, OutboxEvent, PaymentRecord, PaymentStatus, PaymentStore, ReserveRequest, WorkspaceRecord } from '../storage/port.ts';
+import type { BookingStore, BookingRecord, BookingTransition, MailEntry, OutboxEvent, PaymentRecord, PaymentStatus, PaymentStore, ReserveRequest, WorkspaceRecord } from '../storage/port.ts';
+import { mailEnabled, type Config } from '../config.ts';
+import { mailEntries } from '../mail/outbox-entries.ts';
 import { bookingEvents, paymentEvents } from './events.ts';
 import { move, receivePayment, type BookingEventType, type Move } from './lifecycle.ts';
 import type { Booking } from './model.ts';
@@ -8,12 +10,15 @@ import type { Booking } from './model.ts';
  * complete, reschedule (API and panel), payment received or closed (payments), hold expiry and completion
  * (scheduler), a checkout that never opened. It decides the move with the pure lifecycle, makes exactly one
  * storage write (compare-and-set on the status the caller read), and writes what the move causes in that same
- * transaction. What it causes is built in one place, `consequences`: the webhook events today; whatever else a
- * move must cause atomically (the customer's mails) is added there and reaches every path at once.
+ * transaction. What it causes is built in one place, `consequences`: the webhook events and the customer's
+ * mails (src/mail), so every path mails alike.
  */
 
-/** The storage a move needs: bookings, and payments for the moves a payment causes. */
-export type BookingMoveDeps = { storage: BookingStore & PaymentStore };
+/**
+ * The storage a move needs (bookings, and payments for the moves a payment causes) and the config that says
+ * whether the customer is mailed (SVC_SMTP_URL and SVC_MAIL_FROM; without them no mail is written).
+ */
+export type BookingMoveDeps = { storage: BookingStore & PaymentStore; config: Pick<Config, 'SVC_SMTP_URL' | 'SVC_MAIL_FROM'> };
 
 /** Where a booking may go: the provider candidates and the check run under the reservation's lock. */
 export type Reservation = Pick<ReserveRequest, 'candidates' | 'margin' | 'fits'>;
@@ -72,12 +77,16 @@ export function decideMove(booking: BookingRecord, change: BookingMove, at: numb
 
 /**
  * Everything a move writes besides the booking itself, built from the booking as saved, inside the move's
- * transaction: the events in the lifecycle's order (`payment.*` events carry the payment).
+ * transaction: the events in the lifecycle's order (`payment.*` events carry the payment), and the customer's
+ * mails when mail is configured.
  */
-function consequences(input: BookingMoveInput, events: BookingEventType[], payment: PaymentRecord | null) {
-  return (saved: BookingRecord): OutboxEvent[] => {
-    const booking = input.json(saved);
-    return payment ? paymentEvents(events, input.workspace, booking, payment, input.at) : bookingEvents(events, input.workspace, booking, input.at);
+function consequences(deps: BookingMoveDeps, input: BookingMoveInput, events: BookingEventType[], payment: PaymentRecord | null) {
+  return {
+    emit: (saved: BookingRecord): OutboxEvent[] => {
+      const booking = input.json(saved);
+      return payment ? paymentEvents(events, input.workspace, booking, payment, input.at) : bookingEvents(events, input.workspace, booking, input.at);
+    },
+    mails: (saved: BookingRecord): MailEntry[] => (mailEnabled(deps.config) ? mailEntries(events, input.booking, saved, input.at) : []),
   };
 }
 
@@ -96,7 +105,7 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
     const result = await deps.storage.reserveBooking({
       booking: placed,
       ...change.reservation,
-      emit: consequences(input, decided.events, null),
+      ...consequences(deps, input, decided.events, null),
       ...(change.action === 'reschedule' ? { replacing: booking.id } : {}),
     });
     return result.ok ? { ok: true, booking: result.booking, events: decided.events, payment: null } : { ok: false, kind: 'unavailable', reason: result.reason };
@@ -109,7 +118,7 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
     at,
     ...('reason' in change && change.reason !== undefined ? { cancelReason: change.reason } : {}),
     // `payment.*` events describe the payment as it is after this move.
-    emit: consequences(input, decided.events, paymentChange ? { ...paymentChange.payment, ...paymentChange.to, updatedAt: at } : null),
+    ...consequences(deps, input, decided.events, paymentChange ? { ...paymentChange.payment, ...paymentChange.to, updatedAt: at } : null),
   };
 
   if (!paymentChange) {

@@ -41,6 +41,7 @@ export const BookingResponse = t.Object({
   success: t.Boolean(),
   booking: Booking,
   checkoutUrl: t.Optional(nullable(t.String({ description: 'hosted payment page, when a payment is due at creation' }))),
+  manageUrl: t.Optional(nullable(t.String({ description: "the customer's page to see, cancel or reschedule the booking ({app_url}/manage/{token}); createBooking only, never shown again" }))),
 }, { $id: 'BookingResponse', description: 'The booking' });
 export type BookingResponse = typeof BookingResponse.static;
 
@@ -96,3 +97,19 @@ export const CancelBody = t.Optional(t.Object({
 export const RescheduleBody = t.Object({
   date: { ...DateTimeWithOffset, description: 'the new start, a date-time with an offset' },
 }, { $id: 'BookingReschedule' });
+
+/** One customer mail of a booking and how its sending went (decisions section 14). */
+export const BookingMail = t.Object({
+  id: t.String(),
+  kind: t.Union([t.Literal('confirmed'), t.Literal('pending'), t.Literal('cancelled'), t.Literal('rescheduled'), t.Literal('reminder')]),
+  status: t.Union([t.Literal('pending'), t.Literal('sent'), t.Literal('failed'), t.Literal('dropped')], {
+    description: 'pending: waiting or retrying; sent: the SMTP server accepted it; failed: every attempt failed; dropped: the booking moved on before it went out',
+  }),
+  attempts: t.Integer(),
+  lastError: nullable(t.String({ description: "the last attempt's error (no personal data)" })),
+  nextAttemptAt: nullable(t.String({ format: 'date-time' })),
+  createdAt: t.String({ format: 'date-time' }),
+  sentAt: nullable(t.String({ format: 'date-time' })),
+}, { $id: 'BookingMail', description: "A customer mail of a booking and how sending it went" });
+
+export const BookingMailsResponse = t.Object({ success: t.Literal(true), mails: t.Array(BookingMail) }, { $id: 'BookingMailsResponse', description: "The booking's customer mails, oldest first" });

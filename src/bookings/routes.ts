@@ -8,9 +8,9 @@ import { verifyCaptcha } from './captcha.ts';
 import { withoutContactData } from './demo-view.ts';
 import { requireAnswersObject } from './custom-field-answers.ts';
 import {
-  BookingCreate, BookingParams, BookingResponse, BookingsResponse, CancelBody, ListBookingsQuery, RescheduleBody,
+  BookingCreate, BookingMailsResponse, BookingParams, BookingResponse, BookingsResponse, CancelBody, ListBookingsQuery, RescheduleBody,
 } from './model.ts';
-import { changeStatus, createBooking, getBooking, listBookings, rescheduleBooking } from './service.ts';
+import { bookingMails, changeStatus, createBooking, getBooking, listBookings, rescheduleBooking } from './service.ts';
 
 const TAGS = ['Bookings'];
 
@@ -40,8 +40,8 @@ export function bookingRoutes(deps: AppDeps) {
     .post('/:slug/bookings', async ({ body, principal }) => {
       // A widget call (no credential) proves it is a person; a key or panel session needs no captcha.
       if (principal.kind === 'anonymous') await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken);
-      const { booking, checkoutUrl } = await createBooking(deps, principal.workspace, body);
-      return { success: true, booking, checkoutUrl };
+      const { booking, checkoutUrl, manageUrl } = await createBooking(deps, principal.workspace, body);
+      return { success: true, booking, checkoutUrl, manageUrl };
     }, {
       access: keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true }),
       params: SlugParams,
@@ -71,6 +71,19 @@ export function bookingRoutes(deps: AppDeps) {
       params: BookingParams,
       response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
       detail: { operationId: 'getBooking', summary: 'Get a booking', description: '404 NOT_FOUND for an id not in the workspace. On the demo workspace it is readable without a key, without the visitor\'s contact data (as listBookings).', tags: TAGS },
+    })
+    .get('/:slug/bookings/:bookingId/mails', async ({ params, principal: { workspace } }) => {
+      return { success: true as const, mails: await bookingMails(deps, workspace, params.bookingId) };
+    }, {
+      access: keyOrSession('read'),
+      params: BookingParams,
+      response: { 200: BookingMailsResponse, 401: ErrorResponse, 404: ErrorResponse },
+      detail: {
+        operationId: 'listBookingMails',
+        summary: "The customer's mails of a booking and how sending them went",
+        description: 'Oldest first. Empty when mail is off (no `SVC_SMTP_URL`). 404 NOT_FOUND for an id not in the workspace.',
+        tags: TAGS,
+      },
     })
     .post('/:slug/bookings/:bookingId/confirm', async ({ params, principal: { workspace } }) => {
       return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'confirm') };

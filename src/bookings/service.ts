@@ -6,6 +6,7 @@ import { AppError, notFound, validation } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { isoTime } from '../shared/models.ts';
 import type { BookingRecord, BookingStore, CatalogueStore, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
+import { manageUrl, newManageToken } from '../manage/token.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from './lifecycle.ts';
@@ -77,6 +78,8 @@ export interface CreatedBooking {
   booking: Booking;
   /** the hosted payment page when a payment is due and a provider is configured (SVC_PAYMENTS), else null */
   checkoutUrl: string | null;
+  /** the customer's manage page ({app_url}/manage/{token}); its token is only in this answer and the mails */
+  manageUrl: string;
 }
 
 /**
@@ -107,8 +110,10 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     paymentsEnabled: deps.payments.name !== 'none',
     requiresConfirmation: workspace.requiresConfirmation,
   });
+  const id = newId('bk', now);
+  const manage = await newManageToken(id, deps.config.SVC_SECRET);
   const record: BookingRecord = {
-    id: newId('bk', now),
+    id,
     workspaceId: workspace.id,
     serviceId: service.id,
     providerId: '',
@@ -127,6 +132,9 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     holdExpiresAt: awaitingPayment ? now + paymentHoldMinutes(deps) * MINUTE_MS : null,
     createdAt: now,
     updatedAt: now,
+    revision: 0,
+    manageTokenHash: manage.hash,
+    manageTokenSealed: manage.sealed,
   };
 
   const check = slotCheck(workspace, offering, start, duration, now);
@@ -136,9 +144,10 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
   });
   if (!result.ok) throw check.refusal();
-  if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null };
+  const link = manageUrl(deps.config.SVC_PUBLIC_URL, manage.token);
+  if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null, manageUrl: link };
   const checkoutUrl = await startCheckout(deps, { workspace, service, booking: result.booking, json });
-  return { booking: json(result.booking), checkoutUrl };
+  return { booking: json(result.booking), checkoutUrl, manageUrl: link };
 }
 
 /** The Booking JSON of bookings of the offering's service on one of its providers. */
@@ -150,6 +159,17 @@ function jsonFor(offering: Offering): (booking: BookingRecord) => Booking {
 export async function getBooking(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
   const booking = await findBooking(deps, workspace, bookingId);
   return toBookingJson(booking, await namesOf(deps, booking));
+}
+
+/** The booking's customer mails and their state, oldest first. */
+export async function bookingMails(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string) {
+  const booking = await findBooking(deps, workspace, bookingId);
+  const mails = await deps.storage.listBookingMails(booking.id);
+  return mails.map((mail) => ({
+    id: mail.id, kind: mail.kind, status: mail.status, attempts: mail.attempts, lastError: mail.lastError,
+    nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
+    createdAt: isoTime(mail.createdAt), sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
+  }));
 }
 
 /** The keyset position a cursor carries: the last booking of the previous page. */

@@ -105,7 +105,7 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
       startTime, endTime: startTime + service.duration * 60_000, bufferTime: service.bufferTime, customerName, customerEmail,
       phone: null, notes: null, customFields: {}, amountMinor: service.priceMinor > 0 ? service.priceMinor : null,
       currency: service.currency, cancelReason: status === 'CANCELLED' ? 'Customer rescheduled by phone' : null,
-      holdExpiresAt: null, createdAt: now, updatedAt: now,
+      holdExpiresAt: null, createdAt: now, updatedAt: now, revision: 0, manageTokenHash: null, manageTokenSealed: null,
     };
     await deps.storage.reserveBooking({ booking, candidates: [provider.id], margin: 0, fits: () => null, emit: () => [] });
   }

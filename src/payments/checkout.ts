@@ -71,6 +71,7 @@ export async function startCheckout(deps: AppDeps, start: CheckoutStart): Promis
       currency: booking.currency,
       status: 'pending',
       refundDue: false,
+      checkoutUrl: checkout.url,
       createdAt: now,
       updatedAt: now,
     });

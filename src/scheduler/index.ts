@@ -1,29 +1,49 @@
+import { openMailTransport } from '../../adapters/mail/index.ts';
+import { mailEnabled } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
+import type { MailTransport } from '../mail/port.ts';
+import { createMailSender, type MailSender, type MailSenderOptions } from '../mail/sender.ts';
 import { createDispatcher, defaultOwnerId, type Dispatcher, type DispatcherOptions } from '../webhooks/dispatcher.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
-/** What `svc serve` runs beside the HTTP server: the webhook delivery loop and the scheduled jobs. */
+/** What `svc serve` runs beside the HTTP server: the webhook delivery loop, the mail loop and the scheduled jobs. */
 export interface Background {
   dispatcher: Dispatcher;
+  /** null when mail is off (no SVC_SMTP_URL) */
+  mailer: MailSender | null;
   scheduler: Scheduler;
-  /** Sends newly written webhook messages at once (see withOutboxSignal). */
+  /** Sends newly written webhook messages and mails at once (see withOutboxSignal). */
   wake(): void;
   /** Stops both and waits for the deliveries and job runs in progress; the storage may close after it. */
   stop(): Promise<void>;
 }
 
 /** Starts the delivery loop and the jobs on `deps` (one lease owner id per process). */
-export function startBackground(deps: AppDeps, options: Partial<DispatcherOptions> = {}): Background {
+export interface BackgroundOptions extends Partial<DispatcherOptions> {
+  /** how mails leave; default the SMTP transport of SVC_SMTP_URL (none without it) */
+  mailTransport?: MailTransport | null;
+  mail?: Partial<MailSenderOptions>;
+}
+
+export function startBackground(deps: AppDeps, options: BackgroundOptions = {}): Background {
+  const { mailTransport, mail, ...dispatcherOptions } = options;
   const owner = options.owner ?? defaultOwnerId();
-  const dispatcher = createDispatcher({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, ...options, owner });
+  const dispatcher = createDispatcher({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, ...dispatcherOptions, owner });
   const scheduler = createScheduler(deps, { claimant: owner });
+  const transport = mailEnabled(deps.config) ? (mailTransport === undefined ? openMailTransport(deps.config) : mailTransport) : null;
+  const mailer = transport ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, ...mail }) : null;
   dispatcher.start();
+  mailer?.start();
   scheduler.start();
   let stopping: Promise<void> | undefined;
   return {
     dispatcher,
+    mailer,
     scheduler,
-    wake: () => dispatcher.wake(),
-    stop: () => (stopping ??= Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => undefined)),
+    wake: () => {
+      dispatcher.wake();
+      mailer?.wake();
+    },
+    stop: () => (stopping ??= Promise.all([scheduler.stop(), dispatcher.stop(), mailer?.stop()]).then(() => undefined)),
   };
 }

@@ -1,4 +1,6 @@
 import { Cron } from 'croner';
+import { mailEnabled } from '../config.ts';
+import { queueReminders } from '../mail/reminders.ts';
 import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, type JobDeps } from './jobs.ts';
 
 /*
@@ -20,6 +22,7 @@ export interface Job {
 export const JOBS: readonly Job[] = [
   { name: 'expire-holds', pattern: '*/15 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => expireHolds(deps, now) },
   { name: 'complete-ended', pattern: '30 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => completeEnded(deps, now) },
+  { name: 'queue-reminders', pattern: '10 * * * * *', periodic: true, enabled: (deps) => mailEnabled(deps.config), run: (deps, now) => queueReminders(deps, now) },
   { name: 'purge-codes', pattern: '0 */10 * * * *', periodic: true, enabled: () => true, run: (deps, now) => purgeExpiredCodes(deps, now) },
   { name: 'purge-rate-limits', pattern: '45 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => purgeRateLimitWindows(deps, now) },
   {
@@ -29,7 +32,7 @@ export const JOBS: readonly Job[] = [
   },
 ];
 
-export type JobName = 'expire-holds' | 'complete-ended' | 'purge-codes' | 'purge-rate-limits' | 'reset-demo';
+export type JobName = 'expire-holds' | 'complete-ended' | 'queue-reminders' | 'purge-codes' | 'purge-rate-limits' | 'reset-demo';
 
 export interface Scheduler {
   /** Schedules the enabled jobs. */

@@ -1,4 +1,5 @@
 import type { BookingStatus } from '../bookings/lifecycle.ts';
+import type { MailEntry } from './mail-store.ts';
 import type { OutboxEvent } from './outbox-store.ts';
 
 /** The longest a booking may last (a day), which bounds how far back a busy-interval query must look. */
@@ -27,6 +28,12 @@ export interface BookingRecord {
   holdExpiresAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** 0 when created; storage adds one with every change of time or status (the invite's SEQUENCE) */
+  revision: number;
+  /** hex SHA-256 of the manage-link token (section 14); set at creation */
+  manageTokenHash: string | null;
+  /** the manage-link token sealed with SVC_SECRET (the reminder mails it again); null without a secret */
+  manageTokenSealed: string | null;
 }
 
 /** A booking that holds provider time (PENDING or CONFIRMED), as availability checks need it. */
@@ -53,6 +60,8 @@ export interface ReserveRequest {
   fits: (providerId: string, busy: BusyInterval[]) => string | null;
   /** events to write in the same transaction, built from the booking as inserted */
   emit: (booking: BookingRecord) => OutboxEvent[];
+  /** the customer's mails to write in the same transaction (none when mail is off) */
+  mails?: (booking: BookingRecord) => MailEntry[];
   /**
    * booking being moved (reschedule): excluded from the busy intervals and updated instead of inserted; it must
    * belong to `booking.workspaceId` and still be PENDING or CONFIRMED, else the result is not ok
@@ -81,6 +90,8 @@ export interface BookingTransition {
   at: number;
   cancelReason?: string | null;
   emit: (booking: BookingRecord) => OutboxEvent[];
+  /** the customer's mails to write in the same transaction (none when mail is off) */
+  mails?: (booking: BookingRecord) => MailEntry[];
 }
 
 /**

@@ -15,6 +15,8 @@ export interface PaymentRecord {
   status: PaymentStatus;
   /** paid for a booking that was already cancelled: money to give back */
   refundDue: boolean;
+  /** where the customer pays (the provider's checkout page); the awaiting-payment mail links it */
+  checkoutUrl: string | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -1,5 +1,6 @@
 import type { BookingStore } from './booking-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
+import type { MailStore } from './mail-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { PanelStore } from './panel-store.ts';
 import type { PanelSessionStore } from './panel-session-store.ts';
@@ -18,6 +19,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
 
 export * from './booking-store.ts';
 export * from './catalogue-store.ts';
+export * from './mail-store.ts';
 export * from './outbox-store.ts';
 export * from './panel-store.ts';
 export * from './panel-session-store.ts';
@@ -33,4 +35,4 @@ export class UniqueViolation extends Error {
   }
 }
 
-export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, PanelStore, PanelSessionStore {}
+export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, MailStore, PanelStore, PanelSessionStore {}

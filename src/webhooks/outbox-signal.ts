@@ -1,12 +1,13 @@
 import { decorateStorage } from '../storage/decorate.ts';
 import type { Storage } from '../storage/port.ts';
 
-/** The storage writes that can add webhook messages (the outbox), and whether a result says they did. */
+/** The storage writes that can add webhook messages or mails (the outbox), and whether a result says they did. */
 const WRITES_OUTBOX: Partial<Record<keyof Storage, (result: unknown) => boolean>> = {
   reserveBooking: (result) => (result as { ok?: boolean } | null)?.ok === true,
   transitionBooking: (result) => result !== null,
   settlePayment: (result) => result !== null,
   enqueueEvents: (result) => Array.isArray(result) && result.length > 0,
+  enqueueMails: (result) => typeof result === 'number' && result > 0,
 };
 
 /**

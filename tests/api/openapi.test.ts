@@ -164,7 +164,7 @@ describe('OpenAPI event schemas', () => {
   };
   const payment: PaymentRecord = {
     id: 'pay_1', workspaceId: 'ws_1', bookingId: 'bk_1', provider: 'test', reference: 'chk_1', amountMinor: 3550, currency: 'EUR',
-    status: 'paid', refundDue: false, createdAt: 0, updatedAt: 0,
+    status: 'paid', refundDue: false, checkoutUrl: null, createdAt: 0, updatedAt: 0,
   };
   const bodyOf = (event: { body: string }) => JSON.parse(event.body);
 

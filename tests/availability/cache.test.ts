@@ -53,7 +53,7 @@ describe('availability cache', () => {
         booking: {
           id: 'bk_elsewhere', workspaceId: ctx.workspace.id, serviceId, providerId, status: 'CONFIRMED', startTime: start, endTime: start + 3_600_000,
           bufferTime: 0, customerName: null, customerEmail: 'noah@example.com', phone: null, notes: null, customFields: {}, amountMinor: null,
-          currency: null, cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now,
+          currency: null, cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now, revision: 0, manageTokenHash: null, manageTokenSealed: null,
         },
         candidates: [providerId], margin: 0, fits: () => null, emit: () => [],
       });

@@ -57,7 +57,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     return messages.sort((a, b) => a.id.localeCompare(b.id)).map((message) => [message.eventType, JSON.parse(message.body).data.booking.status]);
   }
 
-  const apply = (booking: BookingRecord, change: BookingMove, at = T0) => applyBookingMove({ storage }, { workspace: ws, booking, json, at }, change);
+  const apply = (booking: BookingRecord, change: BookingMove, at = T0) => applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json, at }, change);
 
   const moves: { rule: string; from: BookingRecord['status']; change: BookingMove; at?: number; status: string; events: string[]; reason?: string }[] = [
     { rule: 'confirm of a PENDING booking -> CONFIRMED with booking.confirmed', from: 'PENDING', change: { action: 'confirm' }, status: 'CONFIRMED', events: ['booking.confirmed'] },
@@ -70,7 +70,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     test(row.rule, async () => {
       const booking = await stored({ status: row.from });
       const result = await apply(booking, row.change, row.at);
-      const expected = { ...booking, status: row.status, updatedAt: row.at ?? T0, cancelReason: row.reason ?? null };
+      const expected = { ...booking, status: row.status, updatedAt: row.at ?? T0, cancelReason: row.reason ?? null, revision: 1 };
       expect(result).toEqual({ ok: true, booking: expected, events: row.events, payment: null } as never);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(expected as BookingRecord);
       expect(await outbox()).toEqual(row.events.map((type) => [type, row.status]));
@@ -99,7 +99,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const booking = await stored({ status: 'PENDING' });
     const startTime = SLOT + HOUR;
     const result = await apply(booking, { action: 'reschedule', startTime, endTime: startTime + 30 * MINUTE, reservation: { candidates: [prv.id], ...anywhere } });
-    const expected = { ...booking, startTime, endTime: startTime + 30 * MINUTE, updatedAt: T0 };
+    const expected = { ...booking, startTime, endTime: startTime + 30 * MINUTE, updatedAt: T0, revision: 1 };
     expect(result).toEqual({ ok: true, booking: expected, events: ['booking.rescheduled'], payment: null });
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(expected);
     expect(await outbox()).toEqual([['booking.rescheduled', 'PENDING']]);
@@ -111,7 +111,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     await storage.createPayment(payment);
     const result = await apply(booking, { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } });
     const paid: PaymentRecord = { ...payment, status: 'paid', updatedAt: T0 };
-    expect(result).toEqual({ ok: true, booking: { ...booking, status: 'CONFIRMED', updatedAt: T0 }, events: ['payment.received', 'booking.confirmed'], payment: paid });
+    expect(result).toEqual({ ok: true, booking: { ...booking, status: 'CONFIRMED', updatedAt: T0, revision: 1 }, events: ['payment.received', 'booking.confirmed'], payment: paid });
     expect(await storage.listPayments(booking.id)).toEqual([paid]);
     expect(await outbox()).toEqual([['payment.received', 'CONFIRMED'], ['booking.confirmed', 'CONFIRMED']]);
   });
@@ -175,7 +175,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage }, { workspace: ws, booking, json: failing, at: T0 }, { action: 'confirm' }).catch((caught) => caught);
+    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 }, { action: 'confirm' }).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
     expect(await outbox()).toEqual([]);
@@ -188,7 +188,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage }, { workspace: ws, booking, json: failing, at: T0 },
+    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 },
       { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } }).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
@@ -201,7 +201,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage }, { workspace: ws, booking, json: failing, at: T0 },
+    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 },
       { action: 'create', reservation: { candidates: [prv.id], ...anywhere } }).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toBeNull();

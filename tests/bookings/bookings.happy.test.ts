@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { sha256Hex } from '../../src/shared/secrets.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import {
   addCustomField, addProvider, addService, bookingBody, catalogue, expectedBooking, setWorkspace, storedBookings, tuesday,
 } from './fixtures.ts';
+
+const MANAGE_URL = /^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/;
 
 describeEachAdapter('bookings', (adapter) => {
   let app: TestApp;
@@ -23,6 +26,7 @@ describeEachAdapter('bookings', (adapter) => {
       success: true,
       booking: expectedBooking({ id: response.body.booking.id, service, provider, start: tuesday('10:00'), phone: '+49 30 1234567', notes: 'first visit' }),
       checkoutUrl: null,
+      manageUrl: expect.stringMatching(MANAGE_URL),
     });
     expect(response.body.booking.id).toMatch(/^bk_[0-9a-z]{26}$/);
     const [stored, ...others] = await storedBookings(app);
@@ -31,8 +35,13 @@ describeEachAdapter('bookings', (adapter) => {
       id: response.body.booking.id, workspaceId: app.workspace.id, serviceId: service.id, providerId: provider.id, status: 'CONFIRMED',
       startTime: Date.parse(tuesday('10:00')), endTime: Date.parse(tuesday('11:00')), bufferTime: 0, customerName: 'Mia Schneider',
       customerEmail: 'mia@example.com', phone: '+49 30 1234567', notes: 'first visit', customFields: {}, amountMinor: 3550, currency: 'EUR',
-      cancelReason: null, holdExpiresAt: null, createdAt: app.clock.now(), updatedAt: app.clock.now(),
+      cancelReason: null, holdExpiresAt: null, createdAt: app.clock.now(), updatedAt: app.clock.now(), revision: 0,
+      manageTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/), manageTokenSealed: expect.stringMatching(/^v1\./),
     });
+    // the stored hash is the hash of the token in manageUrl, and the sealed token is not the token itself
+    const token = response.body.manageUrl.split('/').pop();
+    expect(stored!.manageTokenHash).toBe(sha256Hex(token));
+    expect(stored!.manageTokenSealed).not.toContain(token);
   });
 
   test('without a key from a page on an allowed domain -> 200 (exact and wildcard domains)', async () => {
@@ -40,7 +49,7 @@ describeEachAdapter('bookings', (adapter) => {
     await setWorkspace(app, { domains: ['example.com', '*.example.org'] });
     const first = await create(bookingBody(service, tuesday('10:00')), { headers: { origin: 'https://example.com' } });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true, booking: expectedBooking({ id: first.body.booking.id, service, provider, start: tuesday('10:00') }), checkoutUrl: null });
+    expect(first.body).toEqual({ success: true, booking: expectedBooking({ id: first.body.booking.id, service, provider, start: tuesday('10:00') }), checkoutUrl: null, manageUrl: expect.stringMatching(MANAGE_URL) });
     const second = await create(bookingBody(service, tuesday('11:00')), { headers: { origin: 'https://shop.example.org' } });
     expect(second.status).toBe(200);
     expect((await storedBookings(app)).length).toBe(2);
@@ -50,7 +59,7 @@ describeEachAdapter('bookings', (adapter) => {
     await setWorkspace(app, { requiresConfirmation: true });
     const { service, provider } = await catalogue(app);
     const response = await create(bookingBody(service, tuesday('10:00')));
-    expect(response.body).toEqual({ success: true, booking: expectedBooking({ id: response.body.booking.id, service, provider, start: tuesday('10:00'), status: 'PENDING' }), checkoutUrl: null });
+    expect(response.body).toEqual({ success: true, booking: expectedBooking({ id: response.body.booking.id, service, provider, start: tuesday('10:00'), status: 'PENDING' }), checkoutUrl: null, manageUrl: expect.stringMatching(MANAGE_URL) });
   });
 
   test('amount is the deposit when the service has one, and null for a free service', async () => {

@@ -67,7 +67,7 @@ describeEachAdapter('stripe checkout', (adapter) => {
     expect((await storedBookings(app))[0]!.holdExpiresAt).toBe(now + 31 * MINUTE);
     expect(await paymentsOf(app, bookingId)).toEqual([{
       id: expect.stringMatching(/^pay_/), workspaceId: app.workspace.id, bookingId, provider: 'stripe', reference: 'cs_test_1',
-      amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, createdAt: now, updatedAt: now,
+      amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, checkoutUrl: expect.stringMatching(/^https:\/\//), createdAt: now, updatedAt: now,
     }]);
   });
 

@@ -42,12 +42,13 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
       success: true,
       booking: expectedBooking({ id, service, provider, start: tuesday('10:00'), status: 'PENDING', amount: 35.5 }),
       checkoutUrl: expect.stringMatching(/^http:\/\/localhost:8080\/checkout\/chk_[A-Za-z0-9_-]{32}$/),
+      manageUrl: expect.stringMatching(/^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/),
     });
     const reference = checkoutId(response.body.checkoutUrl);
     expect((await storedBookings(app))[0]!.holdExpiresAt).toBe(now + 30 * MINUTE);
     expect(await paymentsOf(app, id)).toEqual([{
       id: expect.stringMatching(/^pay_/), workspaceId: app.workspace.id, bookingId: id, provider: 'test', reference,
-      amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, createdAt: now, updatedAt: now,
+      amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, checkoutUrl: response.body.checkoutUrl, createdAt: now, updatedAt: now,
     }]);
   });
 
@@ -203,6 +204,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
       success: true,
       booking: expectedBooking({ id: response.body.booking.id, service: free, provider, start: tuesday('12:00'), amount: null }),
       checkoutUrl: null,
+      manageUrl: expect.stringMatching(/^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/),
     });
     expect(await paymentsOf(app, response.body.booking.id)).toEqual([]);
   });
@@ -237,6 +239,7 @@ describeEachAdapter('test checkout: SVC_PAYMENTS=none', (adapter) => {
       success: true,
       booking: expectedBooking({ id: response.body.booking.id, service, provider, start: tuesday('10:00') }),
       checkoutUrl: null,
+      manageUrl: expect.stringMatching(/^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/),
     });
     expect((await storedBookings(app))[0]!.holdExpiresAt).toBeNull();
     expect(await paymentsOf(app, response.body.booking.id)).toEqual([]);

@@ -120,7 +120,7 @@ describeEachAdapter('scheduler jobs', (adapter) => {
         booking: {
           id: newId('bk', t.clock.now()), workspaceId: t.workspace.id, serviceId, providerId: '', status: 'CONFIRMED', startTime: Date.parse(date),
           endTime: Date.parse(date) + 30 * MINUTE, bufferTime: 0, customerName: null, customerEmail: `c${i}@example.com`, phone: null, notes: null,
-          customFields: {}, amountMinor: null, currency: 'EUR', cancelReason: null, holdExpiresAt: null, createdAt: t.clock.now(), updatedAt: t.clock.now(),
+          customFields: {}, amountMinor: null, currency: 'EUR', cancelReason: null, holdExpiresAt: null, createdAt: t.clock.now(), updatedAt: t.clock.now(), revision: 0, manageTokenHash: null, manageTokenSealed: null,
         },
         candidates: [(await t.deps.storage.getService(t.workspace.id, serviceId))!.providerIds[0]!],
         margin: 0,

@@ -101,7 +101,7 @@ export async function bookDirectly(t: TestApp, serviceId: string, providerId: st
     id: newId('bk', t.clock.now()), workspaceId: t.workspace.id, serviceId, providerId, status: 'CONFIRMED',
     startTime, endTime: startTime + 30 * 60_000, bufferTime: 0, customerName: 'Mia Schneider', customerEmail: 'mia@example.com',
     phone: null, notes: null, customFields: {}, amountMinor: 3500, currency: 'EUR', cancelReason: null, holdExpiresAt: null,
-    createdAt: t.clock.now(), updatedAt: t.clock.now(),
+    createdAt: t.clock.now(), updatedAt: t.clock.now(), revision: 0, manageTokenHash: null, manageTokenSealed: null,
   };
   const result = await t.deps.storage.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
   if (!result.ok) throw new Error(`booking not stored: ${result.reason}`);

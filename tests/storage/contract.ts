@@ -6,7 +6,7 @@ import {
   MAX_BOOKING_MS,
   UniqueViolation,
   type ApiKeyRecord, type AttemptOutcome, type BookingRecord, type BusyInterval, type CustomFieldRecord,
-  type DeliveryAttemptRecord, type HostCredentialRecord, type OutboxEvent, type PairingCodeRecord, type PanelCodeRecord,
+  type DeliveryAttemptRecord, type HostCredentialRecord, type MailEntry, type OutboxEvent, type PairingCodeRecord, type PanelCodeRecord,
   type PaymentRecord, type ProviderRecord, type ReserveRequest, type ServiceRecord, type Storage,
   type WebhookMessageRecord, type WebhookRecord, type WorkspaceRecord,
 } from '../../src/storage/port.ts';
@@ -85,7 +85,7 @@ export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, ov
     id: newId('bk'), workspaceId: srv.workspaceId, serviceId: srv.id, providerId: prv.id, status: 'CONFIRMED',
     startTime, endTime: startTime + 30 * MINUTE, bufferTime: 0, customerName: 'Kim Lee', customerEmail: 'kim@example.com',
     phone: '+49 30 1234567', notes: null, customFields: { allergies: 'none', guests: 2 }, amountMinor: null, currency: null,
-    cancelReason: null, holdExpiresAt: null, createdAt: T0, updatedAt: T0, ...overrides,
+    cancelReason: null, holdExpiresAt: null, createdAt: T0, updatedAt: T0, revision: 0, manageTokenHash: null, manageTokenSealed: null, ...overrides,
   };
 }
 
@@ -103,7 +103,7 @@ export function anApiKey(ws: WorkspaceRecord, overrides: Partial<ApiKeyRecord> =
 export function aPayment(booking: BookingRecord, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
   return {
     id: newId('pay'), workspaceId: booking.workspaceId, bookingId: booking.id, provider: 'test', reference: `cs_${tag()}`,
-    amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, createdAt: T0, updatedAt: T0, ...overrides,
+    amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, checkoutUrl: null, createdAt: T0, updatedAt: T0, ...overrides,
   };
 }
 
@@ -1018,7 +1018,7 @@ export function storageContract(adapter: AdapterName) {
       const { ws, srv, prv } = await seed(storage);
       const original = await book(storage, aBooking(srv, prv, { status: 'PENDING', amountMinor: 1000, currency: 'EUR' }));
       const seen: BusyInterval[][] = [];
-      const moved = { ...original, startTime: SLOT + 15 * MINUTE, endTime: SLOT + 45 * MINUTE, updatedAt: T0 + MINUTE };
+      const moved = { ...original, startTime: SLOT + 15 * MINUTE, endTime: SLOT + 45 * MINUTE, updatedAt: T0 + MINUTE, revision: 1 };
       const result = await storage.reserveBooking({
         booking: moved, candidates: [prv.id], margin: 10 * MINUTE, replacing: original.id, emit: () => [],
         fits: (_providerId, busy) => {
@@ -1036,7 +1036,7 @@ export function storageContract(adapter: AdapterName) {
       const { ws, srv, prv } = await seed(storage);
       const second = await addProvider(storage, ws);
       const original = await book(storage, aBooking(srv, prv));
-      const moved = { ...original, providerId: second.id, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE, updatedAt: T0 + MINUTE };
+      const moved = { ...original, providerId: second.id, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE, updatedAt: T0 + MINUTE, revision: 1 };
       const result = await storage.reserveBooking({
         booking: { ...moved, providerId: prv.id }, candidates: [second.id], margin: 0, replacing: original.id, emit: () => [],
         fits: (_providerId, busy) => (busy.length > 0 ? 'taken' : null),
@@ -1133,7 +1133,7 @@ export function storageContract(adapter: AdapterName) {
         from: ['PENDING', 'CONFIRMED'], to: 'CANCELLED', at: T0 + MINUTE, cancelReason: 'customer asked',
         emit: (b) => [{ workspaceId: ws.id, type: 'booking.cancelled', body: JSON.stringify({ status: b.status, reason: b.cancelReason }), occurredAt: T0 + MINUTE }],
       });
-      const expected = { ...booking, status: 'CANCELLED' as const, updatedAt: T0 + MINUTE, cancelReason: 'customer asked' };
+      const expected = { ...booking, status: 'CANCELLED' as const, updatedAt: T0 + MINUTE, cancelReason: 'customer asked', revision: 1 };
       expect(moved).toEqual(expected);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(expected);
       expect(await storage.listBusy([prv.id], SLOT - DAY, SLOT + DAY)).toEqual([]);
@@ -1148,7 +1148,7 @@ export function storageContract(adapter: AdapterName) {
       const { ws, srv, prv } = await seed(storage);
       const booking = await book(storage, aBooking(srv, prv, { status: 'CONFIRMED', cancelReason: 'kept note' }));
       const moved = await storage.transitionBooking(ws.id, booking.id, { from: ['CONFIRMED'], to: 'COMPLETED', at: T0 + DAY * 2, emit: () => [] });
-      expect(moved).toEqual({ ...booking, status: 'COMPLETED', updatedAt: T0 + DAY * 2 });
+      expect(moved).toEqual({ ...booking, status: 'COMPLETED', updatedAt: T0 + DAY * 2, revision: 1 });
     });
 
     test('transitionBooking from a status the booking is not in -> null, the booking is unchanged and no events are written', async () => {
@@ -1284,7 +1284,7 @@ export function storageContract(adapter: AdapterName) {
         },
       });
       const paid = { ...payment, status: 'paid' as const, updatedAt: T0 + MINUTE };
-      const confirmed = { ...booking, status: 'CONFIRMED' as const, updatedAt: T0 + MINUTE };
+      const confirmed = { ...booking, status: 'CONFIRMED' as const, updatedAt: T0 + MINUTE, revision: 1 };
       expect(result).toEqual({ payment: paid, booking: confirmed });
       expect(await storage.getPaymentByReference(payment.provider, payment.reference)).toEqual(paid);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(confirmed);
@@ -1655,6 +1655,92 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listAttempts(hook.id, 10)).toEqual([a3, a2, a1]);
       expect(await storage.listAttempts(hook.id, 2)).toEqual([a3, a2]);
       expect(await storage.listAttempts(other.id, 10)).toEqual([b1]);
+    });
+  });
+
+  describe('mail outbox, manage links and calendar feeds', () => {
+    const aMail = (booking: BookingRecord, overrides: Partial<MailEntry> = {}): MailEntry => ({
+      workspaceId: booking.workspaceId, bookingId: booking.id, kind: 'confirmed', revision: booking.revision,
+      snapshot: { status: booking.status, startTime: booking.startTime, endTime: booking.endTime, cancelReason: null }, createdAt: T0, ...overrides,
+    });
+    async function booked(overrides: Partial<BookingRecord> = {}) {
+      const { ws, srv, prv } = await seed(storage);
+      const booking = aBooking(srv, prv, overrides);
+      const result = await storage.reserveBooking({ booking, candidates: [prv.id], margin: 0, fits: () => null, emit: () => [], mails: (saved) => [aMail(saved)] });
+      if (!result.ok) throw new Error(result.reason);
+      return { ws, srv, prv, booking: result.booking };
+    }
+
+    test('reserveBooking and transitionBooking write their mails in the same write; the revision rises with each change', async () => {
+      const { ws, booking } = await booked();
+      const moved = await storage.transitionBooking(ws.id, booking.id, {
+        from: ['CONFIRMED'], to: 'CANCELLED', at: T0 + MINUTE, emit: () => [], mails: (saved) => [aMail(saved, { kind: 'cancelled', createdAt: T0 + MINUTE })],
+      });
+      expect(moved!.revision).toBe(1);
+      const mails = await storage.listBookingMails(booking.id);
+      expect(mails.map((mail) => [mail.kind, mail.revision, mail.status, mail.attempts])).toEqual([['confirmed', 0, 'pending', 0], ['cancelled', 1, 'pending', 0]]);
+      expect(mails[0]).toEqual({ ...aMail(booking), id: expect.stringMatching(/^mail_/), status: 'pending', attempts: 0, nextAttemptAt: T0, lastError: null, sentAt: null });
+    });
+
+    test('enqueueMails writes a (booking, kind, revision) once, whoever writes it again', async () => {
+      const { booking } = await booked();
+      const other = db.reopen();
+      const reminder = aMail(booking, { kind: 'reminder', dueAt: T0 + HOUR });
+      const written = await Promise.all([storage.enqueueMails([reminder]), other.enqueueMails([reminder]), storage.enqueueMails([reminder])]);
+      expect(written.reduce((sum, count) => sum + count, 0)).toBe(1);
+      expect((await storage.listBookingMails(booking.id)).map((mail) => [mail.kind, mail.nextAttemptAt])).toEqual([['confirmed', T0], ['reminder', T0 + HOUR]]);
+      expect(await storage.nextMailDueAt()).toBe(T0);
+    }, RACE_TIMEOUT_MS);
+
+    test('claimDueMails leases a due mail to one claimer; recordMailAttempt counts only for the lease owner', async () => {
+      const { booking } = await booked();
+      const other = db.reopen();
+      const claims = await Promise.all([storage.claimDueMails('a', T0, T0 + MINUTE, 10), other.claimDueMails('b', T0, T0 + MINUTE, 10)]);
+      expect(claims.flat()).toHaveLength(1);
+      const [mail] = claims.flat();
+      const owner = claims[0]!.length === 1 ? 'a' : 'b';
+      expect(await storage.claimDueMails('c', T0 + 1, T0 + MINUTE, 10)).toEqual([]);
+      expect(await storage.recordMailAttempt('c', mail!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 2 })).toBe(false);
+      expect(await storage.recordMailAttempt(owner, mail!.id, { status: 'pending', nextAttemptAt: T0 + 5000, error: 'SMTP 451', at: T0 + 2 })).toBe(true);
+      expect(await storage.claimDueMails('c', T0 + 4999, T0 + MINUTE, 10)).toEqual([]);
+      const [again] = await storage.claimDueMails('c', T0 + 5000, T0 + MINUTE, 10);
+      expect(again).toMatchObject({ id: mail!.id, attempts: 1, lastError: 'SMTP 451' });
+      expect(await storage.recordMailAttempt('c', mail!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 5001 })).toBe(true);
+      expect(await storage.listBookingMails(booking.id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2, sentAt: T0 + 5001, lastError: null })]);
+      expect(await storage.nextMailDueAt()).toBeNull();
+      // a lapsed lease is claimable again
+      await storage.enqueueMails([aMail(booking, { kind: 'reminder' })]);
+      expect(await storage.claimDueMails('dead', T0, T0 + MINUTE, 10)).toHaveLength(1);
+      expect(await storage.claimDueMails('alive', T0 + MINUTE + 1, T0 + 2 * MINUTE, 10)).toHaveLength(1);
+    }, RACE_TIMEOUT_MS);
+
+    test('listDueReminders: CONFIRMED, starting within the window, changed before it, without a reminder for the revision', async () => {
+      const { booking } = await booked({ startTime: SLOT, endTime: SLOT + HOUR });
+      const within = DAY;
+      expect(await storage.listDueReminders(SLOT - DAY - 1, within, 10)).toEqual([]);
+      expect((await storage.listDueReminders(SLOT - DAY, within, 10)).map((each) => each.id)).toEqual([booking.id]);
+      await storage.enqueueMails([aMail(booking, { kind: 'reminder' })]);
+      expect(await storage.listDueReminders(SLOT - HOUR, within, 10)).toEqual([]);
+      const { booking: late } = await booked({ startTime: SLOT, endTime: SLOT + HOUR, updatedAt: SLOT - HOUR, createdAt: SLOT - HOUR });
+      expect((await storage.listDueReminders(SLOT - 30 * MINUTE, within, 10)).map((each) => each.id)).not.toContain(late.id);
+    });
+
+    test('findBookingByManageToken finds the booking by its token hash only', async () => {
+      const { booking } = await booked({ manageTokenHash: 'a'.repeat(64), manageTokenSealed: 'v1.x.y' });
+      expect(await storage.findBookingByManageToken('a'.repeat(64))).toEqual(booking);
+      expect(await storage.findBookingByManageToken('b'.repeat(64))).toBeNull();
+    });
+
+    test('putCalendarFeed replaces the provider feed; listProviderBookings lists its PENDING and CONFIRMED bookings from a time', async () => {
+      const { ws, prv, booking } = await booked();
+      await storage.putCalendarFeed({ providerId: prv.id, workspaceId: ws.id, tokenHash: 'old', createdAt: T0 });
+      await storage.putCalendarFeed({ providerId: prv.id, workspaceId: ws.id, tokenHash: 'new', createdAt: T0 + 1 });
+      expect(await storage.findCalendarFeed('old')).toBeNull();
+      expect(await storage.findCalendarFeed('new')).toEqual({ providerId: prv.id, workspaceId: ws.id, tokenHash: 'new', createdAt: T0 + 1 });
+      expect(await storage.listProviderBookings(ws.id, prv.id, booking.startTime, 10)).toEqual([booking]);
+      expect(await storage.listProviderBookings(ws.id, prv.id, booking.startTime + 1, 10)).toEqual([]);
+      await storage.transitionBooking(ws.id, booking.id, { from: ['CONFIRMED'], to: 'CANCELLED', at: T0, emit: () => [] });
+      expect(await storage.listProviderBookings(ws.id, prv.id, 0, 10)).toEqual([]);
     });
   });
 

@@ -74,7 +74,7 @@ describe('catalogue read cache', () => {
     const booking = {
       id: newId('bk'), workspaceId: workspace.id, serviceId, providerId, status: 'CONFIRMED' as const, startTime: now + 600_000, endTime: now + 2_400_000,
       bufferTime: 0, customerName: null, customerEmail: 'a@example.com', phone: null, notes: null, customFields: {}, amountMinor: null, currency: null,
-      cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now,
+      cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now, revision: 0, manageTokenHash: null, manageTokenSealed: null,
     };
     await raw.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
     expect((await cached.listBusy([providerId], now, now + 3_600_000)).map((interval) => interval.bookingId)).toEqual([booking.id]);

@@ -59,5 +59,23 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `host_credentials` ADD `last_used_at` integer;",
       "ALTER TABLE `workspaces` ADD `logo_url` text;"
     ]
+  },
+  {
+    "tag": "0002_graceful_tigra",
+    "hash": "faa3867af627dc388e4bea4a78ae1a8c518980a830e46d9f0829d6e2043d81d0",
+    "folderMillis": 1795519878429,
+    "statements": [
+      "CREATE TABLE `calendar_feeds` (\n\t`provider_id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `calendar_feeds_token_hash_unique` ON `calendar_feeds` (`token_hash`);",
+      "CREATE TABLE `mail_messages` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`booking_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`revision` integer NOT NULL,\n\t`snapshot` text NOT NULL,\n\t`status` text NOT NULL,\n\t`attempts` integer NOT NULL,\n\t`next_attempt_at` integer,\n\t`lease_until` integer,\n\t`lease_owner` text,\n\t`last_error` text,\n\t`created_at` integer NOT NULL,\n\t`sent_at` integer,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `mail_messages_once_idx` ON `mail_messages` (`booking_id`,`kind`,`revision`);",
+      "CREATE INDEX `mail_messages_due_idx` ON `mail_messages` (`status`,`next_attempt_at`);",
+      "ALTER TABLE `bookings` ADD `revision` integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE `bookings` ADD `manage_token_hash` text;",
+      "ALTER TABLE `bookings` ADD `manage_token_sealed` text;",
+      "CREATE UNIQUE INDEX `bookings_manage_token_idx` ON `bookings` (`manage_token_hash`);",
+      "CREATE INDEX `bookings_status_start_idx` ON `bookings` (`status`,`start_time`);",
+      "ALTER TABLE `payments` ADD `checkout_url` text;"
+    ]
   }
 ];

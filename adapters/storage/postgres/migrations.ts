@@ -72,5 +72,26 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX \"panel_sessions_expiry_idx\" ON \"panel_sessions\" USING btree (\"expires_at\");",
       "CREATE INDEX \"api_keys_workspace_idx\" ON \"api_keys\" USING btree (\"workspace_id\");"
     ]
+  },
+  {
+    "tag": "0002_overjoyed_wallop",
+    "hash": "2483bed8f87ccc849c35de4e9a2f36839588988b3ef1c4174edaa85c3385bdd1",
+    "folderMillis": 1795519888093,
+    "statements": [
+      "CREATE TABLE \"calendar_feeds\" (\n\t\"provider_id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"token_hash\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\tCONSTRAINT \"calendar_feeds_token_hash_unique\" UNIQUE(\"token_hash\")\n);",
+      "CREATE TABLE \"mail_messages\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"booking_id\" text NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"revision\" integer NOT NULL,\n\t\"snapshot\" text NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"next_attempt_at\" bigint,\n\t\"lease_until\" bigint,\n\t\"lease_owner\" text,\n\t\"last_error\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"sent_at\" bigint\n);",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"revision\" integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"manage_token_hash\" text;",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"manage_token_sealed\" text;",
+      "ALTER TABLE \"payments\" ADD COLUMN \"checkout_url\" text;",
+      "ALTER TABLE \"calendar_feeds\" ADD CONSTRAINT \"calendar_feeds_provider_id_providers_id_fk\" FOREIGN KEY (\"provider_id\") REFERENCES \"providers\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"calendar_feeds\" ADD CONSTRAINT \"calendar_feeds_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"mail_messages\" ADD CONSTRAINT \"mail_messages_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"mail_messages\" ADD CONSTRAINT \"mail_messages_booking_id_bookings_id_fk\" FOREIGN KEY (\"booking_id\") REFERENCES \"bookings\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE UNIQUE INDEX \"mail_messages_once_idx\" ON \"mail_messages\" USING btree (\"booking_id\",\"kind\",\"revision\");",
+      "CREATE INDEX \"mail_messages_due_idx\" ON \"mail_messages\" USING btree (\"status\",\"next_attempt_at\");",
+      "CREATE UNIQUE INDEX \"bookings_manage_token_idx\" ON \"bookings\" USING btree (\"manage_token_hash\");",
+      "CREATE INDEX \"bookings_status_start_idx\" ON \"bookings\" USING btree (\"status\",\"start_time\");"
+    ]
   }
 ];

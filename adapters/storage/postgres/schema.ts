@@ -113,10 +113,18 @@ export const bookings = pgTable('bookings', {
   holdExpiresAt: bigint('hold_expires_at', { mode: 'number' }),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+  /** rises by one with every change of time or status (the calendar invite's SEQUENCE) */
+  revision: integer('revision').notNull().default(0),
+  /** hex SHA-256 of the manage-link token */
+  manageTokenHash: text('manage_token_hash'),
+  /** the manage-link token sealed with SVC_SECRET, for the mails sent later (the reminder) */
+  manageTokenSealed: text('manage_token_sealed'),
 }, (table) => [
   index('bookings_provider_time_idx').on(table.providerId, table.startTime),
   index('bookings_workspace_time_idx').on(table.workspaceId, table.startTime, table.id),
   index('bookings_status_idx').on(table.status, table.endTime),
+  uniqueIndex('bookings_manage_token_idx').on(table.manageTokenHash),
+  index('bookings_status_start_idx').on(table.status, table.startTime),
 ]);
 
 export const payments = pgTable('payments', {
@@ -129,6 +137,8 @@ export const payments = pgTable('payments', {
   currency: text('currency').notNull(),
   status: text('status').notNull(),
   refundDue: bool('refund_due').notNull(),
+  /** the provider's page where the customer pays (the awaiting-payment mail links it) */
+  checkoutUrl: text('checkout_url'),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 }, (table) => [uniqueIndex('payments_reference_idx').on(table.provider, table.reference), index('payments_booking_idx').on(table.bookingId)]);
@@ -219,4 +229,38 @@ export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   windowStart: bigint('window_start', { mode: 'number' }).notNull(),
   count: integer('count').notNull(),
+});
+
+/**
+ * The customer's mails (decisions section 14), written with the booking change that causes them and sent by
+ * the mail loop. One row per (booking, kind, revision): the unique index makes a second write of the same mail
+ * a no-op, whichever instance or retry makes it.
+ */
+export const mailMessages = pgTable('mail_messages', {
+  id: text('id').primaryKey(),
+  workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+  bookingId: text('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  revision: integer('revision').notNull(),
+  /** the booking's times and status as the mail describes them (JSON) */
+  snapshot: text('snapshot').notNull(),
+  status: text('status').notNull(),
+  attempts: integer('attempts').notNull(),
+  nextAttemptAt: bigint('next_attempt_at', { mode: 'number' }),
+  leaseUntil: bigint('lease_until', { mode: 'number' }),
+  leaseOwner: text('lease_owner'),
+  lastError: text('last_error'),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  sentAt: bigint('sent_at', { mode: 'number' }),
+}, (table) => [
+  uniqueIndex('mail_messages_once_idx').on(table.bookingId, table.kind, table.revision),
+  index('mail_messages_due_idx').on(table.status, table.nextAttemptAt),
+]);
+
+/** A provider's calendar feed: whoever has the token reads the feed, so only its hash is kept. */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  providerId: text('provider_id').primaryKey().references(() => providers.id, { onDelete: 'cascade' }),
+  workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
 });

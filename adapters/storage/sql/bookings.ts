@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { MAX_BOOKING_MS, type BookingRecord, type BookingStore, type BookingTransition, type BusyInterval } from '../../../src/storage/port.ts';
 import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 
 const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
@@ -14,11 +15,13 @@ export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, 
   const [row] = await tx.update(b).set({
     status: transition.to,
     updatedAt: transition.at,
+    revision: sql`${b.revision} + 1`,
     ...(transition.cancelReason !== undefined ? { cancelReason: transition.cancelReason } : {}),
   }).where(and(eq(b.workspaceId, workspaceId), eq(b.id, id), inArray(b.status, transition.from))).returning();
   if (!row) return null;
   const booking = toBooking(row);
   await writeOutbox(tx, tables, transition.emit(booking));
+  await writeMails(tx, tables, transition.mails?.(booking) ?? []);
   return booking;
 }
 
@@ -86,15 +89,16 @@ export function bookingQueries(dialect: Dialect): BookingStore {
           if (request.replacing) {
             const b = t.bookings;
             const [row] = await tx.update(b).set({
-              providerId, startTime: placed.startTime, endTime: placed.endTime, updatedAt: placed.updatedAt,
+              providerId, startTime: placed.startTime, endTime: placed.endTime, updatedAt: placed.updatedAt, revision: sql`${b.revision} + 1`,
             }).where(and(eq(b.id, request.replacing), eq(b.workspaceId, booking.workspaceId), inArray(b.status, [...HOLDING]))).returning();
             if (!row) return { ok: false, reason: 'the booking can no longer be moved' };
             saved = toBooking(row);
           } else {
-            await tx.insert(t.bookings).values(placed);
-            saved = placed;
+            const [row] = await tx.insert(t.bookings).values(placed).returning();
+            saved = toBooking(row!);
           }
           await writeOutbox(tx, t, request.emit(saved));
+          await writeMails(tx, t, request.mails?.(saved) ?? []);
           return { ok: true, booking: saved };
         }
         return { ok: false, reason };

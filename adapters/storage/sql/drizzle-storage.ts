@@ -2,6 +2,7 @@ import type { Storage } from '../../../src/storage/port.ts';
 import { bookingQueries } from './bookings.ts';
 import { catalogueQueries } from './catalogue.ts';
 import type { Dialect } from './dialect.ts';
+import { mailQueries } from './mail.ts';
 import { outboxQueries } from './outbox.ts';
 import { panelQueries } from './panel.ts';
 import { panelSessionQueries } from './panel-session-queries.ts';
@@ -21,6 +22,7 @@ export function drizzleStorage(dialect: Dialect): Storage {
     ...bookingQueries(dialect),
     ...paymentQueries(dialect),
     ...outboxQueries(dialect),
+    ...mailQueries(dialect),
     ...panelQueries(dialect),
     ...panelSessionQueries(dialect),
   };
