@@ -267,6 +267,42 @@ describeWordPress('svc-booking on a real WordPress', () => {
     }
   });
 
+  test('the block editor offers "svc Booking" with a preview and its controls; saving stores the attributes the server renders', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await admin.context.storageState() });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${env.wpUrl}/wp-admin/post-new.php?post_type=page`);
+      await page.waitForFunction(() => (window as any).wp?.blocks?.getBlockType('svc-booking/booking') && (window as any).wp.data.select('core/editor').getCurrentPostId());
+      const type = await page.evaluate(() => {
+        const block = (window as any).wp.blocks.getBlockType('svc-booking/booking');
+        return { title: block.title, attributes: Object.keys(block.attributes).filter((name) => ['slug', 'service', 'position', 'theme'].includes(name)).sort() };
+      });
+      expect(type).toEqual({ title: 'svc Booking', attributes: ['position', 'service', 'slug', 'theme'] });
+      await page.evaluate(() => {
+        const { wp } = window as any;
+        wp.data.dispatch('core/editor').editPost({ title: 'Book from the editor' });
+        wp.data.dispatch('core/block-editor').insertBlocks(wp.blocks.createBlock('svc-booking/booking', { position: 'bottom-right', theme: 'dark' }));
+      });
+      const preview = page.locator('.svc-booking-block-preview');
+      await preview.waitFor();
+      expect(await preview.textContent()).toContain('Button, bottom right · Dark');
+      await preview.click();
+      await page.getByLabel('Service id (optional)').fill(serviceId);
+      expect(await preview.textContent()).toContain(`Starts with service ${serviceId}`);
+      await shot(page, 'block-editor-1280');
+      await page.evaluate(() => (window as any).wp.data.dispatch('core/editor').savePost());
+      await page.waitForFunction(() => !(window as any).wp.data.select('core/editor').isSavingPost() && !(window as any).wp.data.select('core/editor').isEditedPostDirty());
+      const id = await page.evaluate(() => (window as any).wp.data.select('core/editor').getCurrentPostId());
+      const content = await env.php<string>(`return get_post_field( 'post_content', ${Number(id)} );`);
+      expect(content).toBe(`<!-- wp:svc-booking/booking {"service":"${serviceId}","position":"bottom-right","theme":"dark"} /-->`);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the Bookings page mounts the panel: the handshake completes and it shows the workspace', async () => {
     const { page } = admin;
     const errors: string[] = [];

@@ -58,7 +58,10 @@
 
 			const preview = el(
 				'div',
-				blockEditor.useBlockProps( { className: 'svc-booking-block-preview' } ),
+				blockEditor.useBlockProps( {
+					className: 'svc-booking-block-preview',
+					style: { border: '1px dashed #949494', borderRadius: '4px', padding: '16px 20px' },
+				} ),
 				el( 'strong', null, __( 'svc booking widget', 'svc-booking' ) ),
 				el(
 					'p',
