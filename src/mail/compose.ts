@@ -52,7 +52,12 @@ export function timeFormatter(workspace: Pick<WorkspaceRecord, 'language' | 'tim
   const timeZone = workspace.timezone;
   const dateFormat = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
   const clock = new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23' });
-  const zoneName = (at: number) => new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+  const city = timeZone.split('/').pop()!.replaceAll('_', ' ');
+  // Where the language has no abbreviation for the zone ("GMT+1" in English), the city says which zone it is.
+  const zoneName = (at: number) => {
+    const short = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+    return /^(GMT|UTC)[+-]/.test(short) ? `${short} (${city})` : short;
+  };
   return {
     date: (at: number) => dateFormat.format(at),
     /** "10:00 – 11:00 CET" */

@@ -58,7 +58,7 @@ describeEachAdapter('customer mails', (adapter) => {
     expect(mail!.to).toMatchObject({ value: [{ address: 'mia@example.com', name: '' }] });
     expect(mail!.subject).toBe('Booking confirmed: Haircut on Tuesday, November 24, 2026');
     expect(mail!.text).toContain('Hello Mia Schneider,');
-    expect(mail!.text).toContain('Acme Studio is expecting you on Tuesday, November 24, 2026, 10:00 – 11:00 GMT+1.');
+    expect(mail!.text).toContain('Acme Studio is expecting you on Tuesday, November 24, 2026, 10:00 – 11:00 GMT+1 (Berlin).');
     expect(mail!.text).toContain(`Cancel or reschedule: ${created.manageUrl}`);
     expect(mail!.html).toContain(`href="${created.manageUrl}"`);
     expect(mail!.html).toContain('<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#1d2330">Your booking is confirmed</h1>');
@@ -121,7 +121,7 @@ describeEachAdapter('customer mails', (adapter) => {
     await sender.runOnce();
     const rescheduled = smtp.mails.find((mail) => mail.subject?.startsWith('Booking moved'));
     expect(rescheduled!.subject).toBe('Booking moved: Haircut now on Tuesday, November 24, 2026');
-    expect(rescheduled!.text).toContain('14:00 – 15:00 GMT+1');
+    expect(rescheduled!.text).toContain('14:00 – 15:00 GMT+1 (Berlin)');
     expect(rescheduled!.text).toMatch(/Previously: +Tuesday, November 24, 2026, 10:00 – 11:00 GMT\+1/);
     const ics = attachment(rescheduled!).content.toString('utf8');
     expect(ics).toContain('METHOD:REQUEST');
@@ -137,7 +137,7 @@ describeEachAdapter('customer mails', (adapter) => {
     await book(berlin('2027-03-28', '10:00'));
     await sender.runOnce();
     const [mail] = smtp.mails;
-    expect(mail!.text).toContain('Sunday, March 28, 2027, 10:00 – 11:00 GMT+2');
+    expect(mail!.text).toContain('Sunday, March 28, 2027, 10:00 – 11:00 GMT+2 (Berlin)');
     expect(attachment(mail!).content.toString('utf8')).toContain('DTSTART;TZID=Europe/Berlin:20270328T100000');
   }, DATABASE_TIMEOUT_MS);
 
