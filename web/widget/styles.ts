@@ -57,8 +57,8 @@ h2:focus,h2:focus-visible{outline:none}
 .choice{display:block;width:100%;text-align:start;padding:14px 16px;border:1px solid var(--svc-color-border);border-radius:12px;background:var(--svc-color-bg);cursor:pointer}
 .choice:hover{border-color:var(--svc-color-primary);background:var(--svc-color-surface)}
 .choice-top{display:flex;justify-content:space-between;gap:12px;font-weight:600}
-.choice-meta{color:var(--svc-color-muted);font-size:.875rem;margin-top:2px}
-.choice-desc{color:var(--svc-color-muted);font-size:.875rem;margin-top:6px}
+.choice-meta{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:2px}
+.choice-desc{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:6px}
 .price{white-space:nowrap}
 .note{color:var(--svc-color-muted);font-size:.875rem;margin-top:12px}
 .summary-line{color:var(--svc-color-muted);font-size:.9rem;margin-bottom:12px}
