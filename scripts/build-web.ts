@@ -98,7 +98,8 @@ export async function buildWebAssets(): Promise<WebAsset[]> {
   const inputs = [...new Set([relative(root, import.meta.path), ...built.flatMap((one) => one.inputs)])].sort();
   const record: BuildRecord = { inputsHash: hashInputs(inputs)!, inputs };
   const assets = built.map((one) => one.asset);
-  const source = `${HEADER}import type { WebAsset } from './asset.ts';\n\nexport const BUILD = ${JSON.stringify(record)};\n\n`
+  const source =
+    `${HEADER}import type { WebAsset } from './asset.ts';\n\nexport const BUILD = ${JSON.stringify(record)};\n\n`
     + `export const WEB_ASSETS: WebAsset[] = ${JSON.stringify(assets, null, 1)};\n`;
   const temporary = `${GENERATED_MODULE}.${process.pid}.tmp`;
   writeFileSync(temporary, source);

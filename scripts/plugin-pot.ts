@@ -12,9 +12,21 @@ const KEYWORDS = ['__', '_e', 'esc_html__', 'esc_html_e', 'esc_attr__', 'esc_att
 
 async function xgettext(language: 'PHP' | 'JavaScript', files: string[], join_existing: boolean, output: string): Promise<void> {
   if (files.length === 0) return;
-  const args = ['xgettext', `--language=${language}`, '--from-code=UTF-8', '--add-comments=translators:', '--sort-by-file', '--package-name=svc Booking',
-    '--package-version=0.1.0', '--msgid-bugs-address=https://github.com/svc-booking/svc/issues', ...KEYWORDS.map((keyword) => `--keyword=${keyword}`),
-    '-o', output, ...(join_existing ? ['--join-existing'] : []), ...files];
+  const args = [
+    'xgettext',
+    `--language=${language}`,
+    '--from-code=UTF-8',
+    '--add-comments=translators:',
+    '--sort-by-file',
+    '--package-name=svc Booking',
+    '--package-version=0.1.0',
+    '--msgid-bugs-address=https://github.com/svc-booking/svc/issues',
+    ...KEYWORDS.map((keyword) => `--keyword=${keyword}`),
+    '-o',
+    output,
+    ...(join_existing ? ['--join-existing'] : []),
+    ...files,
+  ];
   const child = Bun.spawn({ cmd: args, cwd: PLUGIN_SOURCE, stdout: 'pipe', stderr: 'pipe' });
   const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
   if (code !== 0) throw new Error(`xgettext failed: ${stderr}`);
@@ -25,8 +37,18 @@ export async function generatePot(): Promise<string> {
   const files = pluginFiles();
   const output = join(PLUGIN_SOURCE, 'languages', '.svc-booking.pot.tmp');
   try {
-    await xgettext('PHP', files.filter((file) => file.endsWith('.php')), false, output);
-    await xgettext('JavaScript', files.filter((file) => file.endsWith('.js')), true, output);
+    await xgettext(
+      'PHP',
+      files.filter((file) => file.endsWith('.php')),
+      false,
+      output,
+    );
+    await xgettext(
+      'JavaScript',
+      files.filter((file) => file.endsWith('.js')),
+      true,
+      output,
+    );
     return readFileSync(output, 'utf8')
       .replace('# SOME DESCRIPTIVE TITLE.', '# svc Booking (WordPress plugin)')
       .replace("# Copyright (C) YEAR THE PACKAGE'S COPYRIGHT HOLDER", '# This file is distributed under the GPL-2.0-or-later license.')

@@ -68,24 +68,36 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(paymentRoutes(deps))
     .use(bodyLimitPlugin)
     .get('/healthz', () => ({ success: true, status: 'ok' }), { openAccess: openRoute(), detail: { hide: true } })
-    .get('/readyz', async ({ set }) => {
-      try {
-        await deps.storage.ping();
-        return { success: true, status: 'ready' };
-      } catch (error) {
-        deps.logger.warn('readiness check failed', { error: error instanceof Error ? error.message : String(error) });
-        set.status = 503;
-        return errorBody(new AppError('INTERNAL_ERROR', 'database unreachable'));
-      }
-    }, { openAccess: openRoute(), detail: { hide: true } })
+    .get(
+      '/readyz',
+      async ({ set }) => {
+        try {
+          await deps.storage.ping();
+          return { success: true, status: 'ready' };
+        } catch (error) {
+          deps.logger.warn('readiness check failed', { error: error instanceof Error ? error.message : String(error) });
+          set.status = 503;
+          return errorBody(new AppError('INTERNAL_ERROR', 'database unreachable'));
+        }
+      },
+      { openAccess: openRoute(), detail: { hide: true } },
+    )
     .use(api)
     .use(panelRoutes(deps))
     .use(panelPages(deps))
     .use(webAssetRoutes())
     .use(pageRoutes(deps))
     .use(manageRoutes(deps))
-    .get(`${API_PREFIX}/openapi.json`, (): OpenApiDocument => (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })), { openAccess: openRoute('v1'), detail: { hide: true } })
-    .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { openAccess: openRoute('v1'), detail: { hide: true } });
+    .get(
+      `${API_PREFIX}/openapi.json`,
+      (): OpenApiDocument =>
+        (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })),
+      { openAccess: openRoute('v1'), detail: { hide: true } },
+    )
+    .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+      openAccess: openRoute('v1'),
+      detail: { hide: true },
+    });
   return app;
 }
 

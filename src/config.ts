@@ -15,12 +15,20 @@ export const ConfigSchema = t.Object({
     description: 'file:… (embedded libSQL), libsql://… (remote libSQL) or postgres://… (PostgreSQL)',
   }),
   SVC_PUBLIC_URL: t.Optional(t.String({ pattern: '^https?://[^/]+', description: 'public address of this server; default http://localhost:{PORT}' })),
-  SVC_SECRET: t.Optional(t.String({ minLength: 32, description: 'signing secret; required with Postgres or remote libSQL, else generated into a 0600 file beside the database (src/server-secret.ts)' })),
+  SVC_SECRET: t.Optional(
+    t.String({
+      minLength: 32,
+      description: 'signing secret; required with Postgres or remote libSQL, else generated into a 0600 file beside the database (src/server-secret.ts)',
+    }),
+  ),
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_TRUST_PROXY: t.Boolean({ default: false, description: 'use X-Forwarded-For for the client IP' }),
-  LOG_LEVEL: t.Union(LOG_LEVELS.map((level) => t.Literal(level)), { default: 'info' }),
+  LOG_LEVEL: t.Union(
+    LOG_LEVELS.map((level) => t.Literal(level)),
+    { default: 'info' },
+  ),
   SVC_WEBHOOK_RETRY_SCHEDULE: t.String({
     pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
     default: '5,300,1800,7200,18000,36000,36000',
@@ -31,17 +39,25 @@ export const ConfigSchema = t.Object({
   SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
-  SVC_CAPTCHA_PROVIDER: t.Optional(t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')], { description: 'the captcha the widget shows' })),
+  SVC_CAPTCHA_PROVIDER: t.Optional(
+    t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')], { description: 'the captcha the widget shows' }),
+  ),
   SVC_CAPTCHA_SITE_KEY: t.Optional(t.String({ minLength: 1, description: 'the public site key of SVC_CAPTCHA_PROVIDER' })),
-  SVC_SMTP_URL: t.Optional(t.String({
-    pattern: '^smtps?://',
-    description: 'where customer mails are sent: smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465; unset = no mails',
-  })),
-  SVC_MAIL_FROM: t.Optional(t.String({ minLength: 3, description: 'the From of customer mails: bookings@example.com or "Acme Studio <bookings@example.com>"' })),
+  SVC_SMTP_URL: t.Optional(
+    t.String({
+      pattern: '^smtps?://',
+      description: 'where customer mails are sent: smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465; unset = no mails',
+    }),
+  ),
+  SVC_MAIL_FROM: t.Optional(
+    t.String({ minLength: 3, description: 'the From of customer mails: bookings@example.com or "Acme Studio <bookings@example.com>"' }),
+  ),
   SVC_REMINDER_HOURS: t.Integer({ minimum: 1, maximum: 336, default: 24, description: 'hours before the start at which the customer gets a reminder' }),
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
   SVC_PANEL_SESSION_SECONDS: t.Integer({
-    minimum: 10, maximum: 86_400, default: 1800,
+    minimum: 10,
+    maximum: 86_400,
+    default: 1800,
     description: 'lifetime of an admin-panel session in seconds (30 minutes); shorter values are for tests',
   }),
 });
@@ -51,7 +67,10 @@ export type Config = Omit<Static<typeof ConfigSchema>, 'SVC_PUBLIC_URL'> & { SVC
 export type ConfigKey = keyof Config;
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }

@@ -86,8 +86,18 @@ const COMMANDS: Record<string, Command> = {
       checkNewWorkspace({ slug, name, timezone });
       const { workspace, apiKey } = await withStorage((storage) => createWorkspace({ storage, clock: systemClock }, { slug, name, timezone }));
       // The API's Workspace body, so the CLI and the API print a workspace alike.
-      print(values, { workspace: { ...toWorkspaceJson(workspace), createdAt: new Date(workspace.createdAt).toISOString(), updatedAt: new Date(workspace.updatedAt).toISOString() }, apiKey },
-        `created workspace ${workspace.slug} (${workspace.id}, ${workspace.timezone})\nAPI key (shown once, keep it secret): ${apiKey}`);
+      print(
+        values,
+        {
+          workspace: {
+            ...toWorkspaceJson(workspace),
+            createdAt: new Date(workspace.createdAt).toISOString(),
+            updatedAt: new Date(workspace.updatedAt).toISOString(),
+          },
+          apiKey,
+        },
+        `created workspace ${workspace.slug} (${workspace.id}, ${workspace.timezone})\nAPI key (shown once, keep it secret): ${apiKey}`,
+      );
     },
   },
   'apikey create': {
@@ -142,9 +152,14 @@ const COMMANDS: Record<string, Command> = {
 
 function topHelp(): string {
   const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
-  return ['svc: booking, scheduling and payments service', '', 'usage:',
+  return [
+    'svc: booking, scheduling and payments service',
+    '',
+    'usage:',
     ...Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
-    '', 'Every command reads DATABASE_URL (default file:./data/svc.db). svc COMMAND --help for details.'].join('\n');
+    '',
+    'Every command reads DATABASE_URL (default file:./data/svc.db). svc COMMAND --help for details.',
+  ].join('\n');
 }
 
 function commandHelp(command: Command): string {
@@ -185,7 +200,10 @@ export async function main(args: string[]): Promise<number | 'serving'> {
     }
     return (await command.run(values, positionals)) ?? 0;
   } catch (error) {
-    const usage = error instanceof UsageError || error instanceof ConfigError || (error instanceof AppError && error.status < 500)
+    const usage =
+      error instanceof UsageError
+      || error instanceof ConfigError
+      || (error instanceof AppError && error.status < 500)
       || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`svc ${name}: ${message.split('\n')[0]}\n`);

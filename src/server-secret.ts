@@ -17,19 +17,23 @@ export const LEGACY_SECRET_SETTING = 'svc_secret';
  * - PostgreSQL or a remote libSQL server: SVC_SECRET is required. The database is reached over the network,
  *   usually by several instances, and the secret must not travel with it.
  */
-export type SecretSource =
-  | { kind: 'configured'; secret: string }
-  | { kind: 'file'; path: string }
-  | { kind: 'memory' };
+export type SecretSource = { kind: 'configured'; secret: string } | { kind: 'file'; path: string } | { kind: 'memory' };
 
 /** Which rule applies to `config`; throws ConfigError naming SVC_SECRET when it is required and unset. */
 export function secretSource(config: Pick<Config, 'SVC_SECRET' | 'DATABASE_URL'>): SecretSource {
   if (config.SVC_SECRET) return { kind: 'configured', secret: config.SVC_SECRET };
   const url = config.DATABASE_URL;
   if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new ConfigError('SVC_SECRET', `is required with a PostgreSQL DATABASE_URL: every instance must use the same one, e.g. from "openssl rand -base64 48" (an install that generated one keeps it in the table settings, key ${LEGACY_SECRET_SETTING}: use that value)`);
+    throw new ConfigError(
+      'SVC_SECRET',
+      `is required with a PostgreSQL DATABASE_URL: every instance must use the same one, e.g. from "openssl rand -base64 48" (an install that generated one keeps it in the table settings, key ${LEGACY_SECRET_SETTING}: use that value)`,
+    );
   }
-  if (!url.startsWith('file:')) throw new ConfigError('SVC_SECRET', 'is required with a remote libSQL DATABASE_URL: every instance must use the same one, e.g. from "openssl rand -base64 48"');
+  if (!url.startsWith('file:'))
+    throw new ConfigError(
+      'SVC_SECRET',
+      'is required with a remote libSQL DATABASE_URL: every instance must use the same one, e.g. from "openssl rand -base64 48"',
+    );
   const path = url.slice('file:'.length).split('?')[0] ?? '';
   if (path === '' || path === ':memory:') return { kind: 'memory' };
   const database = resolve(path);
@@ -95,7 +99,9 @@ export async function resolveServerSecret(storage: SettingsStore, config: Pick<C
     await storage.deleteSetting(LEGACY_SECRET_SETTING, stored);
     logger.info('moved the generated secret out of the database', source.kind === 'file' ? { path: source.path } : { to: 'SVC_SECRET' });
   } else if (stored !== null) {
-    logger.warn(`the database still holds another secret in settings.${LEGACY_SECRET_SETTING}: webhook secrets sealed with it do not open; set SVC_SECRET to it, or delete it`);
+    logger.warn(
+      `the database still holds another secret in settings.${LEGACY_SECRET_SETTING}: webhook secrets sealed with it do not open; set SVC_SECRET to it, or delete it`,
+    );
   }
   return secret;
 }

@@ -62,7 +62,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
   const payments = openPayments(config);
   const deps = buildDeps({
-    storage, config: { ...config, SVC_SECRET: secret }, clock: systemClock, logger, rateLimiter, payments,
+    storage,
+    config: { ...config, SVC_SECRET: secret },
+    clock: systemClock,
+    logger,
+    rateLimiter,
+    payments,
     // Every write that adds webhook messages wakes the delivery loop at once.
     onOutboxWrite: () => background?.wake(),
   });
@@ -89,24 +94,25 @@ export async function startServer(config: Config): Promise<RunningServer> {
   background = startBackground(deps);
 
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= (async () => {
-    draining = true;
-    logger.info('shutting down');
-    if (!(await settlesWithin(server.stop(false), REQUEST_GRACE_MS))) {
-      logger.warn('closing connections still open after the grace period', { graceMs: REQUEST_GRACE_MS, requests: server.pendingRequests });
-      await server.stop(true);
-    }
-    // Webhook attempts in flight and job runs finish (and are recorded) before the database closes; an attempt
-    // still running after the grace period is left to its lease, and another instance (or the next start) retries it.
-    if (background && !(await settlesWithin(background.stop(), BACKGROUND_GRACE_MS))) {
-      logger.warn('stopping with background work in progress', { graceMs: BACKGROUND_GRACE_MS, webhookAttempts: background.dispatcher.inFlight() });
-    }
-    // The request log is written by an after-response hook Elysia defers with setImmediate: let the last
-    // requests' lines out before the process exits.
-    await new Promise((resolve) => setImmediate(resolve));
-    await rateLimiter.close();
-    await storage.close();
-    logger.info('stopped');
-  })());
+  const stop = () =>
+    (stopping ??= (async () => {
+      draining = true;
+      logger.info('shutting down');
+      if (!(await settlesWithin(server.stop(false), REQUEST_GRACE_MS))) {
+        logger.warn('closing connections still open after the grace period', { graceMs: REQUEST_GRACE_MS, requests: server.pendingRequests });
+        await server.stop(true);
+      }
+      // Webhook attempts in flight and job runs finish (and are recorded) before the database closes; an attempt
+      // still running after the grace period is left to its lease, and another instance (or the next start) retries it.
+      if (background && !(await settlesWithin(background.stop(), BACKGROUND_GRACE_MS))) {
+        logger.warn('stopping with background work in progress', { graceMs: BACKGROUND_GRACE_MS, webhookAttempts: background.dispatcher.inFlight() });
+      }
+      // The request log is written by an after-response hook Elysia defers with setImmediate: let the last
+      // requests' lines out before the process exits.
+      await new Promise((resolve) => setImmediate(resolve));
+      await rateLimiter.close();
+      await storage.close();
+      logger.info('stopped');
+    })());
   return { url, port: server.port ?? config.PORT, deps, stop };
 }

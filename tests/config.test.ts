@@ -47,13 +47,26 @@ describe('loadConfig defaults', () => {
 describe('loadConfig converts environment strings', () => {
   test('numbers, booleans and lists are read from their text', () => {
     const config = loadConfig({
-      PORT: '3000', SVC_PAYMENT_HOLD_MINUTES: '45', SVC_TRUST_PROXY: 'true', SVC_DEMO: 'false', SVC_WEBHOOK_ALLOW_PRIVATE: '1',
-      SVC_WEBHOOK_RETRY_SCHEDULE: '1,2.5,4', LOG_LEVEL: 'warn', SVC_PAYMENTS: 'test',
-      DATABASE_URL: 'postgres://svc@db:5432/svc', SVC_PUBLIC_URL: 'https://book.example.com/',
+      PORT: '3000',
+      SVC_PAYMENT_HOLD_MINUTES: '45',
+      SVC_TRUST_PROXY: 'true',
+      SVC_DEMO: 'false',
+      SVC_WEBHOOK_ALLOW_PRIVATE: '1',
+      SVC_WEBHOOK_RETRY_SCHEDULE: '1,2.5,4',
+      LOG_LEVEL: 'warn',
+      SVC_PAYMENTS: 'test',
+      DATABASE_URL: 'postgres://svc@db:5432/svc',
+      SVC_PUBLIC_URL: 'https://book.example.com/',
     });
     expect(config).toMatchObject({
-      PORT: 3000, SVC_PAYMENT_HOLD_MINUTES: 45, SVC_TRUST_PROXY: true, SVC_DEMO: false, SVC_WEBHOOK_ALLOW_PRIVATE: true,
-      LOG_LEVEL: 'warn', SVC_PAYMENTS: 'test', DATABASE_URL: 'postgres://svc@db:5432/svc',
+      PORT: 3000,
+      SVC_PAYMENT_HOLD_MINUTES: 45,
+      SVC_TRUST_PROXY: true,
+      SVC_DEMO: false,
+      SVC_WEBHOOK_ALLOW_PRIVATE: true,
+      LOG_LEVEL: 'warn',
+      SVC_PAYMENTS: 'test',
+      DATABASE_URL: 'postgres://svc@db:5432/svc',
     });
     expect(retrySchedule(config)).toEqual([1, 2.5, 4]);
   });
@@ -123,7 +136,9 @@ describe('a bad value is a ConfigError whose message names the variable', () => 
     [{ SVC_CAPTCHA_SECRET: 'captcha-secret' }, 'SVC_CAPTCHA_VERIFY_URL', /SVC_CAPTCHA_VERIFY_URL is required when SVC_CAPTCHA_SECRET is set/],
   ];
   for (const [env, variable, message] of cases) {
-    test(`${Object.entries(env).map(([key, value]) => `${key}=${value}`).join(' ')} -> ConfigError naming ${variable}`, () => {
+    test(`${Object.entries(env)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ')} -> ConfigError naming ${variable}`, () => {
       const error = configError(() => loadConfig(env));
       expect(error.variable).toBe(variable);
       expect(error.message).toStartWith(`invalid configuration: ${variable} `);

@@ -16,7 +16,10 @@ export function nonePayments(): PaymentProvider {
  * The payment provider SVC_PAYMENTS names (decisions section 9). `stripeApi` points the Stripe client somewhere
  * other than api.stripe.com (tests: a local fake); the environment has no setting for it.
  */
-export function openPayments(config: Pick<Config, 'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>, options: { stripeApi?: StripeApiAddress } = {}): PaymentProvider {
+export function openPayments(
+  config: Pick<Config, 'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>,
+  options: { stripeApi?: StripeApiAddress } = {},
+): PaymentProvider {
   switch (config.SVC_PAYMENTS) {
     case 'none':
       return nonePayments();

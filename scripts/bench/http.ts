@@ -33,7 +33,13 @@ async function freePort(): Promise<number> {
 
 async function waitHealthy(url: string) {
   for (let i = 0; i < 200; i++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await Bun.sleep(50);
   }
   throw new Error(`no answer from ${url}`);
@@ -54,19 +60,49 @@ async function seed(storage: Storage): Promise<Fixture> {
   const deps = { storage, clock: systemClock };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'bench', name: 'Bench', timezone: 'Europe/Berlin' });
   const allDay = [{ start: '08:00', end: '20:00' }];
-  await storage.updateWorkspace(workspace.id, { hours: { weekly: { mon: allDay, tue: allDay, wed: allDay, thu: allDay, fri: allDay, sat: allDay, sun: allDay }, exceptions: [] } }, Date.now());
+  await storage.updateWorkspace(
+    workspace.id,
+    { hours: { weekly: { mon: allDay, tue: allDay, wed: allDay, thu: allDay, fri: allDay, sat: allDay, sun: allDay }, exceptions: [] } },
+    Date.now(),
+  );
   const now = Date.now();
   const providerIds: string[] = [];
   for (let i = 0; i < PROVIDERS; i++) {
     const id = newId('prv');
     providerIds.push(id);
-    await storage.createProvider({ id, workspaceId: workspace.id, name: `Provider ${i}`, email: null, active: true, hours: null, serviceIds: [], createdAt: now, updatedAt: now });
+    await storage.createProvider({
+      id,
+      workspaceId: workspace.id,
+      name: `Provider ${i}`,
+      email: null,
+      active: true,
+      hours: null,
+      serviceIds: [],
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   const serviceId = newId('srv');
   await storage.createService({
-    id: serviceId, workspaceId: workspace.id, name: 'Consultation', description: null, duration: 30, priceMinor: 0, currency: 'EUR', active: true,
-    category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null, order: 0, slotInterval: null,
-    providerIds, createdAt: now, updatedAt: now,
+    id: serviceId,
+    workspaceId: workspace.id,
+    name: 'Consultation',
+    description: null,
+    duration: 30,
+    priceMinor: 0,
+    currency: 'EUR',
+    active: true,
+    category: null,
+    capacity: 1,
+    bufferTime: 0,
+    minNotice: 0,
+    maxAdvance: null,
+    depositMinor: null,
+    order: 0,
+    slotInterval: null,
+    providerIds,
+    createdAt: now,
+    updatedAt: now,
   });
   const today = Temporal.Now.plainDateISO('Europe/Berlin');
   const firstDay = today.add({ days: 8 - today.dayOfWeek + 7 });
@@ -81,7 +117,10 @@ function slotStart(fixture: Fixture, i: number): { providerId: string; date: str
   const step = Math.floor(i / PROVIDERS);
   const day = fixture.firstDay.add({ days: Math.floor(step / SLOTS_PER_DAY) });
   const minutes = 8 * 60 + (step % SLOTS_PER_DAY) * 30;
-  const start = day.toZonedDateTime({ timeZone: 'Europe/Berlin', plainTime: Temporal.PlainTime.from({ hour: Math.floor(minutes / 60), minute: minutes % 60 }) });
+  const start = day.toZonedDateTime({
+    timeZone: 'Europe/Berlin',
+    plainTime: Temporal.PlainTime.from({ hour: Math.floor(minutes / 60), minute: minutes % 60 }),
+  });
   return { providerId: fixture.providerIds[provider]!, date: start.toInstant().toString() };
 }
 
@@ -94,21 +133,33 @@ async function benchSvc(label: string, databaseUrl: string, storage: Storage): P
     // Availability is asked by many browsers: each connection is its own client (SVC_TRUST_PROXY with one
     // X-Forwarded-For address per connection), so the rate limiter counts them apart as it would in production.
     // (SVC_SECRET: required on Postgres; a libSQL file would keep a generated one beside itself)
-    env: { SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0000', ...process.env, DATABASE_URL: databaseUrl, SVC_DEMO: 'false', LOG_LEVEL: 'warn', SVC_RATE_LIMIT: '1000000000', SVC_TRUST_PROXY: 'true' },
-    stdout: 'ignore', stderr: 'inherit',
+    env: {
+      SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SVC_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      SVC_RATE_LIMIT: '1000000000',
+      SVC_TRUST_PROXY: 'true',
+    },
+    stdout: 'ignore',
+    stderr: 'inherit',
   });
   const base = `http://127.0.0.1:${port}/api/v1/workspaces/${fixture.slug}`;
   try {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`);
     const availability = await runLoad({
-      connections: CONNECTIONS, seconds: SECONDS,
-      next: (i) => new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${fixture.firstDay.add({ days: i % 28 }).toString()}`, {
-        headers: { 'x-forwarded-for': `198.51.100.${i % CONNECTIONS}` },
-      }),
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      next: (i) =>
+        new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${fixture.firstDay.add({ days: i % 28 }).toString()}`, {
+          headers: { 'x-forwarded-for': `198.51.100.${i % CONNECTIONS}` },
+        }),
     });
     // Each slot is asked for twice, by different connections: half the answers must be 409.
     const bookings = await runLoad({
-      connections: CONNECTIONS, seconds: SECONDS,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
       next: (i) => {
         const { providerId, date } = slotStart(fixture, Math.floor(i / 2));
         return new Request(`${base}/bookings`, {
@@ -153,7 +204,14 @@ interface Row {
 
 function row(label: string, result: LoadResult, note = ''): Row {
   const round = (value: number) => Math.round(value * 100) / 100;
-  return { case: label, 'req/s': Math.round(result.perSecond), 'p50 ms': round(result.p50), 'p99 ms': round(result.p99), requests: result.requests, note: note || JSON.stringify(result.statuses) };
+  return {
+    case: label,
+    'req/s': Math.round(result.perSecond),
+    'p50 ms': round(result.p50),
+    'p99 ms': round(result.p99),
+    requests: result.requests,
+    note: note || JSON.stringify(result.statuses),
+  };
 }
 
 async function benchBare(): Promise<Row> {

@@ -38,10 +38,20 @@ export async function runLoad(options: { connections: number; seconds: number; n
   await Promise.all(Array.from({ length: options.connections }, loop));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses };
+  return {
+    requests: latencies.length,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses,
+  };
 }
 
 export function machine(): string {
-  const cpu = require('node:fs').readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.+)/)?.[1] ?? 'unknown CPU';
+  const cpu =
+    require('node:fs')
+      .readFileSync('/proc/cpuinfo', 'utf8')
+      .match(/model name\s*:\s*(.+)/)?.[1] ?? 'unknown CPU';
   return `${navigator.hardwareConcurrency} cores, ${cpu}, Bun ${Bun.version}`;
 }

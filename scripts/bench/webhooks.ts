@@ -49,11 +49,28 @@ const config = parseConfig({ SVC_SECRET: 'bench-secret-bench-secret-bench-secret
 function event(workspaceId: string, index: number): OutboxEvent {
   const at = Date.now();
   const booking = {
-    id: `bk_bench${index}`, startTime: '2026-12-01T09:00:00.000Z', endTime: '2026-12-01T09:30:00.000Z', status: 'CONFIRMED',
-    customerName: 'Ada Lovelace', customerEmail: 'ada@example.com', serviceName: 'Massage', providerName: 'Robin', amount: 40,
-    serviceId: 'srv_bench', providerId: 'prv_bench', phone: null, notes: null, customFields: {}, createdAt: new Date(at).toISOString(),
+    id: `bk_bench${index}`,
+    startTime: '2026-12-01T09:00:00.000Z',
+    endTime: '2026-12-01T09:30:00.000Z',
+    status: 'CONFIRMED',
+    customerName: 'Ada Lovelace',
+    customerEmail: 'ada@example.com',
+    serviceName: 'Massage',
+    providerName: 'Robin',
+    amount: 40,
+    serviceId: 'srv_bench',
+    providerId: 'prv_bench',
+    phone: null,
+    notes: null,
+    customFields: {},
+    createdAt: new Date(at).toISOString(),
   };
-  return { workspaceId, type: 'booking.created', body: JSON.stringify({ type: 'booking.created', timestamp: new Date(at).toISOString(), data: { workspace: 'bench', booking } }), occurredAt: at };
+  return {
+    workspaceId,
+    type: 'booking.created',
+    body: JSON.stringify({ type: 'booking.created', timestamp: new Date(at).toISOString(), data: { workspace: 'bench', booking } }),
+    occurredAt: at,
+  };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -128,7 +145,7 @@ async function run(name: string, open: () => { storage: Storage; drop(): Promise
       committed.set(message!.id, wallNow());
       await Bun.sleep(PACE_MS);
     }
-    for (const until = performance.now() + 30_000; arrivals.size < LATENCY_MESSAGES && performance.now() < until;) await Bun.sleep(5);
+    for (const until = performance.now() + 30_000; arrivals.size < LATENCY_MESSAGES && performance.now() < until; ) await Bun.sleep(5);
     const latencies = [...committed].map(([id, at]) => (arrivals.get(id) ?? Infinity) - at).sort((a, b) => a - b);
     await dispatcher.stop();
 
@@ -140,15 +157,19 @@ async function run(name: string, open: () => { storage: Storage; drop(): Promise
     }
     const started = performance.now();
     backlog.start();
-    for (const until = started + 120_000; arrivals.size < MESSAGES && performance.now() < until;) await Bun.sleep(2);
+    for (const until = started + 120_000; arrivals.size < MESSAGES && performance.now() < until; ) await Bun.sleep(2);
     // Until every attempt is recorded too.
     await backlog.stop();
     const elapsed = (performance.now() - started) / 1000;
     const recorded = (await raw.listAttempts((await raw.listWebhooks(workspace.id))[0]!.id, 1)).length > 0;
 
     console.log(`\n${name} (concurrency ${CONCURRENCY})`);
-    console.log(`  latency, commit -> receipt (${LATENCY_MESSAGES} writes, one every ${PACE_MS} ms): p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1)!)}`);
-    console.log(`  throughput (${MESSAGES} due messages): ${arrivals.size} delivered in ${elapsed.toFixed(2)} s = ${Math.round(arrivals.size / elapsed)} deliveries/s${recorded ? '' : ' (attempts NOT recorded!)'}`);
+    console.log(
+      `  latency, commit -> receipt (${LATENCY_MESSAGES} writes, one every ${PACE_MS} ms): p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1)!)}`,
+    );
+    console.log(
+      `  throughput (${MESSAGES} due messages): ${arrivals.size} delivered in ${elapsed.toFixed(2)} s = ${Math.round(arrivals.size / elapsed)} deliveries/s${recorded ? '' : ' (attempts NOT recorded!)'}`,
+    );
   } finally {
     await dispatcher.stop();
     receiver.stop();
@@ -157,7 +178,14 @@ async function run(name: string, open: () => { storage: Storage; drop(): Promise
 }
 
 async function main() {
-  const cpu = (await Bun.file('/proc/cpuinfo').text().catch(() => '')).match(/model name\s*:\s*(.*)/)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const cpu =
+    (
+      await Bun.file('/proc/cpuinfo')
+        .text()
+        .catch(() => '')
+    ).match(/model name\s*:\s*(.*)/)?.[1]
+    ?? cpus()[0]?.model
+    ?? 'unknown';
   console.log(`webhook delivery benchmark: ${cpus().length} CPUs (${cpu}), bun ${Bun.version}`);
 
   await run('libSQL (file, WAL)', () => {

@@ -44,7 +44,10 @@ const pages: Record<string, string> = {
 const host = listen('127.0.0.2', (request) => new Response(pages[new URL(request.url).pathname] ?? 'not found', { headers: { 'content-type': 'text/html' } }));
 const hostUrl = `http://127.0.0.2:${host.port}`;
 
-const browser = await chromium.launch({ executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath: process.env.SVC_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
 
 /** In the page from its start: the first moment (performance.now()) each selector exists in the widget's shadow root. */
 function watch() {
@@ -100,7 +103,11 @@ const stats = (values: number[]) => {
 };
 console.log(`widget bench, ${RUNS} cold runs each, ${machine()}`);
 console.log('| measure | median ms | p90 ms | max ms |\n|---|---|---|---|');
-for (const [name, label] of [['launcher', 'script loaded → launcher button (floating)'], ['days', 'script loaded → first open days (inline, data-service)'], ['slots', 'click on a day → its times shown']] as const) {
+for (const [name, label] of [
+  ['launcher', 'script loaded → launcher button (floating)'],
+  ['days', 'script loaded → first open days (inline, data-service)'],
+  ['slots', 'click on a day → its times shown'],
+] as const) {
   const { median, p90, max } = stats(samples[name]!);
   console.log(`| ${label} | ${median} | ${p90} | ${max} |`);
 }

@@ -65,7 +65,12 @@ export function accessPlugin(deps: AppDeps, options: AccessOptions) {
       await count(policy.rateLimit, addressIdentity, headers);
       if (!origin || !matched || 'malformed' in matched || policy.scope !== 'workspace' || policy.browsers === 'none') return;
       const workspace = await deps.storage.getWorkspaceBySlug(matched.params.slug ?? '');
-      return preflightResponse(origin, method, browserMayRead(policy.browsers, workspace, origin, deps.config.SVC_PUBLIC_URL), headers as Record<string, string>);
+      return preflightResponse(
+        origin,
+        method,
+        browserMayRead(policy.browsers, workspace, origin, deps.config.SVC_PUBLIC_URL),
+        headers as Record<string, string>,
+      );
     }
 
     const matched = routeTable().match(request.method, path);
@@ -74,13 +79,19 @@ export function accessPlugin(deps: AppDeps, options: AccessOptions) {
 
     let principal: Principal;
     try {
-      principal = await resolvePrincipal(deps, resolvers, policy, {
-        method: request.method,
-        slug: slugOf(matched!),
-        headers: request.headers,
-        addressIdentity,
-        now: deps.clock.now(),
-      }, rules[policy.rateLimit].perCredential);
+      principal = await resolvePrincipal(
+        deps,
+        resolvers,
+        policy,
+        {
+          method: request.method,
+          slug: slugOf(matched!),
+          headers: request.headers,
+          addressIdentity,
+          now: deps.clock.now(),
+        },
+        rules[policy.rateLimit].perCredential,
+      );
     } catch (error) {
       // A request that does not authenticate counts against its client address, not the credential it presented.
       await count(policy.rateLimit, addressIdentity, headers);

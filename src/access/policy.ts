@@ -64,7 +64,15 @@ export function openRoute(rateLimit: RateLimitRuleName | null = null): OpenPolic
  * checked all the same (a wrong key is 401) and makes the call a backend call: no CORS headers.
  */
 export function publicRoute(browsers: Exclude<BrowserAccess, 'none'>): WorkspacePolicy {
-  return { scope: 'workspace', workspaceFrom: 'slug', credentials: ['apiKey', 'panelSession'], capability: null, keyless: 'allowed', browsers, rateLimit: 'v1' };
+  return {
+    scope: 'workspace',
+    workspaceFrom: 'slug',
+    credentials: ['apiKey', 'panelSession'],
+    capability: null,
+    keyless: 'allowed',
+    browsers,
+    rateLimit: 'v1',
+  };
 }
 
 export interface KeyOrSessionOptions {
@@ -98,7 +106,15 @@ export function workspaceKey(options: Pick<KeyOrSessionOptions, 'demoReads'> = {
 
 /** A host platform's server (`Authorization: SvcHost <credential>`); the credential names the workspace. */
 export function hostCredential(rateLimit: RateLimitRuleName): WorkspacePolicy {
-  return { scope: 'workspace', workspaceFrom: 'hostCredential', credentials: ['hostCredential'], capability: null, keyless: 'refused', browsers: 'none', rateLimit };
+  return {
+    scope: 'workspace',
+    workspaceFrom: 'hostCredential',
+    credentials: ['hostCredential'],
+    capability: null,
+    keyless: 'refused',
+    browsers: 'none',
+    rateLimit,
+  };
 }
 
 /** Names of the OpenAPI security schemes (src/openapi/document.ts defines them). */

@@ -96,7 +96,10 @@ export async function resolvePrincipal(
  */
 function requireWidgetOrigin(workspace: WorkspaceRecord, origin: string | null, publicUrl: string) {
   if (isWidgetOriginAllowed(origin, workspace, publicUrl)) return;
-  throw new AppError('DOMAIN_NOT_ALLOWED', origin
-    ? `origin ${origin} is not an allowed widget domain of workspace ${workspace.slug}: add its domain to the workspace's allowed domains, or call with the API key from a backend`
-    : `a booking without an API key must come from a page on an allowed widget domain of workspace ${workspace.slug} (Origin header), or carry the API key in ${API_KEY_HEADER}`);
+  throw new AppError(
+    'DOMAIN_NOT_ALLOWED',
+    origin
+      ? `origin ${origin} is not an allowed widget domain of workspace ${workspace.slug}: add its domain to the workspace's allowed domains, or call with the API key from a backend`
+      : `a booking without an API key must come from a page on an allowed widget domain of workspace ${workspace.slug} (Origin header), or carry the API key in ${API_KEY_HEADER}`,
+  );
 }

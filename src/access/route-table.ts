@@ -51,7 +51,11 @@ export class RouteTable {
   match(method: string, rawPath: string): RouteMatch | null {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const segments = path.split('/').slice(1);
-    const candidates = [...(this.byMethod.get(method) ?? []), ...(method === 'HEAD' ? this.byMethod.get('GET') ?? [] : []), ...(this.byMethod.get('ALL') ?? [])];
+    const candidates = [
+      ...(this.byMethod.get(method) ?? []),
+      ...(method === 'HEAD' ? (this.byMethod.get('GET') ?? []) : []),
+      ...(this.byMethod.get('ALL') ?? []),
+    ];
     for (const route of candidates) {
       if (route.segments.length !== segments.length) continue;
       const params: Record<string, string> = {};

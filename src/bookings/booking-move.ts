@@ -1,4 +1,15 @@
-import type { BookingStore, BookingRecord, BookingTransition, MailEntry, OutboxEvent, PaymentRecord, PaymentStatus, PaymentStore, ReserveRequest, WorkspaceRecord } from '../storage/port.ts';
+import type {
+  BookingStore,
+  BookingRecord,
+  BookingTransition,
+  MailEntry,
+  OutboxEvent,
+  PaymentRecord,
+  PaymentStatus,
+  PaymentStore,
+  ReserveRequest,
+  WorkspaceRecord,
+} from '../storage/port.ts';
 import { mailEnabled, type Config } from '../config.ts';
 import { mailEntries } from '../mail/outbox-entries.ts';
 import { bookingEvents, paymentEvents } from './events.ts';
@@ -125,7 +136,10 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
     const moved = await deps.storage.transitionBooking(workspace.id, booking.id, transition);
     return moved ? { ok: true, booking: moved, events: decided.events, payment: null } : { ok: false, kind: 'stale', payment: null };
   }
-  const settled = await deps.storage.settlePayment(paymentChange.payment.id, paymentChange.from, paymentChange.to, at, { workspaceId: workspace.id, transition });
+  const settled = await deps.storage.settlePayment(paymentChange.payment.id, paymentChange.from, paymentChange.to, at, {
+    workspaceId: workspace.id,
+    transition,
+  });
   if (!settled) return { ok: false, kind: 'stale', payment: null };
   if (!settled.booking) return { ok: false, kind: 'stale', payment: settled.payment };
   return { ok: true, booking: settled.booking, events: decided.events, payment: settled.payment };

@@ -13,7 +13,11 @@ const failed = (message: string) => new AppError('CAPTCHA_FAILED', message);
  * siteverify form) and accepts only `{ "success": true }`. Anything else, an unreachable service included,
  * is a 400 CAPTCHA_FAILED: failing closed keeps bots out while the verifier is down.
  */
-export async function verifyCaptcha(config: Pick<Config, 'SVC_CAPTCHA_SECRET' | 'SVC_CAPTCHA_VERIFY_URL'>, logger: Logger, token: string | undefined): Promise<void> {
+export async function verifyCaptcha(
+  config: Pick<Config, 'SVC_CAPTCHA_SECRET' | 'SVC_CAPTCHA_VERIFY_URL'>,
+  logger: Logger,
+  token: string | undefined,
+): Promise<void> {
   const secret = config.SVC_CAPTCHA_SECRET;
   if (!secret) return;
   if (!token) throw failed('recaptchaToken is required: solve the captcha of the booking form and send its token');

@@ -41,7 +41,13 @@ export interface PaymentEventBody {
  * booking.confirmed): `payment.*` bodies carry the payment, the others are booking events. Message ids ascend
  * in the order they are made, so the messages are claimed for delivery in this order too.
  */
-export function paymentEvents(types: readonly BookingEventType[], workspace: { id: string; slug: string }, booking: Booking, payment: PaymentRecord, at: number): OutboxEvent[] {
+export function paymentEvents(
+  types: readonly BookingEventType[],
+  workspace: { id: string; slug: string },
+  booking: Booking,
+  payment: PaymentRecord,
+  at: number,
+): OutboxEvent[] {
   return types.flatMap((type): OutboxEvent[] => {
     if (!type.startsWith('payment.')) return bookingEvents([type], workspace, booking, at);
     const body: PaymentEventBody = {
@@ -50,7 +56,12 @@ export function paymentEvents(types: readonly BookingEventType[], workspace: { i
       data: {
         workspace: workspace.slug,
         booking,
-        payment: { amount: toMajor(payment.amountMinor, payment.currency), currency: payment.currency, provider: payment.provider, reference: payment.reference },
+        payment: {
+          amount: toMajor(payment.amountMinor, payment.currency),
+          currency: payment.currency,
+          provider: payment.provider,
+          reference: payment.reference,
+        },
       },
     };
     return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at }];

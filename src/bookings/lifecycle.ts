@@ -9,13 +9,7 @@
 export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-export type BookingEventType =
-  | 'booking.created'
-  | 'booking.confirmed'
-  | 'booking.cancelled'
-  | 'booking.rescheduled'
-  | 'booking.completed'
-  | 'payment.received';
+export type BookingEventType = 'booking.created' | 'booking.confirmed' | 'booking.cancelled' | 'booking.rescheduled' | 'booking.completed' | 'payment.received';
 
 /**
  * What can happen to an existing booking:
@@ -70,9 +64,7 @@ export function move(current: LifecycleBooking, action: LifecycleAction, now: nu
     case 'confirm':
       return status === 'PENDING' ? { ok: true, status: 'CONFIRMED', events: ['booking.confirmed'] } : refuse(status, action);
     case 'pay':
-      return status === 'PENDING'
-        ? { ok: true, status: 'CONFIRMED', events: ['payment.received', 'booking.confirmed'] }
-        : refuse(status, action);
+      return status === 'PENDING' ? { ok: true, status: 'CONFIRMED', events: ['payment.received', 'booking.confirmed'] } : refuse(status, action);
     case 'cancel':
       return { ok: true, status: 'CANCELLED', events: ['booking.cancelled'] };
     case 'expire':

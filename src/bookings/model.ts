@@ -11,45 +11,61 @@ import { BOOKING_STATUSES } from './lifecycle.ts';
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
-export const BookingStatus = t.Union(
-  [t.Literal('PENDING'), t.Literal('CONFIRMED'), t.Literal('CANCELLED'), t.Literal('COMPLETED')],
-  { description: BOOKING_STATUSES.join(', ') },
-);
+export const BookingStatus = t.Union([t.Literal('PENDING'), t.Literal('CONFIRMED'), t.Literal('CANCELLED'), t.Literal('COMPLETED')], {
+  description: BOOKING_STATUSES.join(', '),
+});
 
 /** A booking as the API returns it: the spec's fields plus those of decisions section 3. */
-export const Booking = t.Object({
-  id: t.String(),
-  startTime: t.String({ format: 'date-time' }),
-  endTime: t.String({ format: 'date-time' }),
-  status: BookingStatus,
-  customerName: nullable(t.String()),
-  customerEmail: t.String(),
-  serviceName: nullable(t.String()),
-  providerName: nullable(t.String()),
-  amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
-  serviceId: t.String(),
-  providerId: t.String(),
-  // The three below are left out of the demo workspace's keyless reads (decisions section 7); always present otherwise.
-  phone: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
-  notes: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
-  customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields, by key; absent in keyless reads of the demo workspace' })),
-  createdAt: t.String({ format: 'date-time' }),
-}, { $id: 'Booking', description: 'A booking as the API returns it' });
+export const Booking = t.Object(
+  {
+    id: t.String(),
+    startTime: t.String({ format: 'date-time' }),
+    endTime: t.String({ format: 'date-time' }),
+    status: BookingStatus,
+    customerName: nullable(t.String()),
+    customerEmail: t.String(),
+    serviceName: nullable(t.String()),
+    providerName: nullable(t.String()),
+    amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
+    serviceId: t.String(),
+    providerId: t.String(),
+    // The three below are left out of the demo workspace's keyless reads (decisions section 7); always present otherwise.
+    phone: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
+    notes: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
+    customFields: t.Optional(
+      t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields, by key; absent in keyless reads of the demo workspace' }),
+    ),
+    createdAt: t.String({ format: 'date-time' }),
+  },
+  { $id: 'Booking', description: 'A booking as the API returns it' },
+);
 export type Booking = typeof Booking.static;
 
-export const BookingResponse = t.Object({
-  success: t.Boolean(),
-  booking: Booking,
-  checkoutUrl: t.Optional(nullable(t.String({ description: 'hosted payment page, when a payment is due at creation' }))),
-  manageUrl: t.Optional(nullable(t.String({ description: "the customer's page to see, cancel or reschedule the booking ({app_url}/manage/{token}); createBooking only, never shown again" }))),
-}, { $id: 'BookingResponse', description: 'The booking' });
+export const BookingResponse = t.Object(
+  {
+    success: t.Boolean(),
+    booking: Booking,
+    checkoutUrl: t.Optional(nullable(t.String({ description: 'hosted payment page, when a payment is due at creation' }))),
+    manageUrl: t.Optional(
+      nullable(
+        t.String({
+          description: "the customer's page to see, cancel or reschedule the booking ({app_url}/manage/{token}); createBooking only, never shown again",
+        }),
+      ),
+    ),
+  },
+  { $id: 'BookingResponse', description: 'The booking' },
+);
 export type BookingResponse = typeof BookingResponse.static;
 
-export const BookingsResponse = t.Object({
-  success: t.Boolean(),
-  bookings: t.Array(Booking),
-  nextCursor: nullable(t.String({ description: 'pass as `cursor` for the next page; null on the last page' })),
-}, { $id: 'BookingsResponse', description: 'A page of bookings' });
+export const BookingsResponse = t.Object(
+  {
+    success: t.Boolean(),
+    bookings: t.Array(Booking),
+    nextCursor: nullable(t.String({ description: 'pass as `cursor` for the next page; null on the last page' })),
+  },
+  { $id: 'BookingsResponse', description: 'A page of bookings' },
+);
 
 /** Shortest booking, minutes (spec section 8). */
 export const MIN_DURATION = 5;
@@ -58,18 +74,21 @@ export const MAX_DURATION = 1440;
 
 export const Duration = Type.Integer({ minimum: MIN_DURATION, maximum: MAX_DURATION, description: 'minutes; default the service duration' });
 
-export const BookingCreate = t.Object({
-  serviceId: t.String({ minLength: 1, maxLength: 64 }),
-  providerId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'omit to have any free provider offering the service assigned' })),
-  email: t.String({ format: 'email', maxLength: 254 }),
-  name: t.Optional(t.String({ maxLength: 200 })),
-  phone: t.Optional(t.String({ maxLength: 40 })),
-  date: { ...DateTimeWithOffset, description: 'start of the booking, a date-time with an offset such as 2026-12-01T09:00:00Z' },
-  duration: t.Optional(Duration),
-  notes: t.Optional(t.String({ maxLength: 5000 })),
-  recaptchaToken: t.Optional(t.String({ maxLength: 4096, description: 'needed for keyless requests when the server has a captcha secret' })),
-  customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the workspace custom fields, by key; unknown keys are ignored' })),
-}, { $id: 'BookingCreate' });
+export const BookingCreate = t.Object(
+  {
+    serviceId: t.String({ minLength: 1, maxLength: 64 }),
+    providerId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'omit to have any free provider offering the service assigned' })),
+    email: t.String({ format: 'email', maxLength: 254 }),
+    name: t.Optional(t.String({ maxLength: 200 })),
+    phone: t.Optional(t.String({ maxLength: 40 })),
+    date: { ...DateTimeWithOffset, description: 'start of the booking, a date-time with an offset such as 2026-12-01T09:00:00Z' },
+    duration: t.Optional(Duration),
+    notes: t.Optional(t.String({ maxLength: 5000 })),
+    recaptchaToken: t.Optional(t.String({ maxLength: 4096, description: 'needed for keyless requests when the server has a captcha secret' })),
+    customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the workspace custom fields, by key; unknown keys are ignored' })),
+  },
+  { $id: 'BookingCreate' },
+);
 export type BookingCreate = typeof BookingCreate.static;
 
 export const BookingParams = t.Object({
@@ -90,26 +109,41 @@ export const ListBookingsQuery = t.Object({
 });
 export type ListBookingsQuery = typeof ListBookingsQuery.static;
 
-export const CancelBody = t.Optional(t.Object({
-  reason: t.Optional(t.String({ maxLength: 1000, description: 'kept with the booking' })),
-}, { $id: 'BookingCancel' }));
+export const CancelBody = t.Optional(
+  t.Object(
+    {
+      reason: t.Optional(t.String({ maxLength: 1000, description: 'kept with the booking' })),
+    },
+    { $id: 'BookingCancel' },
+  ),
+);
 
-export const RescheduleBody = t.Object({
-  date: { ...DateTimeWithOffset, description: 'the new start, a date-time with an offset' },
-}, { $id: 'BookingReschedule' });
+export const RescheduleBody = t.Object(
+  {
+    date: { ...DateTimeWithOffset, description: 'the new start, a date-time with an offset' },
+  },
+  { $id: 'BookingReschedule' },
+);
 
 /** One customer mail of a booking and how its sending went (decisions section 14). */
-export const BookingMail = t.Object({
-  id: t.String(),
-  kind: t.Union([t.Literal('confirmed'), t.Literal('pending'), t.Literal('cancelled'), t.Literal('rescheduled'), t.Literal('reminder')]),
-  status: t.Union([t.Literal('pending'), t.Literal('sent'), t.Literal('failed'), t.Literal('dropped')], {
-    description: 'pending: waiting or retrying; sent: the SMTP server accepted it; failed: every attempt failed; dropped: the booking moved on before it went out',
-  }),
-  attempts: t.Integer(),
-  lastError: nullable(t.String({ description: "the last attempt's error (no personal data)" })),
-  nextAttemptAt: nullable(t.String({ format: 'date-time' })),
-  createdAt: t.String({ format: 'date-time' }),
-  sentAt: nullable(t.String({ format: 'date-time' })),
-}, { $id: 'BookingMail', description: "A customer mail of a booking and how sending it went" });
+export const BookingMail = t.Object(
+  {
+    id: t.String(),
+    kind: t.Union([t.Literal('confirmed'), t.Literal('pending'), t.Literal('cancelled'), t.Literal('rescheduled'), t.Literal('reminder')]),
+    status: t.Union([t.Literal('pending'), t.Literal('sent'), t.Literal('failed'), t.Literal('dropped')], {
+      description:
+        'pending: waiting or retrying; sent: the SMTP server accepted it; failed: every attempt failed; dropped: the booking moved on before it went out',
+    }),
+    attempts: t.Integer(),
+    lastError: nullable(t.String({ description: "the last attempt's error (no personal data)" })),
+    nextAttemptAt: nullable(t.String({ format: 'date-time' })),
+    createdAt: t.String({ format: 'date-time' }),
+    sentAt: nullable(t.String({ format: 'date-time' })),
+  },
+  { $id: 'BookingMail', description: 'A customer mail of a booking and how sending it went' },
+);
 
-export const BookingMailsResponse = t.Object({ success: t.Literal(true), mails: t.Array(BookingMail) }, { $id: 'BookingMailsResponse', description: "The booking's customer mails, oldest first" });
+export const BookingMailsResponse = t.Object(
+  { success: t.Literal(true), mails: t.Array(BookingMail) },
+  { $id: 'BookingMailsResponse', description: "The booking's customer mails, oldest first" },
+);

@@ -139,10 +139,14 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
 
   const check = slotCheck(workspace, offering, start, duration, now);
   const json = jsonFor(offering);
-  const result = await applyBookingMove(deps, { workspace, booking: record, json, at: now }, {
-    action: 'create',
-    reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
-  });
+  const result = await applyBookingMove(
+    deps,
+    { workspace, booking: record, json, at: now },
+    {
+      action: 'create',
+      reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
+    },
+  );
   if (!result.ok) throw check.refusal();
   const link = manageUrl(deps.config.SVC_PUBLIC_URL, manage.token);
   if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null, manageUrl: link };
@@ -166,9 +170,14 @@ export async function bookingMails(deps: Pick<AppDeps, 'storage'>, workspace: Wo
   const booking = await findBooking(deps, workspace, bookingId);
   const mails = await deps.storage.listBookingMails(booking.id);
   return mails.map((mail) => ({
-    id: mail.id, kind: mail.kind, status: mail.status, attempts: mail.attempts, lastError: mail.lastError,
+    id: mail.id,
+    kind: mail.kind,
+    status: mail.status,
+    attempts: mail.attempts,
+    lastError: mail.lastError,
     nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
-    createdAt: isoTime(mail.createdAt), sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
+    createdAt: isoTime(mail.createdAt),
+    sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
   }));
 }
 
@@ -199,7 +208,11 @@ export function decodeCursor(cursor: string): Position {
  * listBookings: ordered by startTime, then id; keyset pagination, so a page never repeats or skips a booking
  * that existed when the first page was read, however many bookings are added meanwhile.
  */
-export async function listBookings(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, query: ListBookingsQuery): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
+export async function listBookings(
+  deps: { storage: BookingStore & CatalogueStore },
+  workspace: WorkspaceRecord,
+  query: ListBookingsQuery,
+): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
   const limit = query.limit ?? DEFAULT_PAGE;
   const from = query.from === undefined ? undefined : parseInstant('from', query.from);
   const to = query.to === undefined ? undefined : parseInstant('to', query.to);
@@ -215,10 +228,12 @@ export async function listBookings(deps: { storage: BookingStore & CatalogueStor
   const serviceNames = new Map(services.map((service) => [service.id, service.name]));
   const providerNames = new Map(providers.map((provider) => [provider.id, provider.name]));
   return {
-    bookings: page.map((booking) => toBookingJson(booking, {
-      serviceName: serviceNames.get(booking.serviceId) ?? null,
-      providerName: providerNames.get(booking.providerId) ?? null,
-    })),
+    bookings: page.map((booking) =>
+      toBookingJson(booking, {
+        serviceName: serviceNames.get(booking.serviceId) ?? null,
+        providerName: providerNames.get(booking.providerId) ?? null,
+      }),
+    ),
     nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
   };
 }
@@ -229,7 +244,13 @@ const invalidTransition = (reason: string) => new AppError('INVALID_TRANSITION',
  * confirm, cancel and complete through applyBookingMove: the lifecycle decides, the status moves compare-and-set
  * with the move's events. When the booking changed status in between, it is read again and the move decided anew.
  */
-export async function changeStatus(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>, options: { reason?: string } = {}): Promise<Booking> {
+export async function changeStatus(
+  deps: AppDeps,
+  workspace: WorkspaceRecord,
+  bookingId: string,
+  action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>,
+  options: { reason?: string } = {},
+): Promise<Booking> {
   for (let attempt = 0; attempt < TRANSITION_ATTEMPTS; attempt++) {
     const booking = await findBooking(deps, workspace, bookingId);
     const names = await namesOf(deps, booking);
@@ -238,7 +259,9 @@ export async function changeStatus(deps: AppDeps, workspace: WorkspaceRecord, bo
     if (result.ok) return input.json(result.booking);
     if (result.kind === 'refused') throw invalidTransition(result.reason);
   }
-  throw invalidTransition(`booking ${bookingId} kept changing status while it was being ${action === 'cancel' ? 'cancelled' : `${action}d`}; read it and try again`);
+  throw invalidTransition(
+    `booking ${bookingId} kept changing status while it was being ${action === 'cancel' ? 'cancelled' : `${action}d`}; read it and try again`,
+  );
 }
 
 /**
@@ -263,12 +286,16 @@ export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecor
   const length = booking.endTime - booking.startTime;
   const check = slotCheck(workspace, offering, start, length / MINUTE_MS, now);
   const json = jsonFor(offering);
-  const result = await applyBookingMove(deps, { workspace, booking, json, at: now }, {
-    action: 'reschedule',
-    startTime: start,
-    endTime: start + length,
-    reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
-  });
+  const result = await applyBookingMove(
+    deps,
+    { workspace, booking, json, at: now },
+    {
+      action: 'reschedule',
+      startTime: start,
+      endTime: start + length,
+      reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
+    },
+  );
   if (result.ok) return json(result.booking);
   // Refused: because the time is not bookable, or because the booking left PENDING/CONFIRMED meanwhile.
   const current = await findBooking(deps, workspace, bookingId);

@@ -6,13 +6,60 @@ import { defaultHours } from '../workspaces/service.ts';
 
 const DEMO_TIMEZONE = 'Europe/Berlin';
 
-type DemoService = Pick<ServiceRecord, 'name' | 'description' | 'duration' | 'priceMinor' | 'depositMinor' | 'category' | 'capacity' | 'bufferTime' | 'minNotice' | 'maxAdvance'>;
+type DemoService = Pick<
+  ServiceRecord,
+  'name' | 'description' | 'duration' | 'priceMinor' | 'depositMinor' | 'category' | 'capacity' | 'bufferTime' | 'minNotice' | 'maxAdvance'
+>;
 
 const SERVICES: DemoService[] = [
-  { name: 'Haircut', description: 'Wash, cut and style.', duration: 30, priceMinor: 3500, depositMinor: null, category: 'Hair', capacity: 1, bufferTime: 10, minNotice: 60, maxAdvance: 60 },
-  { name: 'Colour & cut', description: 'Full colour with a cut and blow-dry.', duration: 90, priceMinor: 8900, depositMinor: 2000, category: 'Hair', capacity: 1, bufferTime: 15, minNotice: 120, maxAdvance: 90 },
-  { name: 'Free consultation', description: 'Fifteen minutes to plan your next look.', duration: 15, priceMinor: 0, depositMinor: null, category: 'Advice', capacity: 1, bufferTime: 0, minNotice: 30, maxAdvance: 30 },
-  { name: 'Beginners yoga class', description: 'A relaxed group class; mats provided.', duration: 60, priceMinor: 1500, depositMinor: null, category: 'Classes', capacity: 8, bufferTime: 0, minNotice: 0, maxAdvance: 30 },
+  {
+    name: 'Haircut',
+    description: 'Wash, cut and style.',
+    duration: 30,
+    priceMinor: 3500,
+    depositMinor: null,
+    category: 'Hair',
+    capacity: 1,
+    bufferTime: 10,
+    minNotice: 60,
+    maxAdvance: 60,
+  },
+  {
+    name: 'Colour & cut',
+    description: 'Full colour with a cut and blow-dry.',
+    duration: 90,
+    priceMinor: 8900,
+    depositMinor: 2000,
+    category: 'Hair',
+    capacity: 1,
+    bufferTime: 15,
+    minNotice: 120,
+    maxAdvance: 90,
+  },
+  {
+    name: 'Free consultation',
+    description: 'Fifteen minutes to plan your next look.',
+    duration: 15,
+    priceMinor: 0,
+    depositMinor: null,
+    category: 'Advice',
+    capacity: 1,
+    bufferTime: 0,
+    minNotice: 30,
+    maxAdvance: 30,
+  },
+  {
+    name: 'Beginners yoga class',
+    description: 'A relaxed group class; mats provided.',
+    duration: 60,
+    priceMinor: 1500,
+    depositMinor: null,
+    category: 'Classes',
+    capacity: 8,
+    bufferTime: 0,
+    minNotice: 0,
+    maxAdvance: 30,
+  },
 ];
 
 const CUSTOMERS = [
@@ -58,10 +105,22 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
   if (existing) await deps.storage.deleteWorkspace(existing.id);
   const now = deps.clock.now();
   const workspace: WorkspaceRecord = {
-    id: newId('ws', now), slug: DEMO_SLUG, name: 'Demo Hair & Wellness', primaryColor: '#0f766e', logoUrl: null, plan: 'demo', industry: 'beauty',
-    timezone: DEMO_TIMEZONE, language: 'en', timeFormat: '24h', cancellationHours: 24, requiresConfirmation: false,
+    id: newId('ws', now),
+    slug: DEMO_SLUG,
+    name: 'Demo Hair & Wellness',
+    primaryColor: '#0f766e',
+    logoUrl: null,
+    plan: 'demo',
+    industry: 'beauty',
+    timezone: DEMO_TIMEZONE,
+    language: 'en',
+    timeFormat: '24h',
+    cancellationHours: 24,
+    requiresConfirmation: false,
     hours: { ...defaultHours(), weekly: { ...defaultHours().weekly, sat: [{ start: '10:00', end: '14:00' }] } },
-    domains: [], createdAt: now, updatedAt: now,
+    domains: [],
+    createdAt: now,
+    updatedAt: now,
   };
   try {
     await deps.storage.createWorkspace(workspace);
@@ -71,16 +130,31 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     throw error;
   }
 
-  const split = [{ start: '09:00', end: '12:30' }, { start: '13:30', end: '18:00' }];
+  const split = [
+    { start: '09:00', end: '12:30' },
+    { start: '13:30', end: '18:00' },
+  ];
   const providers: ProviderRecord[] = [
-    { name: 'Alex Hoffmann', email: 'alex@demo.example', hours: { weekly: { mon: split, tue: split, wed: split, thu: split, fri: split, sat: [], sun: [] }, exceptions: [] } },
+    {
+      name: 'Alex Hoffmann',
+      email: 'alex@demo.example',
+      hours: { weekly: { mon: split, tue: split, wed: split, thu: split, fri: split, sat: [], sun: [] }, exceptions: [] },
+    },
     { name: 'Sam Richter', email: 'sam@demo.example', hours: null },
   ].map((provider) => ({ ...provider, id: newId('prv', now), workspaceId: workspace.id, active: true, serviceIds: [], createdAt: now, updatedAt: now }));
   for (const provider of providers) await deps.storage.createProvider(provider);
 
   const services: ServiceRecord[] = SERVICES.map((service, index) => ({
-    ...service, id: newId('srv', now), workspaceId: workspace.id, currency: 'EUR', active: true, order: index, slotInterval: null,
-    providerIds: service.capacity > 1 ? [providers[1]!.id] : providers.map((provider) => provider.id), createdAt: now, updatedAt: now,
+    ...service,
+    id: newId('srv', now),
+    workspaceId: workspace.id,
+    currency: 'EUR',
+    active: true,
+    order: index,
+    slotInterval: null,
+    providerIds: service.capacity > 1 ? [providers[1]!.id] : providers.map((provider) => provider.id),
+    createdAt: now,
+    updatedAt: now,
   }));
   for (const service of services) await deps.storage.createService(service);
 
@@ -101,11 +175,28 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     const [customerName, customerEmail] = CUSTOMERS[index % CUSTOMERS.length]!;
     const startTime = at(day, time);
     const booking: BookingRecord = {
-      id: newId('bk', now), workspaceId: workspace.id, serviceId: service.id, providerId: provider.id, status,
-      startTime, endTime: startTime + service.duration * 60_000, bufferTime: service.bufferTime, customerName, customerEmail,
-      phone: null, notes: null, customFields: {}, amountMinor: service.priceMinor > 0 ? service.priceMinor : null,
-      currency: service.currency, cancelReason: status === 'CANCELLED' ? 'Customer rescheduled by phone' : null,
-      holdExpiresAt: null, createdAt: now, updatedAt: now, revision: 0, manageTokenHash: null, manageTokenSealed: null,
+      id: newId('bk', now),
+      workspaceId: workspace.id,
+      serviceId: service.id,
+      providerId: provider.id,
+      status,
+      startTime,
+      endTime: startTime + service.duration * 60_000,
+      bufferTime: service.bufferTime,
+      customerName,
+      customerEmail,
+      phone: null,
+      notes: null,
+      customFields: {},
+      amountMinor: service.priceMinor > 0 ? service.priceMinor : null,
+      currency: service.currency,
+      cancelReason: status === 'CANCELLED' ? 'Customer rescheduled by phone' : null,
+      holdExpiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+      revision: 0,
+      manageTokenHash: null,
+      manageTokenSealed: null,
     };
     await deps.storage.reserveBooking({ booking, candidates: [provider.id], margin: 0, fits: () => null, emit: () => [] });
   }

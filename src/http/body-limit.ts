@@ -34,27 +34,29 @@ export async function readLimitedText(request: Request): Promise<string> {
  * src/app.ts, because a global onParse runs even for a route that declares `parse: 'none'`, and read the body
  * themselves with readLimitedText.
  */
-export const bodyLimitPlugin = new Elysia({ name: 'body-limit' }).onParse({ as: 'global' }, async ({ request }) => {
-  if (request.method === 'GET' || request.method === 'HEAD') return;
-  const text = await readLimitedText(request);
-  if (text.trim() === '') return undefined;
-  const type = request.headers.get('content-type') ?? '';
-  if (type.includes('application/x-www-form-urlencoded')) {
-    const form = Object.fromEntries(new URLSearchParams(text));
-    rejectNulCharacters(form, 'body');
-    return form;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new AppError('VALIDATION_ERROR', 'request body is not valid JSON');
-  }
-  // Every svc request body is an object; refusing the rest here keeps a schema's optional body from taking "x".
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('VALIDATION_ERROR', 'request body must be a JSON object');
-  rejectNulCharacters(parsed, 'body');
-  return parsed;
-}).onTransform({ as: 'global' }, ({ params, query }) => {
-  rejectNulCharacters(params, 'params');
-  rejectNulCharacters(query, 'query');
-});
+export const bodyLimitPlugin = new Elysia({ name: 'body-limit' })
+  .onParse({ as: 'global' }, async ({ request }) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const text = await readLimitedText(request);
+    if (text.trim() === '') return undefined;
+    const type = request.headers.get('content-type') ?? '';
+    if (type.includes('application/x-www-form-urlencoded')) {
+      const form = Object.fromEntries(new URLSearchParams(text));
+      rejectNulCharacters(form, 'body');
+      return form;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new AppError('VALIDATION_ERROR', 'request body is not valid JSON');
+    }
+    // Every svc request body is an object; refusing the rest here keeps a schema's optional body from taking "x".
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('VALIDATION_ERROR', 'request body must be a JSON object');
+    rejectNulCharacters(parsed, 'body');
+    return parsed;
+  })
+  .onTransform({ as: 'global' }, ({ params, query }) => {
+    rejectNulCharacters(params, 'params');
+    rejectNulCharacters(query, 'query');
+  });

@@ -24,7 +24,11 @@ export function peerAddressOf(request: Request): string | undefined {
 export function clientAddress(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get('x-forwarded-for');
-    const last = forwarded?.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
+    const last = forwarded
+      ?.split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .at(-1);
     if (last) return last;
   }
   return peerAddressOf(request) ?? 'unknown';

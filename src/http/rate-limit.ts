@@ -34,6 +34,8 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 
 export function rateLimitedError(decision: RateLimitDecision, now: number): AppError {
   const retryAfter = Math.max(1, Math.ceil((decision.resetAt - now) / 1000));
-  return new AppError('RATE_LIMITED', `rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} seconds`, undefined,
-    { ...rateLimitHeaders(decision), 'retry-after': String(retryAfter) });
+  return new AppError('RATE_LIMITED', `rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} seconds`, undefined, {
+    ...rateLimitHeaders(decision),
+    'retry-after': String(retryAfter),
+  });
 }

@@ -33,8 +33,11 @@ const FORMAT_PHRASES: Record<string, string> = {
 
 /** `/weekly/mon/0/start` → `weekly.mon[0].start`. */
 function fieldName(path: string, part: string): string {
-  const name = path.split('/').filter(Boolean)
-    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+  const name = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
   return name || (part === 'body' ? 'request body' : part);
 }
 
@@ -63,8 +66,7 @@ export function describeValueError(error: ValueErrorLike, part: string): ErrorDe
   if (schema.anyOf) {
     // Nullable fields (T | null), and Elysia's numeric types (a number, or a string of digits).
     const nullable = schema.anyOf.some((option) => option.type === 'null');
-    const inner = schema.anyOf.find((option) => option.type === 'integer' || option.type === 'number')
-      ?? schema.anyOf.find((option) => option.type !== 'null');
+    const inner = schema.anyOf.find((option) => option.type === 'integer' || option.type === 'number') ?? schema.anyOf.find((option) => option.type !== 'null');
     if (inner) {
       const described = describeValueError({ ...error, schema: inner }, part);
       if (!nullable) return described;

@@ -41,7 +41,12 @@ function vtimezone(zone: string): string | null {
   return Array.isArray(block) && block[0] ? block[0] : null;
 }
 
-const STATUS = { PENDING: ICalEventStatus.TENTATIVE, CONFIRMED: ICalEventStatus.CONFIRMED, COMPLETED: ICalEventStatus.CONFIRMED, CANCELLED: ICalEventStatus.CANCELLED } as const;
+const STATUS = {
+  PENDING: ICalEventStatus.TENTATIVE,
+  CONFIRMED: ICalEventStatus.CONFIRMED,
+  COMPLETED: ICalEventStatus.CONFIRMED,
+  CANCELLED: ICalEventStatus.CANCELLED,
+} as const;
 
 /** An iCalendar document (RFC 5545) of `entries`, through ical-generator. */
 export function calendarDocument(options: CalendarOptions, entries: CalendarEntry[]): string {
@@ -67,9 +72,17 @@ export function calendarDocument(options: CalendarOptions, entries: CalendarEntr
       url: entry.url ?? null,
       status: options.method === 'CANCEL' ? ICalEventStatus.CANCELLED : STATUS[entry.status],
       organizer: options.organizer ?? null,
-      attendees: entry.attendee && options.method
-        ? [{ email: entry.attendee.email, name: entry.attendee.name, role: ICalAttendeeRole.REQ, status: options.method === 'CANCEL' ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED }]
-        : [],
+      attendees:
+        entry.attendee && options.method
+          ? [
+              {
+                email: entry.attendee.email,
+                name: entry.attendee.name,
+                role: ICalAttendeeRole.REQ,
+                status: options.method === 'CANCEL' ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
+              },
+            ]
+          : [],
     });
   }
   return calendar.toString();

@@ -55,7 +55,8 @@ export function timeFormatter(workspace: Pick<WorkspaceRecord, 'language' | 'tim
   const city = timeZone.split('/').pop()!.replaceAll('_', ' ');
   // Where the language has no abbreviation for the zone ("GMT+1" in English), the city says which zone it is.
   const zoneName = (at: number) => {
-    const short = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+    const short =
+      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
     return /^(GMT|UTC)[+-]/.test(short) ? `${short} (${city})` : short;
   };
   return {
@@ -90,9 +91,12 @@ export function composeMail(context: MailContext): OutgoingMail {
   const wording = wordingFor(workspace.language);
   const format = timeFormatter(workspace);
   const snapshot = mail.snapshot;
-  const amount = booking.amountMinor !== null && booking.currency !== null
-    ? new Intl.NumberFormat(localeOf(workspace.language), { style: 'currency', currency: booking.currency }).format(toMajor(booking.amountMinor, booking.currency))
-    : null;
+  const amount =
+    booking.amountMinor !== null && booking.currency !== null
+      ? new Intl.NumberFormat(localeOf(workspace.language), { style: 'currency', currency: booking.currency }).format(
+          toMajor(booking.amountMinor, booking.currency),
+        )
+      : null;
   const values: MailValues = {
     workspace: workspace.name,
     customer: booking.customerName,
@@ -149,25 +153,30 @@ export function composeMail(context: MailContext): OutgoingMail {
       ? {
           calendar: {
             filename: cancelled ? 'cancelled.ics' : 'invite.ics',
-            method: cancelled ? 'CANCEL' as const : 'REQUEST' as const,
-            content: calendarDocument({
-              publicUrl: context.publicUrl,
-              timezone: workspace.timezone,
-              name: workspace.name,
-              method: cancelled ? 'CANCEL' : 'REQUEST',
-              organizer: { name: workspace.name, email: addressOf(context.from) },
-              stamp: context.now,
-            }, [{
-              bookingId: booking.id,
-              startTime: snapshot.startTime,
-              endTime: snapshot.endTime,
-              status: snapshot.status,
-              revision: mail.revision,
-              summary: `${context.serviceName} · ${workspace.name}`,
-              description: [context.providerName ? `${labels.with}: ${context.providerName}` : null, context.manageUrl].filter(Boolean).join('\n'),
-              url: context.manageUrl,
-              attendee: { email: booking.customerEmail, name: booking.customerName },
-            }]),
+            method: cancelled ? ('CANCEL' as const) : ('REQUEST' as const),
+            content: calendarDocument(
+              {
+                publicUrl: context.publicUrl,
+                timezone: workspace.timezone,
+                name: workspace.name,
+                method: cancelled ? 'CANCEL' : 'REQUEST',
+                organizer: { name: workspace.name, email: addressOf(context.from) },
+                stamp: context.now,
+              },
+              [
+                {
+                  bookingId: booking.id,
+                  startTime: snapshot.startTime,
+                  endTime: snapshot.endTime,
+                  status: snapshot.status,
+                  revision: mail.revision,
+                  summary: `${context.serviceName} · ${workspace.name}`,
+                  description: [context.providerName ? `${labels.with}: ${context.providerName}` : null, context.manageUrl].filter(Boolean).join('\n'),
+                  url: context.manageUrl,
+                  attendee: { email: booking.customerEmail, name: booking.customerName },
+                },
+              ],
+            ),
           },
         }
       : {}),

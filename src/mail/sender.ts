@@ -44,7 +44,8 @@ export interface MailSender {
 /** Why a mail is not sent at all (it describes a state the booking has left), or null to send it. */
 function staleness(mail: MailMessageRecord, context: { status: string; revision: number }): string | null {
   if (mail.kind === 'pending' && context.status !== 'PENDING') return 'the booking is no longer pending';
-  if (mail.kind === 'reminder' && (context.status !== 'CONFIRMED' || context.revision !== mail.revision)) return 'the booking changed after the reminder was due';
+  if (mail.kind === 'reminder' && (context.status !== 'CONFIRMED' || context.revision !== mail.revision))
+    return 'the booking changed after the reminder was due';
   return null;
 }
 
@@ -75,9 +76,16 @@ export function createMailSender(options: MailSenderOptions): MailSender {
     }
     const token = booking.manageTokenSealed && config.SVC_SECRET ? await openManageToken(booking.manageTokenSealed, config.SVC_SECRET, booking.id) : null;
     return {
-      mail, booking, workspace, serviceName: service?.name ?? '', providerName: provider?.name ?? null,
-      manageUrl: token ? manageUrl(config.SVC_PUBLIC_URL, token) : null, checkoutUrl,
-      from: config.SVC_MAIL_FROM ?? '', publicUrl: config.SVC_PUBLIC_URL, now,
+      mail,
+      booking,
+      workspace,
+      serviceName: service?.name ?? '',
+      providerName: provider?.name ?? null,
+      manageUrl: token ? manageUrl(config.SVC_PUBLIC_URL, token) : null,
+      checkoutUrl,
+      from: config.SVC_MAIL_FROM ?? '',
+      publicUrl: config.SVC_PUBLIC_URL,
+      now,
     };
   }
 
@@ -110,7 +118,11 @@ export function createMailSender(options: MailSenderOptions): MailSender {
     if (outcome.status === 'pending' || outcome.status === 'failed') {
       // No address, name or link here: the mail id and the booking id say which mail it was.
       logger.warn('mail not sent', {
-        mailId: mail.id, bookingId: mail.bookingId, kind: mail.kind, attempt: mail.attempts + 1, error: outcome.error,
+        mailId: mail.id,
+        bookingId: mail.bookingId,
+        kind: mail.kind,
+        attempt: mail.attempts + 1,
+        error: outcome.error,
         retryAt: outcome.nextAttemptAt === null ? null : new Date(outcome.nextAttemptAt).toISOString(),
       });
     } else {
@@ -121,9 +133,13 @@ export function createMailSender(options: MailSenderOptions): MailSender {
   async function round(): Promise<number> {
     const now = clock.now();
     const mails = await storage.claimDueMails(owner, now, now + leaseMs, concurrency);
-    await Promise.all(mails.map((mail) => deliver(mail).catch((error) => {
-      logger.error('mail delivery failed unexpectedly', { mailId: mail.id, error: error instanceof Error ? error.message : String(error) });
-    })));
+    await Promise.all(
+      mails.map((mail) =>
+        deliver(mail).catch((error) => {
+          logger.error('mail delivery failed unexpectedly', { mailId: mail.id, error: error instanceof Error ? error.message : String(error) });
+        }),
+      ),
+    );
     return mails.length;
   }
 

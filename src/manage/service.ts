@@ -21,11 +21,15 @@ export async function openManagedBooking(deps: Pick<AppDeps, 'storage'>, token: 
   const booking = TOKEN_SHAPE.test(token) ? await deps.storage.findBookingByManageToken(hashManageToken(token)) : null;
   const workspace = booking ? await deps.storage.getWorkspaceById(booking.workspaceId) : null;
   if (!booking || !workspace) throw notFound('booking');
-  const [service, provider] = await Promise.all([deps.storage.getService(workspace.id, booking.serviceId), deps.storage.getProvider(workspace.id, booking.providerId)]);
+  const [service, provider] = await Promise.all([
+    deps.storage.getService(workspace.id, booking.serviceId),
+    deps.storage.getProvider(workspace.id, booking.providerId),
+  ]);
   return { booking, workspace, serviceName: service?.name ?? null, providerName: provider?.name ?? null };
 }
 
-export const managedJson = (managed: ManagedBooking) => toBookingJson(managed.booking, { serviceName: managed.serviceName, providerName: managed.providerName });
+export const managedJson = (managed: ManagedBooking) =>
+  toBookingJson(managed.booking, { serviceName: managed.serviceName, providerName: managed.providerName });
 
 /** Why the customer may not change the booking now, or null: a status that cannot move, or inside cancellationHours. */
 export function refusal(managed: ManagedBooking, now: number): AppError | null {
@@ -34,7 +38,10 @@ export function refusal(managed: ManagedBooking, now: number): AppError | null {
     return new AppError('INVALID_TRANSITION', `this booking is ${booking.status.toLowerCase()} and can no longer be changed`);
   }
   if (now > booking.startTime - workspace.cancellationHours * HOUR_MS) {
-    return new AppError('TOO_LATE_TO_CHANGE', `bookings can be cancelled or moved online until ${workspace.cancellationHours} hours before the start; please contact ${workspace.name}`);
+    return new AppError(
+      'TOO_LATE_TO_CHANGE',
+      `bookings can be cancelled or moved online until ${workspace.cancellationHours} hours before the start; please contact ${workspace.name}`,
+    );
   }
   return null;
 }

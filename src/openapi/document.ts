@@ -41,7 +41,7 @@ const codesByStatus = (): Map<number, ErrorCode[]> => {
   return byStatus;
 };
 
-const listCodes = (codes: readonly string[]) => codes.length === 1 ? codes[0]! : `${codes.slice(0, -1).join(', ')} or ${codes.at(-1)}`;
+const listCodes = (codes: readonly string[]) => (codes.length === 1 ? codes[0]! : `${codes.slice(0, -1).join(', ')} or ${codes.at(-1)}`);
 
 const KIB = `${MAX_BODY_BYTES / 1024} KiB`;
 
@@ -113,8 +113,7 @@ function withAccessNote(operation: Record<string, any>): Record<string, any> {
   const security: Record<string, unknown>[] = operation.security ?? [{ apiKey: [] }];
   const credentials = security.flatMap((requirement) => Object.keys(requirement)).map((scheme) => CREDENTIAL_PHRASES[scheme] ?? scheme);
   const keyless = security.some((requirement) => Object.keys(requirement).length === 0);
-  const note = credentials.length === 0 ? 'Access: public, no API key.'
-    : `Access: ${credentials.join(', or ')}${keyless ? ', or none as said above' : ''}.`;
+  const note = credentials.length === 0 ? 'Access: public, no API key.' : `Access: ${credentials.join(', or ')}${keyless ? ', or none as said above' : ''}.`;
   return { ...operation, description: operation.description ? `${operation.description}\n\n${note}` : note };
 }
 
@@ -145,7 +144,8 @@ function hoistNamedSchemas<T>(node: T, schemas: Record<string, unknown>): T {
   const hoisted = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, hoistNamedSchemas(value, schemas)]));
   if (typeof $id !== 'string') return hoisted as T;
   const existing = schemas[$id];
-  if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(hoisted)) throw new Error(`two different schemas are named ${$id}: ${JSON.stringify(existing)} and ${JSON.stringify(hoisted)}`);
+  if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(hoisted))
+    throw new Error(`two different schemas are named ${$id}: ${JSON.stringify(existing)} and ${JSON.stringify(hoisted)}`);
   schemas[$id] = hoisted;
   return { $ref: `#/components/schemas/${$id}` } as T;
 }
@@ -174,13 +174,20 @@ function markOptionalBodies(app: AnyElysia, paths: Record<string, Record<string,
 }
 
 const STANDARD_WEBHOOK_HEADERS = [
-  { name: 'webhook-id', in: 'header', required: true, description: 'the message id (msg_…), the same on every retry: deduplicate on it', schema: { type: 'string' } },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'the message id (msg_…), the same on every retry: deduplicate on it',
+    schema: { type: 'string' },
+  },
   { name: 'webhook-timestamp', in: 'header', required: true, description: 'when the attempt was signed, Unix seconds', schema: { type: 'integer' } },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
-    description: '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_`',
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_`',
     schema: { type: 'string' },
   },
 ];
@@ -188,30 +195,48 @@ const STANDARD_WEBHOOK_HEADERS = [
 /** The OpenAPI 3.1 `webhooks` section: one entry per event type, its body and the Standard Webhooks headers. */
 function webhookEvents(): Record<string, unknown> {
   const timeout = `${DELIVERY_TIMEOUT_MS / 1000} s`;
-  return Object.fromEntries(Object.entries(WEBHOOK_EVENTS).map(([type, event]) => [type, {
-    post: {
-      operationId: `on${type.split(/[._]/).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}`,
-      summary: type,
-      description: `${event.description} Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to \`${type}\` (or to every event).`,
-      tags: ['Webhook events'],
-      parameters: STANDARD_WEBHOOK_HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: unwrapSchema(event.schema, undefined, 'input', OPENAPI_VERSION) } } },
-      responses: {
-        '200': { description: `Any 2xx answer within ${timeout} acknowledges the message; anything else is retried` },
-        '410': { description: 'Gone: the webhook is set `isActive: false` at once and receives nothing more' },
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_EVENTS).map(([type, event]) => [
+      type,
+      {
+        post: {
+          operationId: `on${type
+            .split(/[._]/)
+            .map((word) => word[0]!.toUpperCase() + word.slice(1))
+            .join('')}`,
+          summary: type,
+          description: `${event.description} Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to \`${type}\` (or to every event).`,
+          tags: ['Webhook events'],
+          parameters: STANDARD_WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: unwrapSchema(event.schema, undefined, 'input', OPENAPI_VERSION) } } },
+          responses: {
+            '200': { description: `Any 2xx answer within ${timeout} acknowledges the message; anything else is retried` },
+            '410': { description: 'Gone: the webhook is set `isActive: false` at once and receives nothing more' },
+          },
+        },
       },
-    },
-  }]));
+    ]),
+  );
 }
 
 /** The OpenAPI 3.1 description of every v1 route, generated from the routes' own TypeBox schemas. */
 export function buildOpenApiDocument(app: AnyElysia, prefix: string, settings: OpenApiSettings): OpenApiDocument {
-  const generated = toOpenAPISchema(routesWithJsonBodies(app), { paths: [new RegExp(`^(?!${prefix}/)`), `${prefix}/openapi.json`, `${prefix}/docs`] }, undefined, undefined, OPENAPI_VERSION);
+  const generated = toOpenAPISchema(
+    routesWithJsonBodies(app),
+    { paths: [new RegExp(`^(?!${prefix}/)`), `${prefix}/openapi.json`, `${prefix}/docs`] },
+    undefined,
+    undefined,
+    OPENAPI_VERSION,
+  );
   markOptionalBodies(app, generated.paths as OpenApiDocument['paths']);
-  const paths = Object.fromEntries(Object.entries(generated.paths).map(([path, item]) => [
-    path.slice(prefix.length),
-    Object.fromEntries(Object.entries(item as Record<string, any>).map(([method, operation]) => [method, withGlobalResponses(withAccessNote(operation), settings)])),
-  ]));
+  const paths = Object.fromEntries(
+    Object.entries(generated.paths).map(([path, item]) => [
+      path.slice(prefix.length),
+      Object.fromEntries(
+        Object.entries(item as Record<string, any>).map(([method, operation]) => [method, withGlobalResponses(withAccessNote(operation), settings)]),
+      ),
+    ]),
+  );
   const schemas: Record<string, unknown> = {};
   const namedPaths = hoistNamedSchemas(recordsAsAdditionalProperties(paths), schemas);
   const webhooks = hoistNamedSchemas(recordsAsAdditionalProperties(webhookEvents()), schemas);
@@ -228,7 +253,12 @@ export function buildOpenApiDocument(app: AnyElysia, prefix: string, settings: O
       schemas: sortedSchemas,
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'A workspace API key (svc_live_…). Backend use only.' },
-        panelSession: { type: 'http', scheme: 'bearer', description: 'A panel session token (Authorization: Bearer …). Reads need any session of the workspace; writes need the svc_manage_operations or svc_manage_settings capability, else 403 FORBIDDEN.' },
+        panelSession: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A panel session token (Authorization: Bearer …). Reads need any session of the workspace; writes need the svc_manage_operations or svc_manage_settings capability, else 403 FORBIDDEN.',
+        },
       },
     },
   };

@@ -21,7 +21,7 @@ const CAPTCHA_ORIGINS: Record<string, string[]> = {
  * constructable stylesheets). A configured captcha adds its provider's origins, which its script and frame need.
  */
 export function pageCsp(captchaProvider: string | undefined): string {
-  const captcha = captchaProvider ? CAPTCHA_ORIGINS[captchaProvider] ?? [] : [];
+  const captcha = captchaProvider ? (CAPTCHA_ORIGINS[captchaProvider] ?? []) : [];
   const extra = captcha.length > 0 ? ` ${captcha.join(' ')}` : '';
   return [
     "default-src 'none'",

@@ -16,10 +16,11 @@ export function pageRoutes(deps: AppDeps) {
   });
   const publicUrl = deps.config.SVC_PUBLIC_URL;
 
-  const welcome = () => page({
-    title: 'svc: bookings, scheduling and payments',
-    description: 'A self-hosted booking, scheduling and payments server with a REST API, a booking widget and an admin panel.',
-    body: `<main class="wrap">
+  const welcome = () =>
+    page({
+      title: 'svc: bookings, scheduling and payments',
+      description: 'A self-hosted booking, scheduling and payments server with a REST API, a booking widget and an admin panel.',
+      body: `<main class="wrap">
 <header class="site"><span class="mark" aria-hidden="true">svc</span><span>svc</span></header>
 <h1>Bookings, scheduling and payments for your site</h1>
 <p class="lead">svc is a self-hosted booking server. Customers book your services through a widget that one script tag adds to any page;
@@ -33,30 +34,40 @@ you run the business through its REST API, webhooks and admin panel.</p>
 <pre><code>${escapeHtml(`<script src="${publicUrl}/svc-widget.min.js" data-slug="your-workspace" async></script>`)}</code></pre>
 <footer>svc serves this page, the API and the widget from one binary.</footer>
 </main>`,
-  });
+    });
 
   return new Elysia({ name: 'pages' })
     .get('/', () => new Response(welcome(), headers()), { detail: { hide: true } })
-    .get('/book/:slug', async ({ params }) => {
-      const workspace = await deps.storage.getWorkspaceBySlug(params.slug);
-      if (!workspace) {
-        return new Response(page({
-          title: 'Booking page not found',
-          body: `<main class="wrap narrow">
+    .get(
+      '/book/:slug',
+      async ({ params }) => {
+        const workspace = await deps.storage.getWorkspaceBySlug(params.slug);
+        if (!workspace) {
+          return new Response(
+            page({
+              title: 'Booking page not found',
+              body: `<main class="wrap narrow">
 <h1>This booking page does not exist</h1>
 <p class="lead">There is no workspace called “${escapeHtml(params.slug)}”. Please check the link you were given.</p>
 <p><a href="/">Go to the start page</a></p>
 </main>`,
-        }), headers(404));
-      }
-      const name = escapeHtml(workspace.name);
-      return new Response(page({
-        title: workspace.name,
-        lang: workspace.language,
-        body: `<main class="wrap narrow">
+            }),
+            headers(404),
+          );
+        }
+        const name = escapeHtml(workspace.name);
+        return new Response(
+          page({
+            title: workspace.name,
+            lang: workspace.language,
+            body: `<main class="wrap narrow">
 <header class="booking-head"><h1>${name}</h1></header>
 <script src="${assetUrl('/svc-widget.min.js')}" data-slug="${escapeHtml(workspace.slug)}" data-position="inline" async></script>
 </main>`,
-      }), headers());
-    }, { detail: { hide: true } });
+          }),
+          headers(),
+        );
+      },
+      { detail: { hide: true } },
+    );
 }

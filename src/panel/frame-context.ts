@@ -33,10 +33,18 @@ export function signFrameContext(context: FrameContext, secret: string, now: num
 }
 
 /** The context when `token` is one this server signed and it has not expired at `now` (give or take `toleranceSeconds`); else null. */
-export async function verifyFrameContext(token: string, secret: string, now: number, options: { toleranceSeconds?: number } = {}): Promise<FrameContext | null> {
+export async function verifyFrameContext(
+  token: string,
+  secret: string,
+  now: number,
+  options: { toleranceSeconds?: number } = {},
+): Promise<FrameContext | null> {
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
-      audience: AUDIENCE, algorithms: ['HS256'], currentDate: new Date(now), clockTolerance: options.toleranceSeconds ?? 0,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+      currentDate: new Date(now),
+      clockTolerance: options.toleranceSeconds ?? 0,
     });
     const { slug, origin, caps, code, sub, exp } = payload as Record<string, unknown>;
     if (typeof slug !== 'string' || typeof origin !== 'string' || typeof code !== 'string' || typeof sub !== 'string' || typeof exp !== 'number') return null;

@@ -30,12 +30,15 @@ export const BootstrapResponse = t.Object({
 });
 
 /** Either `{ code, frameContext }` (the embedded panel) or `{ workspaceSlug, apiKey }` (the standalone /admin). */
-export const SessionBody = t.Object({
-  code: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'embedded: the one-time code of the bootstrap message' })),
-  frameContext: t.Optional(t.String({ minLength: 1, maxLength: 4000, description: 'embedded: the frameContext issued with the code' })),
-  workspaceSlug: t.Optional(slug),
-  apiKey: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'standalone: an API key of the workspace; it is not kept' })),
-}, { description: 'PanelSessionRequest: { code, frameContext } or { workspaceSlug, apiKey }' });
+export const SessionBody = t.Object(
+  {
+    code: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'embedded: the one-time code of the bootstrap message' })),
+    frameContext: t.Optional(t.String({ minLength: 1, maxLength: 4000, description: 'embedded: the frameContext issued with the code' })),
+    workspaceSlug: t.Optional(slug),
+    apiKey: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'standalone: an API key of the workspace; it is not kept' })),
+  },
+  { description: 'PanelSessionRequest: { code, frameContext } or { workspaceSlug, apiKey }' },
+);
 
 export const SessionResponse = t.Object({
   success: t.Boolean(),
@@ -46,7 +49,10 @@ export const SessionResponse = t.Object({
   capabilities: t.Array(t.String()),
   origin: t.Union([t.String(), t.Null()], { description: 'the host origin the panel may talk to; null when standalone' }),
   workspace: t.Object({
-    id: t.String(), slug: t.String(), name: t.String(),
-    logoUrl: t.Union([t.String(), t.Null()]), primaryColor: t.Union([t.String(), t.Null()]),
+    id: t.String(),
+    slug: t.String(),
+    name: t.String(),
+    logoUrl: t.Union([t.String(), t.Null()]),
+    primaryColor: t.Union([t.String(), t.Null()]),
   }),
 });

@@ -9,8 +9,14 @@ const FRAME_CONTEXT_REUSE_SECONDS = 12 * 60 * 60;
 /** Decisions section 12: only svc's own script, styles and API; images also from https (workspace logos). */
 function panelCsp(frameAncestors: string): string {
   return [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data: https:",
-    "base-uri 'none'", "form-action 'none'", `frame-ancestors ${frameAncestors}`,
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data: https:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors}`,
   ].join('; ');
 }
 
@@ -34,16 +40,17 @@ function shell(title: string): string {
 `;
 }
 
-const html = (body: string, csp: string, status = 200) => new Response(body, {
-  status,
-  headers: {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': csp,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-  },
-});
+const html = (body: string, csp: string, status = 200) =>
+  new Response(body, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    },
+  });
 
 /**
  * The panel's pages. The iframe page holds no secret: its `frameContext` names the host origin, and the page may
@@ -51,17 +58,23 @@ const html = (body: string, csp: string, status = 200) => new Response(body, {
  */
 export function panelPages(deps: AppDeps) {
   return new Elysia({ name: 'panel-pages' })
-    .get('/widget/panel/admin/:slug', async ({ params, query }) => {
-      const workspace = await deps.storage.getWorkspaceBySlug(params.slug);
-      if (!workspace) return html(shell('Admin panel not found'), panelCsp("'none'"), 404);
-      const frameContext = typeof query.frameContext === 'string' ? query.frameContext : '';
-      const context = frameContext && deps.config.SVC_SECRET
-        ? await verifyFrameContext(frameContext, deps.config.SVC_SECRET, deps.clock.now(), { toleranceSeconds: FRAME_CONTEXT_REUSE_SECONDS })
-        : null;
-      const linked = context && context.workspaceSlug === workspace.slug
-        ? (await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === context.origin)
-        : false;
-      return html(shell(`${workspace.name}: admin`), panelCsp(linked ? `${context!.origin} 'self'` : "'self'"));
-    }, { detail: { hide: true } })
+    .get(
+      '/widget/panel/admin/:slug',
+      async ({ params, query }) => {
+        const workspace = await deps.storage.getWorkspaceBySlug(params.slug);
+        if (!workspace) return html(shell('Admin panel not found'), panelCsp("'none'"), 404);
+        const frameContext = typeof query.frameContext === 'string' ? query.frameContext : '';
+        const context =
+          frameContext && deps.config.SVC_SECRET
+            ? await verifyFrameContext(frameContext, deps.config.SVC_SECRET, deps.clock.now(), { toleranceSeconds: FRAME_CONTEXT_REUSE_SECONDS })
+            : null;
+        const linked =
+          context && context.workspaceSlug === workspace.slug
+            ? (await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === context.origin)
+            : false;
+        return html(shell(`${workspace.name}: admin`), panelCsp(linked ? `${context!.origin} 'self'` : "'self'"));
+      },
+      { detail: { hide: true } },
+    )
     .get('/admin', () => html(shell('svc admin'), panelCsp("'none'")), { detail: { hide: true } });
 }

@@ -68,8 +68,13 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
   if (!code || code.workspaceId !== workspace.id) throw unauthorized(refused);
   const hostCredential = randomToken(HOST_CREDENTIAL_PREFIX, 32);
   await deps.storage.putHostCredential({
-    id: newId('hc', now), workspaceId: workspace.id, origin, credentialHash: sha256Hex(hostCredential),
-    platform: request.platform, createdAt: now, lastUsedAt: null,
+    id: newId('hc', now),
+    workspaceId: workspace.id,
+    origin,
+    credentialHash: sha256Hex(hostCredential),
+    platform: request.platform,
+    createdAt: now,
+    lastUsedAt: null,
   });
   const host = normalizeDomain(new URL(origin).hostname);
   if (host && !workspace.domains.includes(host)) {
@@ -132,12 +137,22 @@ export async function bootstrap(deps: PanelDeps, credential: string | null, requ
   const expiresAt = now + PANEL_CODE_TTL_MS;
   const capabilities = knownCapabilities(request.capabilities);
   await deps.storage.createPanelCode({
-    id: newId('pc', now), workspaceId: workspace.id, codeHash, origin: linked.origin, subject: request.subject, capabilities,
-    expiresAt, usedAt: null, createdAt: now,
+    id: newId('pc', now),
+    workspaceId: workspace.id,
+    codeHash,
+    origin: linked.origin,
+    subject: request.subject,
+    capabilities,
+    expiresAt,
+    usedAt: null,
+    createdAt: now,
   });
   await deps.storage.touchHostCredential(linked.id, now - (now % 60_000));
-  const frameContext = await signFrameContext({ workspaceSlug: workspace.slug, origin: linked.origin, subject: request.subject, capabilities, codeHash, expiresAt },
-    signingSecret(deps), now);
+  const frameContext = await signFrameContext(
+    { workspaceSlug: workspace.slug, origin: linked.origin, subject: request.subject, capabilities, codeHash, expiresAt },
+    signingSecret(deps),
+    now,
+  );
   return { code, frameContext, expiresAt: new Date(expiresAt).toISOString(), workspaceSlug: workspace.slug };
 }
 
@@ -154,20 +169,35 @@ export interface IssuedSession {
   workspace: { id: string; slug: string; name: string; logoUrl: string | null; primaryColor: string | null };
 }
 
-function newSession(deps: PanelDeps, workspace: WorkspaceRecord, grant: Pick<PanelSessionRecord, 'subject' | 'capabilities' | 'origin' | 'signedInAt'>): { record: PanelSessionRecord; issued: IssuedSession } {
+function newSession(
+  deps: PanelDeps,
+  workspace: WorkspaceRecord,
+  grant: Pick<PanelSessionRecord, 'subject' | 'capabilities' | 'origin' | 'signedInAt'>,
+): { record: PanelSessionRecord; issued: IssuedSession } {
   const now = deps.clock.now();
   const token = randomToken(SESSION_TOKEN_PREFIX, 32);
   const renewableUntil = grant.signedInAt + SESSION_MAX_AGE_MS;
   const expiresAt = Math.min(now + deps.config.SVC_PANEL_SESSION_SECONDS * 1000, renewableUntil);
   const record: PanelSessionRecord = {
-    id: newId('ps', now), workspaceId: workspace.id, tokenHash: sha256Hex(token), subject: grant.subject, capabilities: grant.capabilities,
-    origin: grant.origin, signedInAt: grant.signedInAt, expiresAt, createdAt: now,
+    id: newId('ps', now),
+    workspaceId: workspace.id,
+    tokenHash: sha256Hex(token),
+    subject: grant.subject,
+    capabilities: grant.capabilities,
+    origin: grant.origin,
+    signedInAt: grant.signedInAt,
+    expiresAt,
+    createdAt: now,
   };
   return {
     record,
     issued: {
-      token, expiresAt: new Date(expiresAt).toISOString(), expiresIn: Math.round((expiresAt - now) / 1000),
-      renewableUntil: new Date(renewableUntil).toISOString(), capabilities: grant.capabilities, origin: grant.origin,
+      token,
+      expiresAt: new Date(expiresAt).toISOString(),
+      expiresIn: Math.round((expiresAt - now) / 1000),
+      renewableUntil: new Date(renewableUntil).toISOString(),
+      capabilities: grant.capabilities,
+      origin: grant.origin,
       workspace: { id: workspace.id, slug: workspace.slug, name: workspace.name, logoUrl: workspace.logoUrl, primaryColor: workspace.primaryColor },
     },
   };
@@ -184,8 +214,12 @@ export async function exchangeCode(deps: PanelDeps, code: string, frameContext: 
   const spent = await deps.storage.consumePanelCode(codeHash, now);
   if (!spent) throw unauthorized(REFUSED_CODE);
   const workspace = await deps.storage.getWorkspaceById(spent.workspaceId);
-  const matches = workspace !== null && workspace.slug === context.workspaceSlug && spent.origin === context.origin
-    && spent.subject === context.subject && spent.capabilities.join() === context.capabilities.join();
+  const matches =
+    workspace !== null
+    && workspace.slug === context.workspaceSlug
+    && spent.origin === context.origin
+    && spent.subject === context.subject
+    && spent.capabilities.join() === context.capabilities.join();
   if (!matches) throw unauthorized(REFUSED_CODE);
   const { record, issued } = newSession(deps, workspace, { subject: spent.subject, capabilities: spent.capabilities, origin: spent.origin, signedInAt: now });
   await deps.storage.createPanelSession(record);
@@ -220,11 +254,13 @@ export async function refreshSession(deps: PanelDeps, token: string | null): Pro
 }
 
 /** The live session a bearer token stands for, with its workspace; null when there is none. */
-export async function findSession(deps: Pick<AppDeps, 'storage' | 'clock'>, token: string): Promise<{ session: PanelSessionRecord; workspace: WorkspaceRecord } | null> {
+export async function findSession(
+  deps: Pick<AppDeps, 'storage' | 'clock'>,
+  token: string,
+): Promise<{ session: PanelSessionRecord; workspace: WorkspaceRecord } | null> {
   const hash = sha256Hex(token);
   const session = await deps.storage.findPanelSession(hash, deps.clock.now());
   if (!session || !constantTimeEqual(session.tokenHash, hash)) return null;
   const workspace = await deps.storage.getWorkspaceById(session.workspaceId);
   return workspace ? { session, workspace } : null;
 }
-

@@ -53,10 +53,16 @@ export async function startCheckout(deps: AppDeps, start: CheckoutStart): Promis
     });
   } catch (error) {
     deps.logger.error('payment checkout could not be created; releasing the booking', {
-      provider: deps.payments.name, workspace: workspace.slug, booking: booking.id, error: error instanceof Error ? error.message : String(error),
+      provider: deps.payments.name,
+      workspace: workspace.slug,
+      booking: booking.id,
+      error: error instanceof Error ? error.message : String(error),
     });
     await release(deps, start);
-    throw new AppError('PAYMENT_PROVIDER_ERROR', `the payment provider (${deps.payments.name}) could not open a checkout, so the booking was not kept: try again in a moment`);
+    throw new AppError(
+      'PAYMENT_PROVIDER_ERROR',
+      `the payment provider (${deps.payments.name}) could not open a checkout, so the booking was not kept: try again in a moment`,
+    );
   }
 
   const now = deps.clock.now();

@@ -30,9 +30,12 @@ export interface StartDisplay {
 export function displayStart(workspace: DisplayWorkspace, at: number): StartDisplay {
   const locale = localeOf(workspace.language);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: workspace.timezone }).format(at);
-  const time = new Intl.DateTimeFormat(locale, workspace.timeFormat === '12h'
-    ? { hour: 'numeric', minute: '2-digit', hourCycle: 'h12', timeZone: workspace.timezone }
-    : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: workspace.timezone }).format(at);
+  const time = new Intl.DateTimeFormat(
+    locale,
+    workspace.timeFormat === '12h'
+      ? { hour: 'numeric', minute: '2-digit', hourCycle: 'h12', timeZone: workspace.timezone }
+      : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: workspace.timezone },
+  ).format(at);
   return { date, time, timezone: workspace.timezone };
 }
 

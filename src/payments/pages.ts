@@ -35,7 +35,12 @@ export interface CheckoutPage {
  * The state of a checkout at `now` (epoch ms). A pending payment whose booking is gone or whose hold ran out is
  * no longer payable, whether or not the scheduler has cancelled the booking yet.
  */
-export function checkoutState(payment: Pick<PaymentRecord, 'status' | 'refundDue'>, booking: Pick<BookingRecord, 'status' | 'holdExpiresAt'>, now: number, provider: 'test' | 'stripe'): CheckoutState {
+export function checkoutState(
+  payment: Pick<PaymentRecord, 'status' | 'refundDue'>,
+  booking: Pick<BookingRecord, 'status' | 'holdExpiresAt'>,
+  now: number,
+  provider: 'test' | 'stripe',
+): CheckoutState {
   if (payment.status === 'paid') return payment.refundDue ? 'refund_due' : 'paid';
   if (payment.status === 'failed') return 'failed';
   if (payment.status === 'expired') return 'cancelled';
@@ -62,9 +67,15 @@ const brandColor = (color: string | null) => (color && /^#[0-9a-fA-F]{6}$/.test(
 
 const HEADLINES: Record<CheckoutState, { title: string; message: string }> = {
   open: { title: 'Complete your booking', message: 'Pay now to confirm this booking.' },
-  processing: { title: 'Payment processing', message: 'Your payment is being confirmed. This page refreshes by itself; you can also close it: the booking is confirmed as soon as the payment arrives.' },
+  processing: {
+    title: 'Payment processing',
+    message: 'Your payment is being confirmed. This page refreshes by itself; you can also close it: the booking is confirmed as soon as the payment arrives.',
+  },
   paid: { title: 'Booking confirmed', message: 'Thank you: your payment was received and your booking is confirmed.' },
-  refund_due: { title: 'Payment received for a cancelled booking', message: 'This booking had already been cancelled when the payment arrived. The payment will be refunded.' },
+  refund_due: {
+    title: 'Payment received for a cancelled booking',
+    message: 'This booking had already been cancelled when the payment arrived. The payment will be refunded.',
+  },
   failed: { title: 'Payment failed', message: 'The payment did not go through, so the booking was cancelled and its time released.' },
   expired: { title: 'Checkout expired', message: 'The time held for this booking ran out before it was paid. Nothing was charged; please book again.' },
   cancelled: { title: 'Booking cancelled', message: 'This booking was cancelled and its time released. Nothing was charged.' },
@@ -112,11 +123,15 @@ export function renderCheckoutPage(page: CheckoutPage): string {
     ['Time', `${start.time} (${start.timezone})`],
     ['Amount', amount],
   ];
-  const held = state === 'open' && booking.holdExpiresAt !== null
-    ? `\n<p>Your time is held until ${escapeHtml(displayStart(workspace, booking.holdExpiresAt).time)}.</p>` : '';
-  const actions = state === 'open' && page.test
-    ? `\n<form method="post" action="/checkout/${id}/pay"><button type="submit" class="pay">Pay ${escapeHtml(amount)}</button></form>
-<form method="post" action="/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel booking</button></form>` : '';
+  const held =
+    state === 'open' && booking.holdExpiresAt !== null
+      ? `\n<p>Your time is held until ${escapeHtml(displayStart(workspace, booking.holdExpiresAt).time)}.</p>`
+      : '';
+  const actions =
+    state === 'open' && page.test
+      ? `\n<form method="post" action="/checkout/${id}/pay"><button type="submit" class="pay">Pay ${escapeHtml(amount)}</button></form>
+<form method="post" action="/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel booking</button></form>`
+      : '';
   const note = page.test ? '\n<p class="note">Test checkout: no real payment is taken.</p>' : '';
   return documentOf({
     title: `${title} · ${workspace.name}`,

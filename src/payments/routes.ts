@@ -35,23 +35,26 @@ const StripeReturnQuery = t.Object({ session_id: t.String({ minLength: 1, maxLen
  */
 export function paymentRoutes(deps: AppDeps) {
   const provider = deps.payments.name;
-  const page = (context: PaymentContext) => html(renderCheckoutPage({
-    state: checkoutState(context.payment, context.booking, deps.clock.now(), provider === 'test' ? 'test' : 'stripe'),
-    workspace: context.workspace,
-    booking: context.booking,
-    serviceName: context.serviceName,
-    payment: context.payment,
-    test: provider === 'test',
-  }));
+  const page = (context: PaymentContext) =>
+    html(
+      renderCheckoutPage({
+        state: checkoutState(context.payment, context.booking, deps.clock.now(), provider === 'test' ? 'test' : 'stripe'),
+        workspace: context.workspace,
+        booking: context.booking,
+        serviceName: context.serviceName,
+        payment: context.payment,
+        test: provider === 'test',
+      }),
+    );
   /** After Pay or Cancel: the success page when the checkout ended paid, else the cancelled page. */
   const afterwards = async (id: string) => {
     const { payment } = await findCheckout(deps, id);
     return seeOther(`/checkout/${encodeURIComponent(id)}/${payment.status === 'paid' ? 'done' : 'cancelled'}`);
   };
 
-  const routes = new Elysia({ name: 'payments' })
-    .use(accessDeclarations)
-    .post('/api/payments/:provider/webhook', async ({ params, request }) => {
+  const routes = new Elysia({ name: 'payments' }).use(accessDeclarations).post(
+    '/api/payments/:provider/webhook',
+    async ({ params, request }) => {
       const verifyWebhook = deps.payments.verifyWebhook;
       if (params.provider !== provider || !verifyWebhook) throw notFound(`payment webhook for ${params.provider}`);
       const body = await readLimitedText(request);
@@ -71,32 +74,64 @@ export function paymentRoutes(deps: AppDeps) {
       if (settlement.result === 'unknown') {
         deps.logger.warn('payment webhook for an unknown checkout; acknowledged and ignored', { provider, outcome: event.outcome, reference: event.reference });
       } else {
-        deps.logger.info('payment event applied', { provider, outcome: event.outcome, reference: event.reference, result: settlement.result, booking: settlement.payment.bookingId });
+        deps.logger.info('payment event applied', {
+          provider,
+          outcome: event.outcome,
+          reference: event.reference,
+          result: settlement.result,
+          booking: settlement.payment.bookingId,
+        });
       }
       return { success: true, result: settlement.result };
-    }, { params: ProviderParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } });
+    },
+    { params: ProviderParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } },
+  );
 
   if (provider === 'test') {
     return routes
-      .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, openAccess: openRoute(), detail: { hide: true } })
-      .post('/checkout/:id/pay', async ({ params }) => {
-        const { payment, booking } = await findCheckout(deps, params.id);
-        // The test checkout ends with the hold, as a Stripe session does at expires_at: nothing is taken after it.
-        const expired = payment.status === 'pending' && holdOver(booking, deps.clock.now());
-        await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: params.id });
-        return afterwards(params.id);
-      }, { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } })
-      .post('/checkout/:id/cancel', async ({ params }) => {
-        await findCheckout(deps, params.id);
-        await applyPaymentEvent(deps, { outcome: 'cancelled', reference: params.id });
-        return afterwards(params.id);
-      }, { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } })
-      .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, openAccess: openRoute(), detail: { hide: true } })
-      .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), { params: CheckoutParams, openAccess: openRoute(), detail: { hide: true } });
+      .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), {
+        params: CheckoutParams,
+        openAccess: openRoute(),
+        detail: { hide: true },
+      })
+      .post(
+        '/checkout/:id/pay',
+        async ({ params }) => {
+          const { payment, booking } = await findCheckout(deps, params.id);
+          // The test checkout ends with the hold, as a Stripe session does at expires_at: nothing is taken after it.
+          const expired = payment.status === 'pending' && holdOver(booking, deps.clock.now());
+          await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: params.id });
+          return afterwards(params.id);
+        },
+        { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } },
+      )
+      .post(
+        '/checkout/:id/cancel',
+        async ({ params }) => {
+          await findCheckout(deps, params.id);
+          await applyPaymentEvent(deps, { outcome: 'cancelled', reference: params.id });
+          return afterwards(params.id);
+        },
+        { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } },
+      )
+      .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), {
+        params: CheckoutParams,
+        openAccess: openRoute(),
+        detail: { hide: true },
+      })
+      .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), {
+        params: CheckoutParams,
+        openAccess: openRoute(),
+        detail: { hide: true },
+      });
   }
   if (provider === 'stripe') {
     return routes
-      .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), { query: StripeReturnQuery, openAccess: openRoute(), detail: { hide: true } })
+      .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), {
+        query: StripeReturnQuery,
+        openAccess: openRoute(),
+        detail: { hide: true },
+      })
       .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), { openAccess: openRoute(), detail: { hide: true } });
   }
   return routes;

@@ -95,8 +95,11 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
       return { result: 'refund_due', payment: settled.payment };
     }
 
-    const moved = await applyBookingMove(deps, { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
-      { action: 'pay', payment: { payment, from: payment.status, to: { status: 'paid' } } });
+    const moved = await applyBookingMove(
+      deps,
+      { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
+      { action: 'pay', payment: { payment, from: payment.status, to: { status: 'paid' } } },
+    );
     if (moved.ok) return { result: context.booking.status === 'PENDING' ? 'confirmed' : 'paid', payment: moved.payment ?? payment };
     let recorded: PaymentRecord;
     if (moved.kind === 'stale') {
@@ -125,8 +128,12 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
 
 function warnRefundDue(deps: Pick<AppDeps, 'logger'>, payment: PaymentRecord) {
   deps.logger.warn('payment received for a cancelled booking: refund due', {
-    payment: payment.id, provider: payment.provider, reference: payment.reference, booking: payment.bookingId,
-    amountMinor: payment.amountMinor, currency: payment.currency,
+    payment: payment.id,
+    provider: payment.provider,
+    reference: payment.reference,
+    booking: payment.bookingId,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
   });
 }
 
@@ -140,8 +147,11 @@ async function settleClosed(deps: AppDeps, reference: string, outcome: Exclude<P
   let settled: PaymentRecord | null = null;
   let moved = false;
   if (context) {
-    const result = await applyBookingMove(deps, { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
-      { action: 'expire', reason: CLOSED_REASONS[outcome], payment: { payment, from: 'pending', to: { status } } });
+    const result = await applyBookingMove(
+      deps,
+      { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
+      { action: 'expire', reason: CLOSED_REASONS[outcome], payment: { payment, from: 'pending', to: { status } } },
+    );
     moved = result.ok || result.kind === 'stale';
     settled = result.ok ? result.payment : result.kind === 'stale' ? result.payment : null;
   }

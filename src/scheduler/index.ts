@@ -31,7 +31,9 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   const dispatcher = createDispatcher({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, ...dispatcherOptions, owner });
   const scheduler = createScheduler(deps, { claimant: owner });
   const transport = mailEnabled(deps.config) ? (mailTransport === undefined ? openMailTransport(deps.config) : mailTransport) : null;
-  const mailer = transport ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, ...mail }) : null;
+  const mailer = transport
+    ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, ...mail })
+    : null;
   dispatcher.start();
   mailer?.start();
   scheduler.start();

@@ -55,8 +55,11 @@ async function moveAll(deps: JobDeps, now: number, action: 'expire' | 'complete'
       const workspace = await lookup.workspace(booking.workspaceId);
       if (!workspace) continue;
       const names = await lookup.names(booking);
-      const result = await applyBookingMove(deps, { workspace, booking, json: (saved) => toBookingJson(saved, names), at: now },
-        action === 'expire' ? { action, reason: HOLD_EXPIRED_REASON } : { action });
+      const result = await applyBookingMove(
+        deps,
+        { workspace, booking, json: (saved) => toBookingJson(saved, names), at: now },
+        action === 'expire' ? { action, reason: HOLD_EXPIRED_REASON } : { action },
+      );
       if (result.ok) {
         moved++;
         progressed = true;

@@ -22,11 +22,19 @@ export interface Job {
 export const JOBS: readonly Job[] = [
   { name: 'expire-holds', pattern: '*/15 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => expireHolds(deps, now) },
   { name: 'complete-ended', pattern: '30 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => completeEnded(deps, now) },
-  { name: 'queue-reminders', pattern: '10 * * * * *', periodic: true, enabled: (deps) => mailEnabled(deps.config), run: (deps, now) => queueReminders(deps, now) },
+  {
+    name: 'queue-reminders',
+    pattern: '10 * * * * *',
+    periodic: true,
+    enabled: (deps) => mailEnabled(deps.config),
+    run: (deps, now) => queueReminders(deps, now),
+  },
   { name: 'purge-codes', pattern: '0 */10 * * * *', periodic: true, enabled: () => true, run: (deps, now) => purgeExpiredCodes(deps, now) },
   { name: 'purge-rate-limits', pattern: '45 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => purgeRateLimitWindows(deps, now) },
   {
-    name: 'reset-demo', pattern: '0 0 3 * * *', periodic: false,
+    name: 'reset-demo',
+    pattern: '0 0 3 * * *',
+    periodic: false,
     enabled: (deps) => deps.config.SVC_DEMO,
     run: (deps, now, claimant) => resetDemoWorkspace(deps, now, claimant),
   },
@@ -66,7 +74,11 @@ export function createScheduler(deps: JobDeps, options: SchedulerOptions = {}): 
         return result;
       },
       (error) => {
-        deps.logger.error('job failed', { job: job.name, error: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined });
+        deps.logger.error('job failed', {
+          job: job.name,
+          error: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
         return undefined;
       },
     );
@@ -86,12 +98,18 @@ export function createScheduler(deps: JobDeps, options: SchedulerOptions = {}): 
       if (crons.length > 0) return;
       for (const job of jobs) {
         if (!job.enabled(deps)) continue;
-        crons.push(new Cron(job.pattern, {
-          timezone: 'UTC',
-          protect: true,
-          unref: true,
-          catch: (error) => deps.logger.error('job failed', { job: job.name, error: error instanceof Error ? error.message : String(error) }),
-        }, () => run(job, deps.clock.now()).then(() => undefined)));
+        crons.push(
+          new Cron(
+            job.pattern,
+            {
+              timezone: 'UTC',
+              protect: true,
+              unref: true,
+              catch: (error) => deps.logger.error('job failed', { job: job.name, error: error instanceof Error ? error.message : String(error) }),
+            },
+            () => run(job, deps.clock.now()).then(() => undefined),
+          ),
+        );
       }
     },
     async tick(now = deps.clock.now()) {

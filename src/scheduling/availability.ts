@@ -1,9 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { AppError, validation } from '../shared/errors.ts';
 import type { BookingStore, BusyInterval, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../storage/port.ts';
-import {
-  daySlots, daysWithSlots, mergeSlots, whyUnavailable, type ProviderDay, type SlotRules, type Unavailability,
-} from './slot-engine.ts';
+import { daySlots, daysWithSlots, mergeSlots, whyUnavailable, type ProviderDay, type SlotRules, type Unavailability } from './slot-engine.ts';
 
 /*
  * Glue between storage and the pure slot engine: which providers offer a service, whose hours they work, which
@@ -35,7 +33,12 @@ const serviceNotFound = (message: string) => new AppError('SERVICE_NOT_FOUND', m
  * `providerId` when given. An unknown or inactive service, or a provider that does not offer it, is a
  * 400 SERVICE_NOT_FOUND naming the field.
  */
-export async function resolveOffering(deps: { storage: CatalogueStore }, workspace: WorkspaceRecord, serviceId: string, providerId?: string): Promise<Offering> {
+export async function resolveOffering(
+  deps: { storage: CatalogueStore },
+  workspace: WorkspaceRecord,
+  serviceId: string,
+  providerId?: string,
+): Promise<Offering> {
   const services = await deps.storage.listServices(workspace.id, { activeOnly: false });
   const service = services.find((candidate) => candidate.id === serviceId);
   if (!service?.active) throw serviceNotFound(`serviceId ${serviceId} is not an active service of workspace ${workspace.slug}`);
@@ -104,13 +107,22 @@ function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.Pl
 
 async function busyAround(deps: { storage: BookingStore }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
   if (offering.providers.length === 0) return [];
-  return deps.storage.listBusy(offering.providers.map((provider) => provider.id), span.from - offering.margin, span.to + offering.margin);
+  return deps.storage.listBusy(
+    offering.providers.map((provider) => provider.id),
+    span.from - offering.margin,
+    span.to + offering.margin,
+  );
 }
 
 const offeringKey = (offering: Offering) => `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`;
 
 /** The cached answer (see availability-cache.ts) when there is one, else `compute` it and keep it. */
-async function remembered(deps: Pick<AppDeps, 'availabilityCache'>, workspace: WorkspaceRecord, key: string, compute: () => Promise<string[]>): Promise<string[]> {
+async function remembered(
+  deps: Pick<AppDeps, 'availabilityCache'>,
+  workspace: WorkspaceRecord,
+  key: string,
+  compute: () => Promise<string[]>,
+): Promise<string[]> {
   const cache = deps.availabilityCache;
   const known = cache?.get<string[]>(workspace.id, key);
   if (known) return known;
@@ -120,12 +132,24 @@ async function remembered(deps: Pick<AppDeps, 'availabilityCache'>, workspace: W
 }
 
 /** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */
-export async function availableSlots(deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore }, workspace: WorkspaceRecord, offering: Offering, date: string, duration?: number): Promise<string[]> {
+export async function availableSlots(
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  date: string,
+  duration?: number,
+): Promise<string[]> {
   const day = parseCalendarDate('date', date);
   return remembered(deps, workspace, `slots:${offeringKey(offering)}:${day}:${duration ?? ''}`, () => computeSlots(deps, workspace, offering, day, duration));
 }
 
-async function computeSlots(deps: Pick<AppDeps, 'clock'> & { storage: BookingStore }, workspace: WorkspaceRecord, offering: Offering, day: Temporal.PlainDate, duration?: number): Promise<string[]> {
+async function computeSlots(
+  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  day: Temporal.PlainDate,
+  duration?: number,
+): Promise<string[]> {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
@@ -134,16 +158,32 @@ async function computeSlots(deps: Pick<AppDeps, 'clock'> & { storage: BookingSto
 }
 
 /** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
-export async function availableDays(deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore }, workspace: WorkspaceRecord, offering: Offering, from: string, to: string, duration?: number): Promise<string[]> {
+export async function availableDays(
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  from: string,
+  to: string,
+  duration?: number,
+): Promise<string[]> {
   const first = parseCalendarDate('from', from);
   const last = parseCalendarDate('to', to);
   if (Temporal.PlainDate.compare(first, last) > 0) throw validation(`from must not be after to (got from ${from}, to ${to})`);
   const length = first.until(last, { largestUnit: 'days' }).days + 1;
   if (length > MAX_DAYS_RANGE) throw validation(`from and to must span at most ${MAX_DAYS_RANGE} days (got ${length})`);
-  return remembered(deps, workspace, `days:${offeringKey(offering)}:${first}:${last}:${duration ?? ''}`, () => computeDays(deps, workspace, offering, first, last, duration));
+  return remembered(deps, workspace, `days:${offeringKey(offering)}:${first}:${last}:${duration ?? ''}`, () =>
+    computeDays(deps, workspace, offering, first, last, duration),
+  );
 }
 
-async function computeDays(deps: Pick<AppDeps, 'clock'> & { storage: BookingStore }, workspace: WorkspaceRecord, offering: Offering, first: Temporal.PlainDate, last: Temporal.PlainDate, duration?: number): Promise<string[]> {
+async function computeDays(
+  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  first: Temporal.PlainDate,
+  last: Temporal.PlainDate,
+  duration?: number,
+): Promise<string[]> {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
@@ -158,7 +198,12 @@ async function computeDays(deps: Pick<AppDeps, 'clock'> & { storage: BookingStor
  * The candidates of a booking at `start`, least busy first: fewest PENDING + CONFIRMED bookings on the day of
  * `start` (workspace zone), ties by id. Only a preference: the reservation itself decides who is free.
  */
-export async function rankProviders(deps: { storage: BookingStore }, workspace: WorkspaceRecord, providers: readonly ProviderRecord[], start: number): Promise<string[]> {
+export async function rankProviders(
+  deps: { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  providers: readonly ProviderRecord[],
+  start: number,
+): Promise<string[]> {
   const ids = providers.map((provider) => provider.id).sort(compareText);
   if (ids.length <= 1) return ids;
   const day = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(workspace.timezone).toPlainDate();

@@ -15,14 +15,26 @@ export const Interval = t.Object({ start: Start, end: End }, { $id: 'WorkingInte
 /** The intervals of one day, sorted by start, not overlapping; [] = closed. */
 const Day = t.Array(Interval, { maxItems: 48, description: 'sorted by start, not overlapping; [] = closed' });
 
-export const Weekly = t.Object({
-  mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day,
-}, { $id: 'WeeklyHours', description: 'the intervals of each weekday; all seven days are required' });
+export const Weekly = t.Object(
+  {
+    mon: Day,
+    tue: Day,
+    wed: Day,
+    thu: Day,
+    fri: Day,
+    sat: Day,
+    sun: Day,
+  },
+  { $id: 'WeeklyHours', description: 'the intervals of each weekday; all seven days are required' },
+);
 
-export const DateException = t.Object({
-  date: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a date as YYYY-MM-DD' }),
-  intervals: Day,
-}, { $id: 'DateException', description: 'hours of one calendar day that replace its weekday\'s; intervals [] = closed' });
+export const DateException = t.Object(
+  {
+    date: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a date as YYYY-MM-DD' }),
+    intervals: Day,
+  },
+  { $id: 'DateException', description: "hours of one calendar day that replace its weekday's; intervals [] = closed" },
+);
 
 const Exceptions = t.Array(DateException, { maxItems: 1000, description: 'one entry per date at most; answered sorted by date' });
 
@@ -33,20 +45,26 @@ export type Schedule = typeof Schedule.static;
  * PUT body: the schedule itself, `{ weekly, exceptions? }` (exceptions default to none). The GET answer's
  * shape `{ schedule: { weekly, exceptions } }` is accepted too, so a read-modify-write round trip works.
  */
-export const ScheduleBody = t.Object({
-  weekly: t.Optional(Weekly),
-  exceptions: t.Optional(Exceptions),
-  schedule: t.Optional(t.Object({ weekly: Weekly, exceptions: t.Optional(Exceptions) })),
-}, { $id: 'ScheduleUpdate', description: '{ weekly, exceptions? }, or the GET answer { schedule: { weekly, exceptions? } }' });
+export const ScheduleBody = t.Object(
+  {
+    weekly: t.Optional(Weekly),
+    exceptions: t.Optional(Exceptions),
+    schedule: t.Optional(t.Object({ weekly: Weekly, exceptions: t.Optional(Exceptions) })),
+  },
+  { $id: 'ScheduleUpdate', description: '{ weekly, exceptions? }, or the GET answer { schedule: { weekly, exceptions? } }' },
+);
 export type ScheduleBody = typeof ScheduleBody.static;
 
 export const ScheduleResponse = t.Object({ success: t.Boolean(), schedule: Schedule }, { $id: 'ScheduleResponse', description: 'The working hours' });
 
-export const ProviderScheduleResponse = t.Object({
-  success: t.Boolean(),
-  schedule: Schedule,
-  inherited: t.Boolean({ description: 'true: the provider has no schedule of its own and works the workspace\'s (shown in `schedule`)' }),
-}, { $id: 'ProviderScheduleResponse', description: 'The provider\'s working hours' });
+export const ProviderScheduleResponse = t.Object(
+  {
+    success: t.Boolean(),
+    schedule: Schedule,
+    inherited: t.Boolean({ description: "true: the provider has no schedule of its own and works the workspace's (shown in `schedule`)" }),
+  },
+  { $id: 'ProviderScheduleResponse', description: "The provider's working hours" },
+);
 
 export const ProviderScheduleParams = t.Object({
   slug: t.String({ description: 'workspace slug' }),

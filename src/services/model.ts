@@ -9,24 +9,27 @@ import { t } from 'elysia';
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
 /** The spec's Service (section 2) plus `providerIds` and `slotInterval`. */
-export const ServiceJson = t.Object({
-  id: t.String(),
-  name: t.String(),
-  description: t.Union([t.String(), t.Null()]),
-  duration: Type.Integer({ description: 'minutes' }),
-  price: t.Number({ description: 'decimal major units of currency, e.g. 35.5' }),
-  currency: t.String({ description: 'ISO 4217, upper case' }),
-  active: t.Boolean({ description: 'inactive services are not listed and cannot be booked' }),
-  category: t.Union([t.String(), t.Null()]),
-  capacity: Type.Integer({ description: 'bookings that may share one slot of a provider' }),
-  bufferTime: Type.Integer({ description: 'minutes kept free before and after each booking' }),
-  minNotice: Type.Integer({ description: 'minutes: a booking must start at least this long after it is made' }),
-  maxAdvance: t.Union([Type.Integer(), t.Null()], { description: 'days ahead a booking may start; null = no limit' }),
-  deposit: t.Union([t.Number(), t.Null()], { description: 'decimal major units due at booking instead of the price; null = the price' }),
-  order: Type.Integer({ description: 'position in lists, ascending, then by name' }),
-  providerIds: t.Array(t.String(), { description: 'providers offering the service' }),
-  slotInterval: t.Union([Type.Integer(), t.Null()], { description: 'minutes between slot starts; null = duration' }),
-}, { $id: 'Service' });
+export const ServiceJson = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    description: t.Union([t.String(), t.Null()]),
+    duration: Type.Integer({ description: 'minutes' }),
+    price: t.Number({ description: 'decimal major units of currency, e.g. 35.5' }),
+    currency: t.String({ description: 'ISO 4217, upper case' }),
+    active: t.Boolean({ description: 'inactive services are not listed and cannot be booked' }),
+    category: t.Union([t.String(), t.Null()]),
+    capacity: Type.Integer({ description: 'bookings that may share one slot of a provider' }),
+    bufferTime: Type.Integer({ description: 'minutes kept free before and after each booking' }),
+    minNotice: Type.Integer({ description: 'minutes: a booking must start at least this long after it is made' }),
+    maxAdvance: t.Union([Type.Integer(), t.Null()], { description: 'days ahead a booking may start; null = no limit' }),
+    deposit: t.Union([t.Number(), t.Null()], { description: 'decimal major units due at booking instead of the price; null = the price' }),
+    order: Type.Integer({ description: 'position in lists, ascending, then by name' }),
+    providerIds: t.Array(t.String(), { description: 'providers offering the service' }),
+    slotInterval: t.Union([Type.Integer(), t.Null()], { description: 'minutes between slot starts; null = duration' }),
+  },
+  { $id: 'Service' },
+);
 export type ServiceJson = typeof ServiceJson.static;
 
 export const ServiceResponse = t.Object({ success: t.Boolean(), service: ServiceJson }, { $id: 'ServiceResponse', description: 'The service' });
@@ -51,23 +54,26 @@ const serviceFields = {
   providerIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of providers of the workspace' }),
 };
 
-export const ServiceCreate = t.Object({
-  name: serviceFields.name,
-  duration: serviceFields.duration,
-  price: serviceFields.price,
-  currency: serviceFields.currency,
-  description: t.Optional(serviceFields.description),
-  active: t.Optional(serviceFields.active),
-  category: t.Optional(serviceFields.category),
-  capacity: t.Optional(serviceFields.capacity),
-  bufferTime: t.Optional(serviceFields.bufferTime),
-  minNotice: t.Optional(serviceFields.minNotice),
-  maxAdvance: t.Optional(serviceFields.maxAdvance),
-  deposit: t.Optional(serviceFields.deposit),
-  order: t.Optional(serviceFields.order),
-  slotInterval: t.Optional(serviceFields.slotInterval),
-  providerIds: t.Optional(serviceFields.providerIds),
-}, { $id: 'ServiceCreate' });
+export const ServiceCreate = t.Object(
+  {
+    name: serviceFields.name,
+    duration: serviceFields.duration,
+    price: serviceFields.price,
+    currency: serviceFields.currency,
+    description: t.Optional(serviceFields.description),
+    active: t.Optional(serviceFields.active),
+    category: t.Optional(serviceFields.category),
+    capacity: t.Optional(serviceFields.capacity),
+    bufferTime: t.Optional(serviceFields.bufferTime),
+    minNotice: t.Optional(serviceFields.minNotice),
+    maxAdvance: t.Optional(serviceFields.maxAdvance),
+    deposit: t.Optional(serviceFields.deposit),
+    order: t.Optional(serviceFields.order),
+    slotInterval: t.Optional(serviceFields.slotInterval),
+    providerIds: t.Optional(serviceFields.providerIds),
+  },
+  { $id: 'ServiceCreate' },
+);
 export type ServiceCreate = typeof ServiceCreate.static;
 
 /** Every field of ServiceCreate, each optional: a PATCH changes only what it names. */
@@ -80,17 +86,23 @@ export const ServiceParams = t.Object({
 });
 
 /** A provider: a member of staff, a room, any bookable resource. */
-export const ProviderJson = t.Object({
-  id: t.String(),
-  name: t.String(),
-  email: t.Union([t.String(), t.Null()]),
-  active: t.Boolean({ description: 'inactive providers are not offered for new bookings' }),
-  serviceIds: t.Array(t.String(), { description: 'services the provider offers' }),
-}, { $id: 'Provider' });
+export const ProviderJson = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    email: t.Union([t.String(), t.Null()]),
+    active: t.Boolean({ description: 'inactive providers are not offered for new bookings' }),
+    serviceIds: t.Array(t.String(), { description: 'services the provider offers' }),
+  },
+  { $id: 'Provider' },
+);
 export type ProviderJson = typeof ProviderJson.static;
 
 export const ProviderResponse = t.Object({ success: t.Boolean(), provider: ProviderJson }, { $id: 'ProviderResponse', description: 'The provider' });
-export const ProvidersResponse = t.Object({ success: t.Boolean(), providers: t.Array(ProviderJson) }, { $id: 'ProvidersResponse', description: 'The providers' });
+export const ProvidersResponse = t.Object(
+  { success: t.Boolean(), providers: t.Array(ProviderJson) },
+  { $id: 'ProvidersResponse', description: 'The providers' },
+);
 
 const providerFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
@@ -99,12 +111,15 @@ const providerFields = {
   serviceIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of services of the workspace' }),
 };
 
-export const ProviderCreate = t.Object({
-  name: providerFields.name,
-  email: t.Optional(providerFields.email),
-  active: t.Optional(providerFields.active),
-  serviceIds: t.Optional(providerFields.serviceIds),
-}, { $id: 'ProviderCreate' });
+export const ProviderCreate = t.Object(
+  {
+    name: providerFields.name,
+    email: t.Optional(providerFields.email),
+    active: t.Optional(providerFields.active),
+    serviceIds: t.Optional(providerFields.serviceIds),
+  },
+  { $id: 'ProviderCreate' },
+);
 export type ProviderCreate = typeof ProviderCreate.static;
 
 /** Every field of ProviderCreate, each optional: a PATCH changes only what it names. */

@@ -2,12 +2,18 @@ import { t } from 'elysia';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
 /** The contract's error body (decisions section 2). */
-export const ErrorResponse = t.Object({
-  success: t.Literal(false),
-  error: t.String({ description: 'what went wrong and what to fix' }),
-  code: t.Union((Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => t.Literal(code)), { description: 'a stable error code from the closed list of the API description' }),
-  details: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
-}, { $id: 'Error', description: 'The error body of every failure' });
+export const ErrorResponse = t.Object(
+  {
+    success: t.Literal(false),
+    error: t.String({ description: 'what went wrong and what to fix' }),
+    code: t.Union(
+      (Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => t.Literal(code)),
+      { description: 'a stable error code from the closed list of the API description' },
+    ),
+    details: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
+  },
+  { $id: 'Error', description: 'The error body of every failure' },
+);
 
 /** The errors every keyed route can answer (decisions section 2: unknown slug, then key). */
 export const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };

@@ -36,6 +36,11 @@ export interface PaymentStore {
    * booking with `booking` when given. Returns null when the payment was not in `from` (a repeated event). The
    * payment is settled even when the booking's move does not apply (it is in another status): `booking` is null.
    */
-  settlePayment(paymentId: string, from: PaymentStatus, to: Partial<Pick<PaymentRecord, 'status' | 'refundDue'>>, at: number,
-    booking?: { workspaceId: string; transition: BookingTransition }): Promise<{ payment: PaymentRecord; booking: BookingRecord | null } | null>;
+  settlePayment(
+    paymentId: string,
+    from: PaymentStatus,
+    to: Partial<Pick<PaymentRecord, 'status' | 'refundDue'>>,
+    at: number,
+    booking?: { workspaceId: string; transition: BookingTransition },
+  ): Promise<{ payment: PaymentRecord; booking: BookingRecord | null } | null>;
 }

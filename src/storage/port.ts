@@ -35,4 +35,13 @@ export class UniqueViolation extends Error {
   }
 }
 
-export interface Storage extends SettingsStore, WorkspaceStore, CatalogueStore, BookingStore, PaymentStore, OutboxStore, MailStore, PanelStore, PanelSessionStore {}
+export interface Storage
+  extends SettingsStore,
+    WorkspaceStore,
+    CatalogueStore,
+    BookingStore,
+    PaymentStore,
+    OutboxStore,
+    MailStore,
+    PanelStore,
+    PanelSessionStore {}

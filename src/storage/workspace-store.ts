@@ -26,8 +26,22 @@ export interface WorkspaceRecord {
   updatedAt: number;
 }
 
-export type WorkspacePatch = Partial<Pick<WorkspaceRecord,
-  'name' | 'primaryColor' | 'logoUrl' | 'industry' | 'timezone' | 'language' | 'timeFormat' | 'cancellationHours' | 'requiresConfirmation' | 'hours' | 'domains'>>;
+export type WorkspacePatch = Partial<
+  Pick<
+    WorkspaceRecord,
+    | 'name'
+    | 'primaryColor'
+    | 'logoUrl'
+    | 'industry'
+    | 'timezone'
+    | 'language'
+    | 'timeFormat'
+    | 'cancellationHours'
+    | 'requiresConfirmation'
+    | 'hours'
+    | 'domains'
+  >
+>;
 
 export interface ApiKeyRecord {
   id: string;

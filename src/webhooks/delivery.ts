@@ -75,19 +75,29 @@ function pinnedLookup(address: string): LookupFunction {
 function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal, pinnedAddress?: string): Promise<PostAnswer> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const outgoing = send(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal, ...(pinnedAddress ? { lookup: pinnedLookup(pinnedAddress) } : {}) },
+    const outgoing = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        signal,
+        ...(pinnedAddress ? { lookup: pinnedLookup(pinnedAddress) } : {}),
+      },
       (answer: IncomingMessage) => {
         // Read (and drop) the answer so the connection can be reused; the timeout covers the body too.
         answer.on('data', () => {});
         answer.on('error', reject);
-        answer.on('end', () => resolve({
-          status: answer.statusCode ?? 0,
-          header: (name) => {
-            const value = answer.headers[name.toLowerCase()];
-            return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-          },
-        }));
-      });
+        answer.on('end', () =>
+          resolve({
+            status: answer.statusCode ?? 0,
+            header: (name) => {
+              const value = answer.headers[name.toLowerCase()];
+              return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+            },
+          }),
+        );
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -126,9 +136,7 @@ export async function sendAttempt(message: Pick<WebhookMessageRecord, 'id' | 'bo
     return { statusCode: status, error, durationMs: elapsed(), retryAfterMs };
   } catch (error) {
     const timedOut = signal.aborted;
-    const reason = timedOut
-      ? `no response within ${timeoutMs / 1000} s`
-      : `request failed: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = timedOut ? `no response within ${timeoutMs / 1000} s` : `request failed: ${error instanceof Error ? error.message : String(error)}`;
     return { statusCode: null, error: reason, durationMs: elapsed(), retryAfterMs: null };
   }
 }

@@ -83,9 +83,7 @@ export function nonPublicRange(address: string): string | null {
   return null;
 }
 
-export type DestinationCheck =
-  | { ok: true; addresses: string[] }
-  | { ok: false; reason: string; unresolved?: boolean };
+export type DestinationCheck = { ok: true; addresses: string[] } | { ok: false; reason: string; unresolved?: boolean };
 
 async function resolveWithin(resolve: Resolver, host: string): Promise<string[]> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -105,7 +103,10 @@ async function resolveWithin(resolve: Resolver, host: string): Promise<string[]>
  * decides (a new URL may be accepted before its DNS exists; a delivery cannot go anywhere).
  */
 export async function checkDestination(url: URL, resolve: Resolver = systemResolver): Promise<DestinationCheck> {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, reason: `${host} is not a public address (loopback)` };
   let addresses: string[];
   if (isIP(host)) {
@@ -121,7 +122,11 @@ export async function checkDestination(url: URL, resolve: Resolver = systemResol
   }
   for (const address of addresses) {
     const range = nonPublicRange(address);
-    if (range) return { ok: false, reason: address === host ? `${host} is not a public address (${range})` : `${host} resolves to ${address}, not a public address (${range})` };
+    if (range)
+      return {
+        ok: false,
+        reason: address === host ? `${host} is not a public address (${range})` : `${host} resolves to ${address}, not a public address (${range})`,
+      };
   }
   return { ok: true, addresses };
 }

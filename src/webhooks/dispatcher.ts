@@ -161,8 +161,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return;
     }
     logger.debug('webhook attempt', {
-      messageId: message.id, webhookId: webhook.id, eventType: message.eventType, statusCode: result.statusCode, error: result.error,
-      durationMs: result.durationMs, status: planned.status, owner,
+      messageId: message.id,
+      webhookId: webhook.id,
+      eventType: message.eventType,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      status: planned.status,
+      owner,
     });
     if (planned.webhook?.isActive === false) {
       logger.warn('webhook endpoint disabled', { webhookId: webhook.id, statusCode: result.statusCode, error: result.error });
@@ -183,7 +189,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   function launch({ message, webhook }: Claimed): Promise<void> {
     const task: Promise<void> = deliver(message, webhook)
-      .catch((error) => logger.error('webhook delivery failed unexpectedly', { messageId: message.id, error: error instanceof Error ? error.message : String(error) }))
+      .catch((error) =>
+        logger.error('webhook delivery failed unexpectedly', { messageId: message.id, error: error instanceof Error ? error.message : String(error) }),
+      )
       .finally(() => {
         running.delete(task);
         fill();

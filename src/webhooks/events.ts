@@ -24,6 +24,10 @@ export interface TestEventBody {
 
 /** The `webhook.test` event for one webhook at `at` (epoch ms); its body is serialised once, here. */
 export function testEvent(workspace: Pick<WorkspaceRecord, 'id' | 'slug'>, webhook: Pick<WebhookRecord, 'id' | 'url'>, at: number): OutboxEvent {
-  const body: TestEventBody = { type: WEBHOOK_TEST_EVENT, timestamp: isoTime(at), data: { workspace: workspace.slug, webhook: { id: webhook.id, url: webhook.url } } };
+  const body: TestEventBody = {
+    type: WEBHOOK_TEST_EVENT,
+    timestamp: isoTime(at),
+    data: { workspace: workspace.slug, webhook: { id: webhook.id, url: webhook.url } },
+  };
   return { workspaceId: workspace.id, type: WEBHOOK_TEST_EVENT, body: JSON.stringify(body), occurredAt: at };
 }

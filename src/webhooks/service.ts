@@ -69,8 +69,11 @@ export function checkEvents(events: readonly string[]): string[] {
   const known: readonly string[] = WEBHOOK_EVENT_TYPES;
   for (const [index, event] of events.entries()) {
     if (!known.includes(event)) {
-      throw new AppError('VALIDATION_ERROR', `events contains an unknown event type "${event.slice(0, 64)}": use ${WEBHOOK_EVENT_TYPES.join(', ')} (or [] for all)`,
-        [{ path: `/events/${index}`, message: `events.${index} must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }]);
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `events contains an unknown event type "${event.slice(0, 64)}": use ${WEBHOOK_EVENT_TYPES.join(', ')} (or [] for all)`,
+        [{ path: `/events/${index}`, message: `events.${index} must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }],
+      );
     }
   }
   return [...new Set(events)];
@@ -85,7 +88,12 @@ export async function findWebhook(deps: Pick<AppDeps, 'storage'>, workspace: Wor
 }
 
 /** Creates an active webhook; returns it with its signing secret, which is stored only sealed and never shown again. */
-export async function createWebhook(deps: Deps, workspace: WorkspaceRecord, body: WebhookCreate, options: WebhookServiceOptions = {}): Promise<{ webhook: WebhookRecord; secret: string }> {
+export async function createWebhook(
+  deps: Deps,
+  workspace: WorkspaceRecord,
+  body: WebhookCreate,
+  options: WebhookServiceOptions = {},
+): Promise<{ webhook: WebhookRecord; secret: string }> {
   const events = checkEvents(body.events ?? []);
   const url = await checkWebhookUrl(deps, body.url, options);
   if (!deps.config.SVC_SECRET) throw new AppError('INTERNAL_ERROR', 'SVC_SECRET is not set: signing secrets cannot be stored');
@@ -109,7 +117,13 @@ export async function createWebhook(deps: Deps, workspace: WorkspaceRecord, body
 }
 
 /** PATCH: the fields sent, the others kept. Re-activating clears the endpoint's run of failures. */
-export async function updateWebhook(deps: Deps, workspace: WorkspaceRecord, webhookId: string, body: WebhookPatchBody, options: WebhookServiceOptions = {}): Promise<WebhookRecord> {
+export async function updateWebhook(
+  deps: Deps,
+  workspace: WorkspaceRecord,
+  webhookId: string,
+  body: WebhookPatchBody,
+  options: WebhookServiceOptions = {},
+): Promise<WebhookRecord> {
   const patch: WebhookPatch = {};
   if (body.events !== undefined) patch.events = checkEvents(body.events);
   if (body.url !== undefined) patch.url = await checkWebhookUrl(deps, body.url, options);
@@ -140,7 +154,12 @@ export async function sendTestEvent(deps: Pick<AppDeps, 'storage' | 'clock'>, wo
 }
 
 /** The webhook's delivery attempts, newest first. */
-export async function listDeliveries(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, webhookId: string, limit = DEFAULT_DELIVERIES_PAGE): Promise<DeliveryJson[]> {
+export async function listDeliveries(
+  deps: Pick<AppDeps, 'storage'>,
+  workspace: WorkspaceRecord,
+  webhookId: string,
+  limit = DEFAULT_DELIVERIES_PAGE,
+): Promise<DeliveryJson[]> {
   const webhook = await findWebhook(deps, workspace, webhookId);
   const attempts = await deps.storage.listAttempts(webhook.id, limit);
   const messageIds = [...new Set(attempts.map((attempt) => attempt.messageId))];

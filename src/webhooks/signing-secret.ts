@@ -46,7 +46,11 @@ export class SealedSecretError extends Error {
 /** `v1.<iv>.<ciphertext>` (base64url): what WebhookRecord.secret holds. */
 export async function sealSigningSecret(secret: string, svcSecret: string, webhookId: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(webhookId) }, await sealingKey(svcSecret), encoder.encode(secret));
+  const sealed = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: encoder.encode(webhookId) },
+    await sealingKey(svcSecret),
+    encoder.encode(secret),
+  );
   return `${SEALED_VERSION}.${Buffer.from(iv).toString('base64url')}.${Buffer.from(sealed).toString('base64url')}`;
 }
 

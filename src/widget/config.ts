@@ -50,7 +50,10 @@ export async function widgetConfig(deps: Pick<AppDeps, 'storage' | 'config'>, wo
       depositAmount: service.depositMinor === null ? null : toMajor(service.depositMinor, service.currency),
       providerIds: service.providerIds.filter((id) => activeProviders.has(id)),
     })),
-    providers: [...offered].map((id) => activeProviders.get(id)!).sort((a, b) => a.name.localeCompare(b.name)).map(({ id, name }) => ({ id, name })),
+    providers: [...offered]
+      .map((id) => activeProviders.get(id)!)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(({ id, name }) => ({ id, name })),
     booking: {
       allowed: origin === null || isWidgetOriginAllowed(origin, workspace, deps.config.SVC_PUBLIC_URL),
       captcha: captchaProvider && siteKey ? { provider: captchaProvider, siteKey } : null,

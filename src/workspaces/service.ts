@@ -5,7 +5,14 @@ import { randomToken, sha256Hex } from '../shared/secrets.ts';
 import { isValidTimeZone } from '../shared/time.ts';
 import type { WorkingHours } from '../scheduling/slot-engine.ts';
 import { normalizeDomain } from '../widget/domains.ts';
-import { UniqueViolation, type ApiKeyRecord, type CustomFieldPatch, type CustomFieldRecord, type WorkspacePatch, type WorkspaceRecord } from '../storage/port.ts';
+import {
+  UniqueViolation,
+  type ApiKeyRecord,
+  type CustomFieldPatch,
+  type CustomFieldRecord,
+  type WorkspacePatch,
+  type WorkspaceRecord,
+} from '../storage/port.ts';
 import type { CustomFieldCreate, CustomFieldJson, CustomFieldPatchBody, Workspace, WorkspacePatchBody } from './model.ts';
 
 export const API_KEY_PREFIX = 'svc_live_';
@@ -175,7 +182,11 @@ function canonicalLanguage(tag: string): string {
 }
 
 /** Applies PATCH /workspaces/{slug}; fields left out keep their values, an empty body changes nothing. */
-export async function updateWorkspaceSettings(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord, body: WorkspacePatchBody): Promise<WorkspaceRecord> {
+export async function updateWorkspaceSettings(
+  deps: Pick<AppDeps, 'storage' | 'clock'>,
+  workspace: WorkspaceRecord,
+  body: WorkspacePatchBody,
+): Promise<WorkspaceRecord> {
   const patch: WorkspacePatch = {};
   if (body.name !== undefined) patch.name = requireText('name', body.name);
   if (body.primaryColor !== undefined) patch.primaryColor = body.primaryColor;
@@ -235,7 +246,11 @@ async function checkFieldServices(deps: Pick<AppDeps, 'storage'>, workspace: Wor
 
 const duplicateKey = (key: string) => validation(`a custom field with the key ${key} already exists`);
 
-export async function createCustomField(deps: Pick<AppDeps, 'storage' | 'clock'>, workspace: WorkspaceRecord, body: CustomFieldCreate): Promise<CustomFieldRecord> {
+export async function createCustomField(
+  deps: Pick<AppDeps, 'storage' | 'clock'>,
+  workspace: WorkspaceRecord,
+  body: CustomFieldCreate,
+): Promise<CustomFieldRecord> {
   const field: CustomFieldRecord = {
     id: newId('cf', deps.clock.now()),
     workspaceId: workspace.id,
@@ -270,7 +285,12 @@ async function findCustomField(deps: Pick<AppDeps, 'storage'>, workspace: Worksp
  * Applies PATCH …/custom-fields/{fieldId}. Changing `type` away from select without sending `options`
  * drops the old choices; changing it to select needs `options`.
  */
-export async function updateCustomField(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, fieldId: string, body: CustomFieldPatchBody): Promise<CustomFieldRecord> {
+export async function updateCustomField(
+  deps: Pick<AppDeps, 'storage'>,
+  workspace: WorkspaceRecord,
+  fieldId: string,
+  body: CustomFieldPatchBody,
+): Promise<CustomFieldRecord> {
   if (body.label !== undefined) requireText('label', body.label);
   const current = await findCustomField(deps, workspace, fieldId);
   const type = body.type ?? current.type;

@@ -11,7 +11,11 @@ import { createTestApp, send, type TestApp } from '../support/app.ts';
  */
 
 const SERVICE = { name: 'Haircut', duration: 30, price: 35, currency: 'EUR' };
-const FORBIDDEN = (capability: string) => ({ success: false, error: `this panel session lacks the ${capability} capability this action needs`, code: 'FORBIDDEN' });
+const FORBIDDEN = (capability: string) => ({
+  success: false,
+  error: `this panel session lacks the ${capability} capability this action needs`,
+  code: 'FORBIDDEN',
+});
 const INVALID_SESSION = { success: false, error: 'invalid or expired panel session', code: 'UNAUTHORIZED' };
 
 describe('panel sessions on v1 routes (fake session store)', () => {
@@ -91,8 +95,11 @@ describe('panel sessions on v1 routes (fake session store)', () => {
     const first = await send(app, 'GET', '/api/v1/workspaces/acme', { headers: bearer('read-token') });
     const second = await send(app, 'GET', '/api/v1/workspaces/acme', { headers: bearer('read-token') });
     const otherSession = await send(app, 'GET', '/api/v1/workspaces/acme', { headers: bearer('ops-token') });
-    expect([first.headers.get('x-ratelimit-remaining'), second.headers.get('x-ratelimit-remaining'), otherSession.headers.get('x-ratelimit-remaining')])
-      .toEqual(['119', '118', '119']);
+    expect([
+      first.headers.get('x-ratelimit-remaining'),
+      second.headers.get('x-ratelimit-remaining'),
+      otherSession.headers.get('x-ratelimit-remaining'),
+    ]).toEqual(['119', '118', '119']);
   });
 });
 

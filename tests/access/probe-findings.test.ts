@@ -30,7 +30,7 @@ describe('failed authentication counts against the client address', () => {
     expect(next.headers.get('retry-after')).toBe('60');
   });
 
-  test('the guesses did not use up the real key\'s budget, nor another address\'s', async () => {
+  test("the guesses did not use up the real key's budget, nor another address's", async () => {
     ctx.clock.set('2026-11-23T09:00:30.000Z');
     const keyed = await ctx.request('GET', '/api/v1/workspaces/acme', { key: ctx.apiKey, headers: fromAddress('203.0.113.50') });
     expect(keyed.status).toBe(200);
@@ -91,12 +91,18 @@ describe('malformed percent-escapes in a path', () => {
   afterAll(() => ctx.close());
 
   test('in the slug -> 400 VALIDATION_ERROR with the error body, on keyed and public routes and preflights', async () => {
-    for (const [method, path] of [['GET', '/api/v1/workspaces/%E0%A4%A/services'], ['POST', '/api/v1/workspaces/%E0%A4%A/bookings'], ['GET', '/api/v1/workspaces/%/config']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/workspaces/%E0%A4%A/services'],
+      ['POST', '/api/v1/workspaces/%E0%A4%A/bookings'],
+      ['GET', '/api/v1/workspaces/%/config'],
+    ] as const) {
       const response = await ctx.request(method, path, { key: ctx.apiKey, ...(method === 'POST' ? { body: {} } : {}) });
       expect({ path, status: response.status, code: response.body.code }).toEqual({ path, status: 400, code: 'VALIDATION_ERROR' });
       expect(response.body.error).toMatch(/is not valid percent-encoding$/);
     }
-    const preflight = await ctx.request('OPTIONS', '/api/v1/workspaces/%E0%A4%A/availability', { headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } });
+    const preflight = await ctx.request('OPTIONS', '/api/v1/workspaces/%E0%A4%A/availability', {
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.status).toBeLessThan(500);
   });
 
@@ -121,7 +127,8 @@ describe('capability tokens in paths stay out of the request log', () => {
       const paths = ['/checkout/pay_01secretcheckoutid', '/checkout/pay_01secretcheckoutid/pay', '/manage/mgt_secret-token', '/ics/ics_secret-token.ics'];
       for (const path of paths) await ctx.request(path.endsWith('/pay') ? 'POST' : 'GET', path);
       // The request log is written after the response; wait until all four lines are in.
-      for (let tries = 0; lines.filter((line) => line.msg === 'request').length < paths.length && tries < 200; tries++) await new Promise((resolve) => setImmediate(resolve));
+      for (let tries = 0; lines.filter((line) => line.msg === 'request').length < paths.length && tries < 200; tries++)
+        await new Promise((resolve) => setImmediate(resolve));
       const logged = lines.filter((line) => line.msg === 'request').map((line) => line.path);
       expect(logged).toEqual(['/checkout/[redacted]', '/checkout/[redacted]/pay', '/manage/[redacted]', '/ics/[redacted]']);
       expect(JSON.stringify(lines)).not.toContain('secret');
@@ -140,13 +147,16 @@ test('a request handed on under a routable URL (a one-letter Host) is logged onc
     await ctx.request('GET', '/healthz');
     // Wait until the second request's line is in: the first one's lines were written before it.
     for (let tries = 0; lines.length < 2 && tries < 200; tries++) await new Promise((resolve) => setImmediate(resolve));
-    expect(lines.map((line) => [line.path, typeof line.requestId])).toEqual([['/healthz', 'string'], ['/healthz', 'string']]);
+    expect(lines.map((line) => [line.path, typeof line.requestId])).toEqual([
+      ['/healthz', 'string'],
+      ['/healthz', 'string'],
+    ]);
   } finally {
     await ctx.close();
   }
 });
 
-describe('the demo workspace\'s keyless bookings show no visitor\'s contact data', () => {
+describe("the demo workspace's keyless bookings show no visitor's contact data", () => {
   let ctx: TestApp;
   beforeAll(async () => {
     ctx = await createTestApp('libsql');
@@ -170,14 +180,19 @@ describe('the demo workspace\'s keyless bookings show no visitor\'s contact data
     expect((await ctx.request('GET', `/api/v1/workspaces/demo/bookings/${one.id}`)).body).toEqual({ success: true, booking: one });
   });
 
-  test('with the demo workspace\'s key everything is shown', async () => {
+  test("with the demo workspace's key everything is shown", async () => {
     const demo = (await ctx.deps.storage.getWorkspaceBySlug('demo'))!;
     const key = await createApiKey(ctx.deps, demo.id, 'test');
     const keyed = await ctx.request('GET', '/api/v1/workspaces/demo/bookings?limit=100', { key });
     for (const booking of keyed.body.bookings) {
       const stored = (await ctx.deps.storage.getBooking(demo.id, booking.id))!;
-      expect({ email: booking.customerEmail, name: booking.customerName, phone: booking.phone, notes: booking.notes, customFields: booking.customFields })
-        .toEqual({ email: stored.customerEmail, name: stored.customerName, phone: stored.phone, notes: stored.notes, customFields: stored.customFields });
+      expect({
+        email: booking.customerEmail,
+        name: booking.customerName,
+        phone: booking.phone,
+        notes: booking.notes,
+        customFields: booking.customFields,
+      }).toEqual({ email: stored.customerEmail, name: stored.customerName, phone: stored.phone, notes: stored.notes, customFields: stored.customFields });
     }
   });
 });

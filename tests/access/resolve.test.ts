@@ -13,10 +13,18 @@ describe('resolvePrincipal', () => {
     hostCredential: async (credential) => (credential === 'host-secret' ? { id: 'hc_1', workspaceId: ctx.workspace.id, origin: 'https://wp.example' } : null),
   };
   const request = (headers: Record<string, string>, overrides: Partial<AccessRequest> = {}): AccessRequest => ({
-    method: 'POST', slug: 'acme', headers: new Headers(headers), addressIdentity: 'ip:192.0.2.1', now: ctx.clock.now(), ...overrides,
+    method: 'POST',
+    slug: 'acme',
+    headers: new Headers(headers),
+    addressIdentity: 'ip:192.0.2.1',
+    now: ctx.clock.now(),
+    ...overrides,
   });
   const failure = async (promise: Promise<unknown>) => {
-    const error = await promise.then(() => null, (caught: unknown) => caught);
+    const error = await promise.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(AppError);
     return { status: (error as AppError).status, code: (error as AppError).code };
   };
@@ -36,44 +44,66 @@ describe('resolvePrincipal', () => {
 
   test('a session holding the capability -> kind panelSession, counted per session', async () => {
     const principal = await resolvePrincipal(ctx.deps, resolvers, keyOrSession('svc_manage_operations'), request({ authorization: 'Bearer ops' }), true);
-    expect({ kind: principal.kind, capabilities: [...principal.capabilities], identity: principal.rateLimitIdentity })
-      .toEqual({ kind: 'panelSession', capabilities: ['svc_manage_operations'], identity: 'session:ses_1' });
+    expect({ kind: principal.kind, capabilities: [...principal.capabilities], identity: principal.rateLimitIdentity }).toEqual({
+      kind: 'panelSession',
+      capabilities: ['svc_manage_operations'],
+      identity: 'session:ses_1',
+    });
   });
 
   test('a session lacking the capability -> 403 FORBIDDEN; reads need none', async () => {
-    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('svc_manage_settings'), request({ authorization: 'Bearer ops' }), true)))
-      .toEqual({ status: 403, code: 'FORBIDDEN' });
+    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('svc_manage_settings'), request({ authorization: 'Bearer ops' }), true))).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
     const reader = await resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ authorization: 'bearer ops' }, { method: 'GET' }), true);
     expect(reader.kind).toBe('panelSession');
   });
 
   test('a route of the API key only ignores a session: 401 missing key', async () => {
-    expect(await failure(resolvePrincipal(ctx.deps, resolvers, workspaceKey(), request({ authorization: 'Bearer ops' }), true)))
-      .toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    expect(await failure(resolvePrincipal(ctx.deps, resolvers, workspaceKey(), request({ authorization: 'Bearer ops' }), true))).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
   });
 
   test('unknown slug -> 404 before a wrong key or an unknown session -> 401', async () => {
-    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ 'x-svc-api-key': 'wrong' }, { slug: 'nope' }), true)))
-      .toEqual({ status: 404, code: 'NOT_FOUND' });
-    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ 'x-svc-api-key': 'wrong' }), true)))
-      .toEqual({ status: 401, code: 'UNAUTHORIZED' });
-    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ authorization: 'Bearer gone' }), true)))
-      .toEqual({ status: 401, code: 'UNAUTHORIZED' });
+    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ 'x-svc-api-key': 'wrong' }, { slug: 'nope' }), true))).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ 'x-svc-api-key': 'wrong' }), true))).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
+    expect(await failure(resolvePrincipal(ctx.deps, resolvers, keyOrSession('read'), request({ authorization: 'Bearer gone' }), true))).toEqual({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
   });
 
   test('a public route without a credential -> anonymous, counted per client address', async () => {
     const principal = await resolvePrincipal(ctx.deps, resolvers, publicRoute('anyOrigin'), request({}, { method: 'GET' }), true);
-    expect({ kind: principal.kind, capabilities: principal.capabilities.size, identity: principal.rateLimitIdentity })
-      .toEqual({ kind: 'anonymous', capabilities: 0, identity: 'ip:192.0.2.1' });
+    expect({ kind: principal.kind, capabilities: principal.capabilities.size, identity: principal.rateLimitIdentity }).toEqual({
+      kind: 'anonymous',
+      capabilities: 0,
+      identity: 'ip:192.0.2.1',
+    });
   });
 
   test('a host credential names the workspace; missing or unknown -> 401; its limit counts per client address', async () => {
     const policy = hostCredential('panelBootstrap');
     const principal = await resolvePrincipal(ctx.deps, resolvers, policy, request({ authorization: 'SvcHost host-secret' }, { slug: null }), false);
-    expect({ kind: principal.kind, workspace: principal.workspace.slug, identity: principal.rateLimitIdentity })
-      .toEqual({ kind: 'hostCredential', workspace: 'acme', identity: 'ip:192.0.2.1' });
+    expect({ kind: principal.kind, workspace: principal.workspace.slug, identity: principal.rateLimitIdentity }).toEqual({
+      kind: 'hostCredential',
+      workspace: 'acme',
+      identity: 'ip:192.0.2.1',
+    });
     for (const headers of [{}, { authorization: 'SvcHost other' }, { authorization: 'Bearer host-secret' }] as Record<string, string>[]) {
-      expect(await failure(resolvePrincipal(ctx.deps, resolvers, policy, request(headers, { slug: null }), false))).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+      expect(await failure(resolvePrincipal(ctx.deps, resolvers, policy, request(headers, { slug: null }), false))).toEqual({
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
     }
   });
 

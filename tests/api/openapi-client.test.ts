@@ -10,8 +10,16 @@ const ROOT = resolve(import.meta.dir, '../..');
 /** A strict project of its own: the generated schema, the typed calls, and the app's node_modules. */
 const TSCONFIG = {
   compilerOptions: {
-    target: 'ES2022', module: 'Preserve', moduleResolution: 'bundler', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [],
-    strict: true, noEmit: true, allowImportingTsExtensions: true, verbatimModuleSyntax: true, skipLibCheck: true,
+    target: 'ES2022',
+    module: 'Preserve',
+    moduleResolution: 'bundler',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    types: [],
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
   },
   files: ['calls.ts'],
 };

@@ -22,13 +22,21 @@ describe('redocly lint', () => {
     const served = await ctx.request('GET', '/api/v1/openapi.json');
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(served.body));
-    const lint = Bun.spawnSync(['node', join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', join(ROOT, 'redocly.yaml'), '--format=json', file], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const lint = Bun.spawnSync(
+      ['node', join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', join(ROOT, 'redocly.yaml'), '--format=json', file],
+      {
+        stdout: 'pipe',
+        stderr: 'pipe',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     const report = JSON.parse(lint.stdout.toString());
-    expect(report.problems.map((problem: { ruleId: string; message: string; location: { pointer: string }[] }) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`)).toEqual([]);
+    expect(
+      report.problems.map(
+        (problem: { ruleId: string; message: string; location: { pointer: string }[] }) =>
+          `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`,
+      ),
+    ).toEqual([]);
     expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
     expect(lint.exitCode).toBe(0);
   }, 60_000);

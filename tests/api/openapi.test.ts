@@ -35,7 +35,9 @@ describe('OpenAPI document', () => {
   });
 
   test('lists exactly the v1 routes the app serves, no more and no fewer', () => {
-    const documented = documentedOperations(document).map((operation) => `${operation.method} ${operation.path}`).sort();
+    const documented = documentedOperations(document)
+      .map((operation) => `${operation.method} ${operation.path}`)
+      .sort();
     expect(documented).toEqual(servedRoutes(ctx.app));
   });
 
@@ -51,7 +53,12 @@ describe('OpenAPI document', () => {
       if (operation.keyed) expect(Object.keys(operation.spec.responses), label).toEqual(expect.arrayContaining(['401', '404']));
       if (operation.hasBody) expect(Object.keys(operation.spec.responses), label).toEqual(expect.arrayContaining(['400', '413']));
       expect(Object.keys(operation.spec.responses), label).toContain('429');
-      expect(Object.keys(operation.spec.responses['429'].headers), label).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']);
+      expect(Object.keys(operation.spec.responses['429'].headers), label).toEqual([
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ]);
       expect(Object.keys(operation.spec.responses['200'].headers), label).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
     }
   });
@@ -90,8 +97,11 @@ describe('OpenAPI document', () => {
 
   test('every route that takes a body documents it as application/json with a named schema', () => {
     const withBody = ctx.app.routes.filter((route) => route.path.startsWith('/api/v1/') && !HIDDEN_V1_PATHS.includes(route.path) && route.hooks?.body);
-    expect(withBody.map((route) => `${route.method} ${route.path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}')}`).sort())
-      .toEqual(documentedOperations(document).filter((operation) => operation.hasBody).map((operation) => `${operation.method} ${operation.path}`));
+    expect(withBody.map((route) => `${route.method} ${route.path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}')}`).sort()).toEqual(
+      documentedOperations(document)
+        .filter((operation) => operation.hasBody)
+        .map((operation) => `${operation.method} ${operation.path}`),
+    );
     expect(withBody.length).toBeGreaterThan(10);
     for (const route of withBody) {
       const operation = document.paths[route.path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
@@ -100,7 +110,8 @@ describe('OpenAPI document', () => {
       expect(operation.requestBody.content['application/json'].schema.$ref, label).toMatch(COMPONENT_REF);
     }
     expect(document.paths['/workspaces/{slug}/bookings'].post.requestBody).toEqual({
-      required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BookingCreate' } } },
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/BookingCreate' } } },
     });
     // a route whose body is t.Optional(…) may be called without one
     expect(document.paths['/workspaces/{slug}/bookings/{bookingId}/cancel'].post.requestBody.required).toBe(false);
@@ -138,11 +149,20 @@ describe('OpenAPI document', () => {
   test('the webhooks section has every event type, with the Standard Webhooks headers and a named body', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, 'webhook.test'].sort());
     for (const [type, item] of Object.entries(document.webhooks) as [string, any][]) {
-      expect(item.post.parameters.map((parameter: { name: string; in: string }) => `${parameter.in} ${parameter.name}`), type)
-        .toEqual(['header webhook-id', 'header webhook-timestamp', 'header webhook-signature']);
+      expect(
+        item.post.parameters.map((parameter: { name: string; in: string }) => `${parameter.in} ${parameter.name}`),
+        type,
+      ).toEqual(['header webhook-id', 'header webhook-timestamp', 'header webhook-signature']);
       const schema = item.post.requestBody.content['application/json'].schema;
-      expect(schema, type).toEqual({ $ref: `#/components/schemas/${type === 'webhook.test' ? 'WebhookTestEvent' : type.startsWith('payment.') ? 'PaymentEvent' : 'BookingEvent'}` });
-      expect(document.components.schemas[schema.$ref.split('/').at(-1)].properties.type.enum ?? [document.components.schemas[schema.$ref.split('/').at(-1)].properties.type.const], type).toContain(type);
+      expect(schema, type).toEqual({
+        $ref: `#/components/schemas/${type === 'webhook.test' ? 'WebhookTestEvent' : type.startsWith('payment.') ? 'PaymentEvent' : 'BookingEvent'}`,
+      });
+      expect(
+        document.components.schemas[schema.$ref.split('/').at(-1)].properties.type.enum ?? [
+          document.components.schemas[schema.$ref.split('/').at(-1)].properties.type.const,
+        ],
+        type,
+      ).toContain(type);
     }
   });
 
@@ -158,18 +178,41 @@ describe('OpenAPI document', () => {
 describe('OpenAPI event schemas', () => {
   const workspace = { id: 'ws_1', slug: 'acme' } as WorkspaceRecord;
   const booking = {
-    id: 'bk_1', startTime: '2026-12-01T09:00:00.000Z', endTime: '2026-12-01T09:30:00.000Z', status: 'CONFIRMED' as const, customerName: 'Ada',
-    customerEmail: 'ada@example.com', serviceName: 'Haircut', providerName: 'Grace', amount: 35.5, serviceId: 'srv_1', providerId: 'prv_1',
-    phone: null, notes: null, customFields: {}, createdAt: '2026-11-23T08:00:00.000Z',
+    id: 'bk_1',
+    startTime: '2026-12-01T09:00:00.000Z',
+    endTime: '2026-12-01T09:30:00.000Z',
+    status: 'CONFIRMED' as const,
+    customerName: 'Ada',
+    customerEmail: 'ada@example.com',
+    serviceName: 'Haircut',
+    providerName: 'Grace',
+    amount: 35.5,
+    serviceId: 'srv_1',
+    providerId: 'prv_1',
+    phone: null,
+    notes: null,
+    customFields: {},
+    createdAt: '2026-11-23T08:00:00.000Z',
   };
   const payment: PaymentRecord = {
-    id: 'pay_1', workspaceId: 'ws_1', bookingId: 'bk_1', provider: 'test', reference: 'chk_1', amountMinor: 3550, currency: 'EUR',
-    status: 'paid', refundDue: false, checkoutUrl: null, createdAt: 0, updatedAt: 0,
+    id: 'pay_1',
+    workspaceId: 'ws_1',
+    bookingId: 'bk_1',
+    provider: 'test',
+    reference: 'chk_1',
+    amountMinor: 3550,
+    currency: 'EUR',
+    status: 'paid',
+    refundDue: false,
+    checkoutUrl: null,
+    createdAt: 0,
+    updatedAt: 0,
   };
   const bodyOf = (event: { body: string }) => JSON.parse(event.body);
 
   test('match the bodies svc builds for booking, payment and test events', () => {
-    for (const event of bookingEvents(['booking.created', 'booking.cancelled'], workspace, booking, 0)) expect(Value.Errors(BookingEvent, bodyOf(event)).First()).toBeUndefined();
+    for (const event of bookingEvents(['booking.created', 'booking.cancelled'], workspace, booking, 0))
+      expect(Value.Errors(BookingEvent, bodyOf(event)).First()).toBeUndefined();
     const [received, confirmed] = paymentEvents(['payment.received', 'booking.confirmed'], workspace, booking, payment, 0);
     expect(Value.Errors(PaymentEvent, bodyOf(received!)).First()).toBeUndefined();
     expect(bodyOf(received!).data.payment).toEqual({ amount: 35.5, currency: 'EUR', provider: 'test', reference: 'chk_1' });
@@ -190,7 +233,9 @@ describe('OpenAPI document of a server with its own rate limit', () => {
     try {
       const { body } = await ctx.request('GET', '/api/v1/openapi.json');
       expect(body.info.description).toContain('Rate limit: 7 requests per minute per API key');
-      expect(body.paths['/workspaces/{slug}/bookings'].get.responses['429'].description).toBe('Error RATE_LIMITED: over 7 requests per minute per API key (per client IP without one)');
+      expect(body.paths['/workspaces/{slug}/bookings'].get.responses['429'].description).toBe(
+        'Error RATE_LIMITED: over 7 requests per minute per API key (per client IP without one)',
+      );
     } finally {
       await ctx.close();
     }

@@ -35,38 +35,53 @@ for (const adapter of ADAPTERS) {
     test('no key -> 401 UNAUTHORIZED, before any validation', async () => {
       for (const operation of operations.filter((each) => each.keyed)) {
         const response = await call(operation, 'acme');
-        expect({ route: `${operation.method} ${operation.path}`, status: response.status, body: response.body })
-          .toEqual({ route: `${operation.method} ${operation.path}`, status: 401, body: UNAUTHORIZED });
+        expect({ route: `${operation.method} ${operation.path}`, status: response.status, body: response.body }).toEqual({
+          route: `${operation.method} ${operation.path}`,
+          status: 401,
+          body: UNAUTHORIZED,
+        });
       }
     });
 
     test('a wrong key -> 401 UNAUTHORIZED on every route that takes one', async () => {
       for (const operation of operations) {
         const response = await call(operation, 'acme', 'svc_live_not-a-real-key-000000000000000000000');
-        expect({ route: `${operation.method} ${operation.path}`, status: response.status, body: response.body })
-          .toEqual({ route: `${operation.method} ${operation.path}`, status: 401, body: UNAUTHORIZED });
+        expect({ route: `${operation.method} ${operation.path}`, status: response.status, body: response.body }).toEqual({
+          route: `${operation.method} ${operation.path}`,
+          status: 401,
+          body: UNAUTHORIZED,
+        });
       }
     });
 
     test("another workspace's key -> 401 UNAUTHORIZED", async () => {
       for (const operation of operations) {
         const response = await call(operation, 'acme', otherKey);
-        expect({ route: `${operation.method} ${operation.path}`, status: response.status, body: response.body })
-          .toEqual({ route: `${operation.method} ${operation.path}`, status: 401, body: UNAUTHORIZED });
+        expect({ route: `${operation.method} ${operation.path}`, status: response.status, body: response.body }).toEqual({
+          route: `${operation.method} ${operation.path}`,
+          status: 401,
+          body: UNAUTHORIZED,
+        });
       }
     });
 
     test('an unknown slug -> 404 NOT_FOUND before the key is looked at', async () => {
       for (const operation of operations) {
         const response = await call(operation, 'no-such-workspace');
-        expect({ route: `${operation.method} ${operation.path}`, status: response.status, code: response.body.code })
-          .toEqual({ route: `${operation.method} ${operation.path}`, status: 404, code: 'NOT_FOUND' });
+        expect({ route: `${operation.method} ${operation.path}`, status: response.status, code: response.body.code }).toEqual({
+          route: `${operation.method} ${operation.path}`,
+          status: 404,
+          code: 'NOT_FOUND',
+        });
       }
     });
 
     test('keyed routes answer without CORS headers even to a browser origin', async () => {
       for (const operation of operations.filter((each) => each.keyed)) {
-        const response = await ctx.request(operation.method, concretePath(operation, 'acme'), { key: ctx.apiKey, headers: { origin: 'https://shop.example.com' } });
+        const response = await ctx.request(operation.method, concretePath(operation, 'acme'), {
+          key: ctx.apiKey,
+          headers: { origin: 'https://shop.example.com' },
+        });
         expect(response.headers.get('access-control-allow-origin'), `${operation.method} ${operation.path}`).toBeNull();
       }
     });

@@ -44,14 +44,22 @@ describeEachAdapter('availability errors', (adapter) => {
     test('inactive service -> 400 SERVICE_NOT_FOUND', async () => {
       const response = await slots(`serviceId=${inactiveService.id}&date=2026-11-24`);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, error: `serviceId ${inactiveService.id} is not an active service of workspace acme`, code: 'SERVICE_NOT_FOUND' });
+      expect(response.body).toEqual({
+        success: false,
+        error: `serviceId ${inactiveService.id} is not an active service of workspace acme`,
+        code: 'SERVICE_NOT_FOUND',
+      });
     });
 
     test('providerId that does not offer the service -> 400 SERVICE_NOT_FOUND', async () => {
       for (const providerId of [otherProvider.id, inactiveProvider.id, 'prv_nope']) {
         const response = await slots(`serviceId=${service.id}&date=2026-11-24&providerId=${providerId}`);
         expect(response.status).toBe(400);
-        expect(response.body).toEqual({ success: false, error: `providerId ${providerId} is not an active provider offering serviceId ${service.id}`, code: 'SERVICE_NOT_FOUND' });
+        expect(response.body).toEqual({
+          success: false,
+          error: `providerId ${providerId} is not an active provider offering serviceId ${service.id}`,
+          code: 'SERVICE_NOT_FOUND',
+        });
       }
     });
 
@@ -77,7 +85,9 @@ describeEachAdapter('availability errors', (adapter) => {
     });
 
     test('duration below 5 or not an integer -> 400 VALIDATION_ERROR naming duration', async () => {
-      expect((await slots(`serviceId=${service.id}&date=2026-11-24&duration=4`)).body).toEqual(invalid('/duration', 'duration must be an integer between 5 and 1440'));
+      expect((await slots(`serviceId=${service.id}&date=2026-11-24&duration=4`)).body).toEqual(
+        invalid('/duration', 'duration must be an integer between 5 and 1440'),
+      );
       expect((await slots(`serviceId=${service.id}&date=2026-11-24&duration=abc`)).body).toEqual(invalid('/duration', 'duration must be an integer'));
       expect((await slots(`serviceId=${service.id}&date=2026-11-24&duration=30.5`)).body).toEqual(invalid('/duration', 'duration must be an integer'));
     });
@@ -97,13 +107,21 @@ describeEachAdapter('availability errors', (adapter) => {
     });
 
     test('bad or missing from/to -> 400 VALIDATION_ERROR naming it', async () => {
-      expect((await days(`serviceId=${service.id}&from=2026-13-01&to=2026-12-01`)).body).toEqual(refused('from must be a calendar date as YYYY-MM-DD, got 2026-13-01'));
+      expect((await days(`serviceId=${service.id}&from=2026-13-01&to=2026-12-01`)).body).toEqual(
+        refused('from must be a calendar date as YYYY-MM-DD, got 2026-13-01'),
+      );
       expect((await days(`serviceId=${service.id}&from=2026-12-01`)).body).toEqual(invalid('/to', 'to is required'));
-      expect((await days(`serviceId=${service.id}&from=1.12.2026&to=2026-12-01`)).body).toEqual(invalid('/from', 'from must be a date as YYYY-MM-DD, the first day'));
+      expect((await days(`serviceId=${service.id}&from=1.12.2026&to=2026-12-01`)).body).toEqual(
+        invalid('/from', 'from must be a date as YYYY-MM-DD, the first day'),
+      );
     });
 
     test('unknown service -> 400 SERVICE_NOT_FOUND; unknown slug -> 404', async () => {
-      expect((await days('serviceId=srv_nope&from=2026-12-01&to=2026-12-02')).body).toEqual({ success: false, error: 'serviceId srv_nope is not an active service of workspace acme', code: 'SERVICE_NOT_FOUND' });
+      expect((await days('serviceId=srv_nope&from=2026-12-01&to=2026-12-02')).body).toEqual({
+        success: false,
+        error: 'serviceId srv_nope is not an active service of workspace acme',
+        code: 'SERVICE_NOT_FOUND',
+      });
       const response = await app.request('GET', `/api/v1/workspaces/nope/availability/days?serviceId=${service.id}&from=2026-12-01&to=2026-12-02`);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ success: false, error: 'workspace nope not found', code: 'NOT_FOUND' });

@@ -5,7 +5,10 @@ import { addProvider, addService, berlin, catalogue, setWorkspace, tuesday } fro
 import type { WorkingHours } from '../../src/scheduling/slot-engine.ts';
 
 const closed = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
-const hours = (weekly: Partial<WorkingHours['weekly']>, exceptions: WorkingHours['exceptions'] = []): WorkingHours => ({ weekly: { ...closed, ...weekly }, exceptions });
+const hours = (weekly: Partial<WorkingHours['weekly']>, exceptions: WorkingHours['exceptions'] = []): WorkingHours => ({
+  weekly: { ...closed, ...weekly },
+  exceptions,
+});
 const WORKDAY = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00'];
 
 describeEachAdapter('availability', (adapter) => {
@@ -18,7 +21,10 @@ describeEachAdapter('availability', (adapter) => {
   const slots = (query: string) => app.request('GET', `/api/v1/workspaces/acme/availability?${query}`);
   const days = (query: string) => app.request('GET', `/api/v1/workspaces/acme/availability/days?${query}`);
   const book = async (serviceId: string, date: string, extra: Record<string, unknown> = {}) => {
-    const response = await app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: { serviceId, email: 'a@example.com', date, ...extra } });
+    const response = await app.request('POST', '/api/v1/workspaces/acme/bookings', {
+      key: app.apiKey,
+      body: { serviceId, email: 'a@example.com', date, ...extra },
+    });
     expect(response.status).toBe(200);
     return response.body.booking;
   };
@@ -38,7 +44,11 @@ describeEachAdapter('availability', (adapter) => {
     await book(service.id, tuesday('10:00'), { providerId: alex.id });
     const response = await slots(`serviceId=${service.id}&date=2026-11-24`);
     // 09:00 stays (Sam is free), 10:00 goes (Alex is booked, Sam does not work then).
-    expect(response.body).toEqual({ success: true, slots: ['07:00', '08:00', '09:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00'], timezone: 'Europe/Berlin' });
+    expect(response.body).toEqual({
+      success: true,
+      slots: ['07:00', '08:00', '09:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00'],
+      timezone: 'Europe/Berlin',
+    });
   });
 
   test('providerId narrows the slots to that provider', async () => {
@@ -88,7 +98,23 @@ describeEachAdapter('availability', (adapter) => {
   test('slotInterval sets the grid of starts', async () => {
     const { service } = await catalogue(app, { duration: 60, slotInterval: 30 });
     const response = await slots(`serviceId=${service.id}&date=2026-11-24`);
-    expect(response.body.slots).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00']);
+    expect(response.body.slots).toEqual([
+      '09:00',
+      '09:30',
+      '10:00',
+      '10:30',
+      '11:00',
+      '11:30',
+      '12:00',
+      '12:30',
+      '13:00',
+      '13:30',
+      '14:00',
+      '14:30',
+      '15:00',
+      '15:30',
+      '16:00',
+    ]);
   });
 
   test('today lists only starts at or after now plus minNotice', async () => {
@@ -143,7 +169,17 @@ describeEachAdapter('availability', (adapter) => {
   test('days takes a range of exactly 62 days', async () => {
     const { service } = await catalogue(app, {}, { hours: hours({ sun: [{ start: '10:00', end: '11:00' }] }) });
     const response = await days(`serviceId=${service.id}&from=2026-12-01&to=2027-01-31`);
-    expect(response.body.days).toEqual(['2026-12-06', '2026-12-13', '2026-12-20', '2026-12-27', '2027-01-03', '2027-01-10', '2027-01-17', '2027-01-24', '2027-01-31']);
+    expect(response.body.days).toEqual([
+      '2026-12-06',
+      '2026-12-13',
+      '2026-12-20',
+      '2026-12-27',
+      '2027-01-03',
+      '2027-01-10',
+      '2027-01-17',
+      '2027-01-24',
+      '2027-01-31',
+    ]);
   });
 
   test('on the spring-forward day (Berlin 2027-03-28) the skipped hour has no slots', async () => {
@@ -159,7 +195,18 @@ describeEachAdapter('availability', (adapter) => {
   });
 
   test('days across the DST change lists the DST Sunday', async () => {
-    const { service } = await catalogue(app, {}, { hours: hours({ sun: [{ start: '02:00', end: '03:00' }, { start: '09:00', end: '10:00' }] }) });
+    const { service } = await catalogue(
+      app,
+      {},
+      {
+        hours: hours({
+          sun: [
+            { start: '02:00', end: '03:00' },
+            { start: '09:00', end: '10:00' },
+          ],
+        }),
+      },
+    );
     const response = await days(`serviceId=${service.id}&from=2027-03-21&to=2027-04-04`);
     expect(response.body).toEqual({ success: true, days: ['2027-03-21', '2027-03-28', '2027-04-04'], timezone: 'Europe/Berlin' });
     expect((await slots(`serviceId=${service.id}&date=2027-03-28`)).body.slots).toEqual(['09:00']);

@@ -34,7 +34,8 @@ describeEachAdapter('availability security', (adapter) => {
     const alex = await addProvider(app);
     const service = await addService(app, [alex]);
     const booked = await app.request('POST', '/api/v1/workspaces/acme/bookings', {
-      key: app.apiKey, body: { serviceId: service.id, email: 'secret@example.com', name: 'Secret Customer', date: tuesday('10:00') },
+      key: app.apiKey,
+      body: { serviceId: service.id, email: 'secret@example.com', name: 'Secret Customer', date: tuesday('10:00') },
     });
     expect(booked.status).toBe(200);
     const response = await app.request('GET', `/api/v1/workspaces/acme/availability?serviceId=${service.id}&date=2026-11-24`);

@@ -30,7 +30,10 @@ describe('availability cache', () => {
 
     beforeAll(async () => {
       ctx = await createTestApp('libsql');
-      ({ service: { id: serviceId }, provider: { id: providerId } } = await catalogue(ctx));
+      ({
+        service: { id: serviceId },
+        provider: { id: providerId },
+      } = await catalogue(ctx));
       app = ctx.app;
     });
     afterAll(() => ctx.close());
@@ -39,7 +42,10 @@ describe('availability cache', () => {
 
     test('a booking made through this server drops the cached answer at once', async () => {
       expect(await slots()).toContain('10:00');
-      const booked = await send(app, 'POST', '/api/v1/workspaces/acme/bookings', { key: ctx.apiKey, body: { serviceId, email: 'mia@example.com', date: tuesday('10:00') } });
+      const booked = await send(app, 'POST', '/api/v1/workspaces/acme/bookings', {
+        key: ctx.apiKey,
+        body: { serviceId, email: 'mia@example.com', date: tuesday('10:00') },
+      });
       expect(booked.status).toBe(200);
       expect(await slots()).not.toContain('10:00');
     });
@@ -51,11 +57,33 @@ describe('availability cache', () => {
       const now = ctx.clock.now();
       await ctx.db.storage.reserveBooking({
         booking: {
-          id: 'bk_elsewhere', workspaceId: ctx.workspace.id, serviceId, providerId, status: 'CONFIRMED', startTime: start, endTime: start + 3_600_000,
-          bufferTime: 0, customerName: null, customerEmail: 'noah@example.com', phone: null, notes: null, customFields: {}, amountMinor: null,
-          currency: null, cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now, revision: 0, manageTokenHash: null, manageTokenSealed: null,
+          id: 'bk_elsewhere',
+          workspaceId: ctx.workspace.id,
+          serviceId,
+          providerId,
+          status: 'CONFIRMED',
+          startTime: start,
+          endTime: start + 3_600_000,
+          bufferTime: 0,
+          customerName: null,
+          customerEmail: 'noah@example.com',
+          phone: null,
+          notes: null,
+          customFields: {},
+          amountMinor: null,
+          currency: null,
+          cancelReason: null,
+          holdExpiresAt: null,
+          createdAt: now,
+          updatedAt: now,
+          revision: 0,
+          manageTokenHash: null,
+          manageTokenSealed: null,
         },
-        candidates: [providerId], margin: 0, fits: () => null, emit: () => [],
+        candidates: [providerId],
+        margin: 0,
+        fits: () => null,
+        emit: () => [],
       });
       expect(await slots()).toContain('11:00');
       ctx.clock.advance(AVAILABILITY_CACHE_MS);

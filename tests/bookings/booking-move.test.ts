@@ -57,14 +57,48 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     return messages.sort((a, b) => a.id.localeCompare(b.id)).map((message) => [message.eventType, JSON.parse(message.body).data.booking.status]);
   }
 
-  const apply = (booking: BookingRecord, change: BookingMove, at = T0) => applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json, at }, change);
+  const apply = (booking: BookingRecord, change: BookingMove, at = T0) =>
+    applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json, at }, change);
 
   const moves: { rule: string; from: BookingRecord['status']; change: BookingMove; at?: number; status: string; events: string[]; reason?: string }[] = [
-    { rule: 'confirm of a PENDING booking -> CONFIRMED with booking.confirmed', from: 'PENDING', change: { action: 'confirm' }, status: 'CONFIRMED', events: ['booking.confirmed'] },
-    { rule: 'cancel of a CONFIRMED booking -> CANCELLED with booking.cancelled and the reason kept', from: 'CONFIRMED', change: { action: 'cancel', reason: 'ill' }, status: 'CANCELLED', events: ['booking.cancelled'], reason: 'ill' },
-    { rule: 'cancel of a PENDING booking -> CANCELLED with booking.cancelled', from: 'PENDING', change: { action: 'cancel' }, status: 'CANCELLED', events: ['booking.cancelled'] },
-    { rule: 'expire of a PENDING hold -> CANCELLED with booking.cancelled', from: 'PENDING', change: { action: 'expire', reason: 'payment hold expired' }, status: 'CANCELLED', events: ['booking.cancelled'], reason: 'payment hold expired' },
-    { rule: 'complete of a CONFIRMED booking after its start -> COMPLETED with booking.completed', from: 'CONFIRMED', change: { action: 'complete' }, at: AFTER_END, status: 'COMPLETED', events: ['booking.completed'] },
+    {
+      rule: 'confirm of a PENDING booking -> CONFIRMED with booking.confirmed',
+      from: 'PENDING',
+      change: { action: 'confirm' },
+      status: 'CONFIRMED',
+      events: ['booking.confirmed'],
+    },
+    {
+      rule: 'cancel of a CONFIRMED booking -> CANCELLED with booking.cancelled and the reason kept',
+      from: 'CONFIRMED',
+      change: { action: 'cancel', reason: 'ill' },
+      status: 'CANCELLED',
+      events: ['booking.cancelled'],
+      reason: 'ill',
+    },
+    {
+      rule: 'cancel of a PENDING booking -> CANCELLED with booking.cancelled',
+      from: 'PENDING',
+      change: { action: 'cancel' },
+      status: 'CANCELLED',
+      events: ['booking.cancelled'],
+    },
+    {
+      rule: 'expire of a PENDING hold -> CANCELLED with booking.cancelled',
+      from: 'PENDING',
+      change: { action: 'expire', reason: 'payment hold expired' },
+      status: 'CANCELLED',
+      events: ['booking.cancelled'],
+      reason: 'payment hold expired',
+    },
+    {
+      rule: 'complete of a CONFIRMED booking after its start -> COMPLETED with booking.completed',
+      from: 'CONFIRMED',
+      change: { action: 'complete' },
+      at: AFTER_END,
+      status: 'COMPLETED',
+      events: ['booking.completed'],
+    },
   ];
   for (const row of moves) {
     test(row.rule, async () => {
@@ -81,7 +115,10 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const other = aProvider(ws, { name: 'Sam' });
     await storage.createProvider(other);
     const booking = aBooking(srv, { id: '' }, { status: 'PENDING' });
-    const result = await apply(booking, { action: 'create', reservation: { candidates: [prv.id, other.id], margin: 0, fits: (id) => (id === prv.id ? 'Alex is away' : null) } });
+    const result = await apply(booking, {
+      action: 'create',
+      reservation: { candidates: [prv.id, other.id], margin: 0, fits: (id) => (id === prv.id ? 'Alex is away' : null) },
+    });
     expect(result).toEqual({ ok: true, booking: { ...booking, providerId: other.id }, events: ['booking.created'], payment: null });
     expect(await storage.getBooking(ws.id, booking.id)).toEqual({ ...booking, providerId: other.id });
     expect(await outbox()).toEqual([['booking.created', 'PENDING']]);
@@ -98,7 +135,12 @@ describeEachAdapter('applyBookingMove', (adapter) => {
   test('reschedule moves the times, keeps the status, emits booking.rescheduled', async () => {
     const booking = await stored({ status: 'PENDING' });
     const startTime = SLOT + HOUR;
-    const result = await apply(booking, { action: 'reschedule', startTime, endTime: startTime + 30 * MINUTE, reservation: { candidates: [prv.id], ...anywhere } });
+    const result = await apply(booking, {
+      action: 'reschedule',
+      startTime,
+      endTime: startTime + 30 * MINUTE,
+      reservation: { candidates: [prv.id], ...anywhere },
+    });
     const expected = { ...booking, startTime, endTime: startTime + 30 * MINUTE, updatedAt: T0, revision: 1 };
     expect(result).toEqual({ ok: true, booking: expected, events: ['booking.rescheduled'], payment: null });
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(expected);
@@ -111,9 +153,17 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     await storage.createPayment(payment);
     const result = await apply(booking, { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } });
     const paid: PaymentRecord = { ...payment, status: 'paid', updatedAt: T0 };
-    expect(result).toEqual({ ok: true, booking: { ...booking, status: 'CONFIRMED', updatedAt: T0, revision: 1 }, events: ['payment.received', 'booking.confirmed'], payment: paid });
+    expect(result).toEqual({
+      ok: true,
+      booking: { ...booking, status: 'CONFIRMED', updatedAt: T0, revision: 1 },
+      events: ['payment.received', 'booking.confirmed'],
+      payment: paid,
+    });
     expect(await storage.listPayments(booking.id)).toEqual([paid]);
-    expect(await outbox()).toEqual([['payment.received', 'CONFIRMED'], ['booking.confirmed', 'CONFIRMED']]);
+    expect(await outbox()).toEqual([
+      ['payment.received', 'CONFIRMED'],
+      ['booking.confirmed', 'CONFIRMED'],
+    ]);
   });
 
   test('pay of a CONFIRMED booking keeps it CONFIRMED and emits payment.received alone, with the payment', async () => {
@@ -123,7 +173,9 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const result = await apply(booking, { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } });
     expect(result.ok && result.events).toEqual(['payment.received']);
     const messages = await storage.claimDueMessages('inspector', Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER, 10);
-    expect(messages.map((message) => JSON.parse(message.body).data.payment)).toEqual([{ amount: 35.5, currency: 'EUR', provider: 'test', reference: payment.reference }]);
+    expect(messages.map((message) => JSON.parse(message.body).data.payment)).toEqual([
+      { amount: 35.5, currency: 'EUR', provider: 'test', reference: payment.reference },
+    ]);
   });
 
   test('expire with a payment closes the payment and cancels the hold in one write', async () => {
@@ -141,8 +193,18 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     { rule: 'confirm of a CANCELLED booking -> refused', from: 'CANCELLED', change: { action: 'confirm' }, reason: 'a CANCELLED booking cannot be confirmed' },
     { rule: 'cancel of a COMPLETED booking -> refused', from: 'COMPLETED', change: { action: 'cancel' }, reason: 'a COMPLETED booking cannot be cancelled' },
     { rule: 'expire of a CONFIRMED booking -> refused', from: 'CONFIRMED', change: { action: 'expire' }, reason: 'a CONFIRMED booking cannot be expired' },
-    { rule: 'complete before the start -> refused', from: 'CONFIRMED', change: { action: 'complete' }, reason: 'a booking that has not started yet cannot be completed (it starts at 2030-03-05T10:00:00.000Z)' },
-    { rule: 'reschedule of a CANCELLED booking -> refused', from: 'CANCELLED', change: { action: 'reschedule', startTime: SLOT, endTime: SLOT + HOUR, reservation: { candidates: [], ...anywhere } }, reason: 'a CANCELLED booking cannot be rescheduled' },
+    {
+      rule: 'complete before the start -> refused',
+      from: 'CONFIRMED',
+      change: { action: 'complete' },
+      reason: 'a booking that has not started yet cannot be completed (it starts at 2030-03-05T10:00:00.000Z)',
+    },
+    {
+      rule: 'reschedule of a CANCELLED booking -> refused',
+      from: 'CANCELLED',
+      change: { action: 'reschedule', startTime: SLOT, endTime: SLOT + HOUR, reservation: { candidates: [], ...anywhere } },
+      reason: 'a CANCELLED booking cannot be rescheduled',
+    },
   ];
   for (const row of refusals) {
     test(`${row.rule}; nothing written`, async () => {
@@ -165,7 +227,11 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const booking = await stored({ status: 'PENDING', amountMinor: 3550, currency: 'EUR' });
     const payment = aPayment(booking, { status: 'paid' });
     await storage.createPayment(payment);
-    expect(await apply(booking, { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } })).toEqual({ ok: false, kind: 'stale', payment: null });
+    expect(await apply(booking, { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } })).toEqual({
+      ok: false,
+      kind: 'stale',
+      payment: null,
+    });
     expect((await storage.getBooking(ws.id, booking.id))?.status).toBe('PENDING');
     expect(await outbox()).toEqual([]);
   });
@@ -175,7 +241,9 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 }, { action: 'confirm' }).catch((caught) => caught);
+    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 }, { action: 'confirm' }).catch(
+      (caught) => caught,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
     expect(await outbox()).toEqual([]);
@@ -188,8 +256,11 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 },
-      { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } }).catch((caught) => caught);
+    const error = await applyBookingMove(
+      { storage, config: {} },
+      { workspace: ws, booking, json: failing, at: T0 },
+      { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } },
+    ).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
     expect(await storage.listPayments(booking.id)).toEqual([payment]);
@@ -201,8 +272,11 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 },
-      { action: 'create', reservation: { candidates: [prv.id], ...anywhere } }).catch((caught) => caught);
+    const error = await applyBookingMove(
+      { storage, config: {} },
+      { workspace: ws, booking, json: failing, at: T0 },
+      { action: 'create', reservation: { candidates: [prv.id], ...anywhere } },
+    ).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toBeNull();
   });

@@ -48,14 +48,20 @@ describeEachAdapter('bookings errors', (adapter) => {
     });
 
     test('duration under 5 or not an integer -> 400 naming duration', async () => {
-      expect((await create(bookingBody(service, tuesday('10:00'), { duration: 4 }))).body).toEqual(invalid('/duration', 'duration must be an integer between 5 and 1440'));
+      expect((await create(bookingBody(service, tuesday('10:00'), { duration: 4 }))).body).toEqual(
+        invalid('/duration', 'duration must be an integer between 5 and 1440'),
+      );
       expect((await create(bookingBody(service, tuesday('10:00'), { duration: 30.5 }))).body).toEqual(invalid('/duration', 'duration must be an integer'));
       expect((await create(bookingBody(service, tuesday('10:00'), { duration: '60' }))).body).toEqual(invalid('/duration', 'duration must be an integer'));
       await nothingBooked();
     });
 
     test('malformed JSON or no body -> 400 VALIDATION_ERROR', async () => {
-      const malformed = await app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, rawBody: '{"serviceId":', headers: { 'content-type': 'application/json' } });
+      const malformed = await app.request('POST', '/api/v1/workspaces/acme/bookings', {
+        key: app.apiKey,
+        rawBody: '{"serviceId":',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(malformed.status).toBe(400);
       expect(malformed.body).toEqual({ success: false, error: 'request body is not valid JSON', code: 'VALIDATION_ERROR' });
       const empty = await app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey });
@@ -87,7 +93,11 @@ describeEachAdapter('bookings errors', (adapter) => {
       for (const providerId of [sam.id, kim.id, 'prv_nope']) {
         const response = await create(bookingBody(service, tuesday('10:00'), { providerId }));
         expect(response.status).toBe(400);
-        expect(response.body).toEqual({ success: false, error: `providerId ${providerId} is not an active provider offering serviceId ${service.id}`, code: 'SERVICE_NOT_FOUND' });
+        expect(response.body).toEqual({
+          success: false,
+          error: `providerId ${providerId} is not an active provider offering serviceId ${service.id}`,
+          code: 'SERVICE_NOT_FOUND',
+        });
       }
       await nothingBooked();
     });
@@ -96,7 +106,11 @@ describeEachAdapter('bookings errors', (adapter) => {
       const lonely = await addService(app, [], { name: 'Lonely' });
       const response = await create(bookingBody(lonely, tuesday('10:00')));
       expect(response.status).toBe(409);
-      expect(response.body).toEqual({ success: false, error: `no active provider offers Lonely: link a provider to serviceId ${lonely.id}`, code: 'SLOT_UNAVAILABLE' });
+      expect(response.body).toEqual({
+        success: false,
+        error: `no active provider offers Lonely: link a provider to serviceId ${lonely.id}`,
+        code: 'SLOT_UNAVAILABLE',
+      });
       await nothingBooked();
     });
   });
@@ -187,7 +201,11 @@ describeEachAdapter('bookings errors', (adapter) => {
       for (const cursor of ['garbage', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1.5,"bk_x"]').toString('base64url')]) {
         const response = await app.request('GET', `/api/v1/workspaces/acme/bookings?cursor=${cursor}`, { key: app.apiKey });
         expect(response.status).toBe(400);
-        expect(response.body).toEqual({ success: false, error: 'cursor is not valid: pass the nextCursor of the previous page unchanged', code: 'VALIDATION_ERROR' });
+        expect(response.body).toEqual({
+          success: false,
+          error: 'cursor is not valid: pass the nextCursor of the previous page unchanged',
+          code: 'VALIDATION_ERROR',
+        });
       }
     });
 
@@ -197,7 +215,11 @@ describeEachAdapter('bookings errors', (adapter) => {
       expect(noOffset.body).toEqual(invalid('/from', 'from must be a date-time with an offset, such as 2026-12-01T09:00:00Z'));
       const reversed = await app.request('GET', '/api/v1/workspaces/acme/bookings?from=2026-11-25T00:00:00Z&to=2026-11-24T00:00:00Z', { key: app.apiKey });
       expect(reversed.status).toBe(400);
-      expect(reversed.body).toEqual({ success: false, error: 'from must not be after to (got from 2026-11-25T00:00:00Z, to 2026-11-24T00:00:00Z)', code: 'VALIDATION_ERROR' });
+      expect(reversed.body).toEqual({
+        success: false,
+        error: 'from must not be after to (got from 2026-11-25T00:00:00Z, to 2026-11-24T00:00:00Z)',
+        code: 'VALIDATION_ERROR',
+      });
     });
   });
 });

@@ -2,9 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { sha256Hex } from '../../src/shared/secrets.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
-import {
-  addCustomField, addProvider, addService, bookingBody, catalogue, expectedBooking, setWorkspace, storedBookings, tuesday,
-} from './fixtures.ts';
+import { addCustomField, addProvider, addService, bookingBody, catalogue, expectedBooking, setWorkspace, storedBookings, tuesday } from './fixtures.ts';
 
 const MANAGE_URL = /^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/;
 
@@ -32,11 +30,28 @@ describeEachAdapter('bookings', (adapter) => {
     const [stored, ...others] = await storedBookings(app);
     expect(others).toEqual([]);
     expect(stored).toEqual({
-      id: response.body.booking.id, workspaceId: app.workspace.id, serviceId: service.id, providerId: provider.id, status: 'CONFIRMED',
-      startTime: Date.parse(tuesday('10:00')), endTime: Date.parse(tuesday('11:00')), bufferTime: 0, customerName: 'Mia Schneider',
-      customerEmail: 'mia@example.com', phone: '+49 30 1234567', notes: 'first visit', customFields: {}, amountMinor: 3550, currency: 'EUR',
-      cancelReason: null, holdExpiresAt: null, createdAt: app.clock.now(), updatedAt: app.clock.now(), revision: 0,
-      manageTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/), manageTokenSealed: expect.stringMatching(/^v1\./),
+      id: response.body.booking.id,
+      workspaceId: app.workspace.id,
+      serviceId: service.id,
+      providerId: provider.id,
+      status: 'CONFIRMED',
+      startTime: Date.parse(tuesday('10:00')),
+      endTime: Date.parse(tuesday('11:00')),
+      bufferTime: 0,
+      customerName: 'Mia Schneider',
+      customerEmail: 'mia@example.com',
+      phone: '+49 30 1234567',
+      notes: 'first visit',
+      customFields: {},
+      amountMinor: 3550,
+      currency: 'EUR',
+      cancelReason: null,
+      holdExpiresAt: null,
+      createdAt: app.clock.now(),
+      updatedAt: app.clock.now(),
+      revision: 0,
+      manageTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      manageTokenSealed: expect.stringMatching(/^v1\./),
     });
     // the stored hash is the hash of the token in manageUrl, and the sealed token is not the token itself
     const token = response.body.manageUrl.split('/').pop();
@@ -49,7 +64,12 @@ describeEachAdapter('bookings', (adapter) => {
     await setWorkspace(app, { domains: ['example.com', '*.example.org'] });
     const first = await create(bookingBody(service, tuesday('10:00')), { headers: { origin: 'https://example.com' } });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true, booking: expectedBooking({ id: first.body.booking.id, service, provider, start: tuesday('10:00') }), checkoutUrl: null, manageUrl: expect.stringMatching(MANAGE_URL) });
+    expect(first.body).toEqual({
+      success: true,
+      booking: expectedBooking({ id: first.body.booking.id, service, provider, start: tuesday('10:00') }),
+      checkoutUrl: null,
+      manageUrl: expect.stringMatching(MANAGE_URL),
+    });
     const second = await create(bookingBody(service, tuesday('11:00')), { headers: { origin: 'https://shop.example.org' } });
     expect(second.status).toBe(200);
     expect((await storedBookings(app)).length).toBe(2);
@@ -59,7 +79,12 @@ describeEachAdapter('bookings', (adapter) => {
     await setWorkspace(app, { requiresConfirmation: true });
     const { service, provider } = await catalogue(app);
     const response = await create(bookingBody(service, tuesday('10:00')));
-    expect(response.body).toEqual({ success: true, booking: expectedBooking({ id: response.body.booking.id, service, provider, start: tuesday('10:00'), status: 'PENDING' }), checkoutUrl: null, manageUrl: expect.stringMatching(MANAGE_URL) });
+    expect(response.body).toEqual({
+      success: true,
+      booking: expectedBooking({ id: response.body.booking.id, service, provider, start: tuesday('10:00'), status: 'PENDING' }),
+      checkoutUrl: null,
+      manageUrl: expect.stringMatching(MANAGE_URL),
+    });
   });
 
   test('amount is the deposit when the service has one, and null for a free service', async () => {
@@ -67,17 +92,29 @@ describeEachAdapter('bookings', (adapter) => {
     const deposit = await addService(app, [alex], { name: 'Colour', priceMinor: 8900, depositMinor: 2000 });
     const free = await addService(app, [alex], { name: 'Consultation', priceMinor: 0 });
     const withDeposit = await create(bookingBody(deposit, tuesday('10:00')));
-    expect(withDeposit.body.booking).toEqual(expectedBooking({ id: withDeposit.body.booking.id, service: deposit, provider: alex, start: tuesday('10:00'), amount: 20 }));
+    expect(withDeposit.body.booking).toEqual(
+      expectedBooking({ id: withDeposit.body.booking.id, service: deposit, provider: alex, start: tuesday('10:00'), amount: 20 }),
+    );
     const freeBooking = await create(bookingBody(free, tuesday('12:00')));
-    expect(freeBooking.body.booking).toEqual(expectedBooking({ id: freeBooking.body.booking.id, service: free, provider: alex, start: tuesday('12:00'), amount: null }));
+    expect(freeBooking.body.booking).toEqual(
+      expectedBooking({ id: freeBooking.body.booking.id, service: free, provider: alex, start: tuesday('12:00'), amount: null }),
+    );
   });
 
   test('duration sets the length; name, phone and notes are optional', async () => {
     const { service, provider } = await catalogue(app);
     const response = await create({ serviceId: service.id, email: 'jonas@example.com', date: tuesday('10:00'), duration: 90 });
-    expect(response.body.booking).toEqual(expectedBooking({
-      id: response.body.booking.id, service, provider, start: tuesday('10:00'), minutes: 90, customerName: null, customerEmail: 'jonas@example.com',
-    }));
+    expect(response.body.booking).toEqual(
+      expectedBooking({
+        id: response.body.booking.id,
+        service,
+        provider,
+        start: tuesday('10:00'),
+        minutes: 90,
+        customerName: null,
+        customerEmail: 'jonas@example.com',
+      }),
+    );
   });
 
   test('custom fields of the service are stored; unknown keys and fields of other services are dropped', async () => {

@@ -62,7 +62,7 @@ describeEachAdapter('bookings security', (adapter) => {
       }
     });
 
-    test('a key reaches only its own workspace\'s bookings: another workspace\'s booking is 404', async () => {
+    test("a key reaches only its own workspace's bookings: another workspace's booking is 404", async () => {
       const { apiKey: otherKey } = await createWorkspace(app.deps, { slug: 'other', name: 'Other' });
       const before = await storedBookings(app);
       for (const [method, path, body] of keyedRoutes().slice(1)) {
@@ -78,8 +78,21 @@ describeEachAdapter('bookings security', (adapter) => {
     test('a booking shows only its public fields', async () => {
       const response = await app.request('GET', `/api/v1/workspaces/acme/bookings/${bookingId}`, { key: app.apiKey });
       expect(Object.keys(response.body.booking).sort()).toEqual([
-        'amount', 'createdAt', 'customFields', 'customerEmail', 'customerName', 'endTime', 'id', 'notes', 'phone', 'providerId',
-        'providerName', 'serviceId', 'serviceName', 'startTime', 'status',
+        'amount',
+        'createdAt',
+        'customFields',
+        'customerEmail',
+        'customerName',
+        'endTime',
+        'id',
+        'notes',
+        'phone',
+        'providerId',
+        'providerName',
+        'serviceId',
+        'serviceName',
+        'startTime',
+        'status',
       ]);
     });
   });
@@ -99,7 +112,8 @@ describeEachAdapter('bookings security', (adapter) => {
       expect(response.status).toBe(403);
       expect(response.body).toEqual({
         success: false,
-        error: 'a booking without an API key must come from a page on an allowed widget domain of workspace acme (Origin header), or carry the API key in x-svc-api-key',
+        error:
+          'a booking without an API key must come from a page on an allowed widget domain of workspace acme (Origin header), or carry the API key in x-svc-api-key',
         code: 'DOMAIN_NOT_ALLOWED',
       });
       expect(await storedBookings(app)).toEqual(before);
@@ -148,7 +162,11 @@ describeEachAdapter('bookings security', (adapter) => {
 
     test('unknown slug -> 404 for keyless and keyed requests', async () => {
       for (const key of [undefined, app.apiKey]) {
-        const response = await app.request('POST', '/api/v1/workspaces/nope/bookings', { key, headers: { origin: 'https://example.com' }, body: bookingBody(service, tuesday('11:00')) });
+        const response = await app.request('POST', '/api/v1/workspaces/nope/bookings', {
+          key,
+          headers: { origin: 'https://example.com' },
+          body: bookingBody(service, tuesday('11:00')),
+        });
         expect(response.status).toBe(404);
         expect(response.body).toEqual({ success: false, error: 'workspace nope not found', code: 'NOT_FOUND' });
       }
@@ -180,9 +198,14 @@ describeEachAdapter('bookings security', (adapter) => {
       const slots = await app.request('GET', `/api/v1/workspaces/demo/availability?serviceId=${consultation.id}&date=2026-11-30`);
       expect(slots.body.slots.length).toBeGreaterThan(2);
       const at = (label: string) => Temporal.PlainDateTime.from(`2026-11-30T${label}`).toZonedDateTime('Europe/Berlin').toInstant().toString();
-      const withOrigin = await app.request('POST', '/api/v1/workspaces/demo/bookings', { headers: { origin: 'https://anything.example' }, body: { serviceId: consultation.id, email: 'a@example.com', date: at(slots.body.slots[0]) } });
+      const withOrigin = await app.request('POST', '/api/v1/workspaces/demo/bookings', {
+        headers: { origin: 'https://anything.example' },
+        body: { serviceId: consultation.id, email: 'a@example.com', date: at(slots.body.slots[0]) },
+      });
       expect(withOrigin.status).toBe(200);
-      const without = await app.request('POST', '/api/v1/workspaces/demo/bookings', { body: { serviceId: consultation.id, email: 'b@example.com', date: at(slots.body.slots[1]) } });
+      const without = await app.request('POST', '/api/v1/workspaces/demo/bookings', {
+        body: { serviceId: consultation.id, email: 'b@example.com', date: at(slots.body.slots[1]) },
+      });
       expect(without.status).toBe(200);
       expect(without.body.booking.amount).toBeNull();
     });

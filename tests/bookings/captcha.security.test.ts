@@ -37,12 +37,19 @@ describeEachAdapter('createBooking captcha', (adapter) => {
   afterEach(() => app.close());
 
   const keyless = (extra: Record<string, unknown>) =>
-    app.request('POST', '/api/v1/workspaces/acme/bookings', { headers: { origin: 'https://example.com' }, body: bookingBody(service, tuesday('10:00'), extra) });
+    app.request('POST', '/api/v1/workspaces/acme/bookings', {
+      headers: { origin: 'https://example.com' },
+      body: bookingBody(service, tuesday('10:00'), extra),
+    });
 
   test('keyless without a recaptchaToken -> 400 CAPTCHA_FAILED, nothing booked', async () => {
     const response = await keyless({});
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'recaptchaToken is required: solve the captcha of the booking form and send its token', code: 'CAPTCHA_FAILED' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'recaptchaToken is required: solve the captcha of the booking form and send its token',
+      code: 'CAPTCHA_FAILED',
+    });
     expect(received).toEqual([]);
     expect(await storedBookings(app)).toEqual([]);
   });
@@ -50,7 +57,11 @@ describeEachAdapter('createBooking captcha', (adapter) => {
   test('keyless with a token that does not verify -> 400 CAPTCHA_FAILED, nothing booked', async () => {
     const response = await keyless({ recaptchaToken: 'bad-token' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'recaptchaToken did not verify: solve the captcha again and send the new token', code: 'CAPTCHA_FAILED' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'recaptchaToken did not verify: solve the captcha again and send the new token',
+      code: 'CAPTCHA_FAILED',
+    });
     expect(received).toEqual([{ secret: SECRET, response: 'bad-token', contentType: 'application/x-www-form-urlencoded', method: 'POST' }]);
     expect(await storedBookings(app)).toEqual([]);
   });

@@ -18,8 +18,9 @@ describeEachAdapter('concurrent createBooking', (adapter) => {
 
   /** Sends `RACERS` bookings for the same time at once; returns the statuses and the bodies of the refusals. */
   async function race(body: (index: number) => unknown) {
-    const responses = await Promise.all(Array.from({ length: RACERS }, (_, index) =>
-      app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: body(index) })));
+    const responses = await Promise.all(
+      Array.from({ length: RACERS }, (_, index) => app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: body(index) })),
+    );
     const ok = responses.filter((response) => response.status === 200);
     const refused = responses.filter((response) => response.status !== 200);
     return { ok, refused };
@@ -75,7 +76,11 @@ describeEachAdapter('concurrent createBooking', (adapter) => {
     const responses = await Promise.all([
       ...movers.map((id) => app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/reschedule`, { key: app.apiKey, body: { date: tuesday('10:00') } })),
       ...Array.from({ length: 10 }, (_, index) =>
-        app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(service, tuesday('10:00'), { email: `r${index}@example.com` }) })),
+        app.request('POST', '/api/v1/workspaces/acme/bookings', {
+          key: app.apiKey,
+          body: bookingBody(service, tuesday('10:00'), { email: `r${index}@example.com` }),
+        }),
+      ),
     ]);
     expect(responses.filter((response) => response.status === 200).length).toBe(1);
     const atTen = (await storedBookings(app)).filter((booking) => booking.startTime === Date.parse(tuesday('10:00')) && booking.status !== 'CANCELLED');

@@ -17,7 +17,8 @@ describeEachAdapter('booking events (outbox)', (adapter) => {
   afterEach(() => app.close());
 
   const create = (time: string) => app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(service, tuesday(time)) });
-  const act = (id: string, action: string, body?: unknown) => app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/${action}`, { key: app.apiKey, body });
+  const act = (id: string, action: string, body?: unknown) =>
+    app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/${action}`, { key: app.apiKey, body });
 
   test('every move writes its event: created, confirmed, rescheduled, completed; cancelled', async () => {
     const webhook = await addWebhook(app, []);

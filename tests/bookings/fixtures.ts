@@ -1,6 +1,12 @@
 import { newId } from '../../src/shared/ids.ts';
 import type {
-  BookingRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, WebhookMessageRecord, WebhookRecord, WorkspaceRecord,
+  BookingRecord,
+  CustomFieldRecord,
+  ProviderRecord,
+  ServiceRecord,
+  WebhookMessageRecord,
+  WebhookRecord,
+  WorkspaceRecord,
 } from '../../src/storage/port.ts';
 import type { TestApp } from '../support/app.ts';
 
@@ -21,8 +27,16 @@ export function berlin(date: string, time: string): string {
 export async function addProvider(app: TestApp, fields: Partial<ProviderRecord> = {}): Promise<ProviderRecord> {
   const now = app.clock.now();
   const provider: ProviderRecord = {
-    id: newId('prv', now), workspaceId: app.workspace.id, name: 'Alex Hoffmann', email: null, active: true, hours: null,
-    serviceIds: [], createdAt: now, updatedAt: now, ...fields,
+    id: newId('prv', now),
+    workspaceId: app.workspace.id,
+    name: 'Alex Hoffmann',
+    email: null,
+    active: true,
+    hours: null,
+    serviceIds: [],
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
   };
   await app.deps.storage.createProvider(provider);
   return provider;
@@ -31,9 +45,26 @@ export async function addProvider(app: TestApp, fields: Partial<ProviderRecord> 
 export async function addService(app: TestApp, providers: ProviderRecord[], fields: Partial<ServiceRecord> = {}): Promise<ServiceRecord> {
   const now = app.clock.now();
   const service: ServiceRecord = {
-    id: newId('srv', now), workspaceId: app.workspace.id, name: 'Haircut', description: null, duration: 60, priceMinor: 3550,
-    currency: 'EUR', active: true, category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null,
-    order: 0, slotInterval: null, providerIds: providers.map((provider) => provider.id), createdAt: now, updatedAt: now, ...fields,
+    id: newId('srv', now),
+    workspaceId: app.workspace.id,
+    name: 'Haircut',
+    description: null,
+    duration: 60,
+    priceMinor: 3550,
+    currency: 'EUR',
+    active: true,
+    category: null,
+    capacity: 1,
+    bufferTime: 0,
+    minNotice: 0,
+    maxAdvance: null,
+    depositMinor: null,
+    order: 0,
+    slotInterval: null,
+    providerIds: providers.map((provider) => provider.id),
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
   };
   await app.deps.storage.createService(service);
   return service;
@@ -48,8 +79,16 @@ export async function catalogue(app: TestApp, service: Partial<ServiceRecord> = 
 
 export async function addCustomField(app: TestApp, fields: Partial<CustomFieldRecord> & Pick<CustomFieldRecord, 'key' | 'type'>): Promise<CustomFieldRecord> {
   const field: CustomFieldRecord = {
-    id: newId('cf', app.clock.now()), workspaceId: app.workspace.id, label: fields.key, required: false, options: null,
-    placeholder: null, order: 0, serviceIds: [], createdAt: app.clock.now(), ...fields,
+    id: newId('cf', app.clock.now()),
+    workspaceId: app.workspace.id,
+    label: fields.key,
+    required: false,
+    options: null,
+    placeholder: null,
+    order: 0,
+    serviceIds: [],
+    createdAt: app.clock.now(),
+    ...fields,
   };
   await app.deps.storage.createCustomField(field);
   return field;
@@ -69,8 +108,16 @@ export async function storedBookings(app: TestApp, workspaceId = app.workspace.i
 export async function addWebhook(app: TestApp, events: string[] = []): Promise<WebhookRecord> {
   const now = app.clock.now();
   const webhook: WebhookRecord = {
-    id: newId('wh', now), workspaceId: app.workspace.id, name: null, url: 'https://hooks.example.com/svc', secret: 'encrypted',
-    events, isActive: true, failingSince: null, createdAt: now, updatedAt: now,
+    id: newId('wh', now),
+    workspaceId: app.workspace.id,
+    name: null,
+    url: 'https://hooks.example.com/svc',
+    secret: 'encrypted',
+    events,
+    isActive: true,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await app.deps.storage.createWebhook(webhook);
   return webhook;
@@ -93,9 +140,19 @@ export function bookingBody(service: ServiceRecord, date: string, overrides: Rec
 
 /** The Booking JSON the API returns for a booking of `service` on `provider`, for whole-body assertions. */
 export function expectedBooking(fields: {
-  id: string; service: ServiceRecord; provider: ProviderRecord; start: string; minutes?: number; status?: string;
-  customerName?: string | null; customerEmail?: string; amount?: number | null; phone?: string | null; notes?: string | null;
-  customFields?: Record<string, unknown>; createdAt?: string;
+  id: string;
+  service: ServiceRecord;
+  provider: ProviderRecord;
+  start: string;
+  minutes?: number;
+  status?: string;
+  customerName?: string | null;
+  customerEmail?: string;
+  amount?: number | null;
+  phone?: string | null;
+  notes?: string | null;
+  customFields?: Record<string, unknown>;
+  createdAt?: string;
 }) {
   const start = Date.parse(fields.start);
   return {

@@ -52,7 +52,10 @@ describeEachAdapter('lifecycle moves racing another writer', (adapter) => {
   });
 
   test('cancel racing a concurrent confirm -> re-read; cancelling the CONFIRMED booking is still allowed', async () => {
-    const response = await send(raced('CONFIRMED'), 'POST', `/api/v1/workspaces/acme/bookings/${bookingId}/cancel`, { key: app.apiKey, body: { reason: 'late' } });
+    const response = await send(raced('CONFIRMED'), 'POST', `/api/v1/workspaces/acme/bookings/${bookingId}/cancel`, {
+      key: app.apiKey,
+      body: { reason: 'late' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.booking.status).toBe('CANCELLED');
     const [stored] = await storedBookings(app);

@@ -20,7 +20,8 @@ describeEachAdapter('booking lifecycle route errors', (adapter) => {
     expect(response.status).toBe(200);
     return response.body.booking;
   };
-  const act = (id: string, action: string, body?: unknown) => app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/${action}`, { key: app.apiKey, body });
+  const act = (id: string, action: string, body?: unknown) =>
+    app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/${action}`, { key: app.apiKey, body });
   /** Asserts the refusal changed nothing in the database. */
   const unchanged = async (before: BookingRecord[]) => expect(await storedBookings(app)).toEqual(before);
 
@@ -67,7 +68,11 @@ describeEachAdapter('booking lifecycle route errors', (adapter) => {
     app.clock.set(tuesday('11:00'));
     expect((await act(booking.id, 'complete')).status).toBe(200);
     const before = await storedBookings(app);
-    for (const [action, body, participle] of [['cancel', undefined, 'cancelled'], ['confirm', undefined, 'confirmed'], ['reschedule', { date: tuesday('15:00') }, 'rescheduled']] as const) {
+    for (const [action, body, participle] of [
+      ['cancel', undefined, 'cancelled'],
+      ['confirm', undefined, 'confirmed'],
+      ['reschedule', { date: tuesday('15:00') }, 'rescheduled'],
+    ] as const) {
       const response = await act(booking.id, action, body);
       expect(response.status).toBe(409);
       expect(response.body).toEqual(invalidTransition(`a COMPLETED booking cannot be ${participle}`));
@@ -91,12 +96,20 @@ describeEachAdapter('booking lifecycle route errors', (adapter) => {
     const before = await storedBookings(app);
     const taken = await act(booking.id, 'reschedule', { date: tuesday('12:00') });
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ success: false, error: 'date 2026-11-24T11:00:00.000Z (2026-11-24 12:00 Europe/Berlin) is already taken: Haircut has no free capacity at that time', code: 'SLOT_UNAVAILABLE' });
+    expect(taken.body).toEqual({
+      success: false,
+      error: 'date 2026-11-24T11:00:00.000Z (2026-11-24 12:00 Europe/Berlin) is already taken: Haircut has no free capacity at that time',
+      code: 'SLOT_UNAVAILABLE',
+    });
     const closed = await act(booking.id, 'reschedule', { date: tuesday('20:00') });
     expect(closed.status).toBe(409);
     expect(closed.body.error).toContain('is outside working hours');
     const past = await act(booking.id, 'reschedule', { date: '2026-11-20T09:00:00Z' });
-    expect(past.body).toEqual({ success: false, error: 'date 2026-11-20T09:00:00.000Z (2026-11-20 10:00 Europe/Berlin) is in the past', code: 'SLOT_UNAVAILABLE' });
+    expect(past.body).toEqual({
+      success: false,
+      error: 'date 2026-11-20T09:00:00.000Z (2026-11-20 10:00 Europe/Berlin) is in the past',
+      code: 'SLOT_UNAVAILABLE',
+    });
     await unchanged(before);
   });
 
@@ -105,7 +118,12 @@ describeEachAdapter('booking lifecycle route errors', (adapter) => {
     const before = await storedBookings(app);
     const missing = await act(booking.id, 'reschedule', {});
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ success: false, error: 'date is required', code: 'VALIDATION_ERROR', details: [{ path: '/date', message: 'date is required' }] });
+    expect(missing.body).toEqual({
+      success: false,
+      error: 'date is required',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: '/date', message: 'date is required' }],
+    });
     const local = await act(booking.id, 'reschedule', { date: '2026-11-24T12:00:00' });
     expect(local.status).toBe(400);
     expect(local.body.details).toEqual([{ path: '/date', message: 'date must be a date-time with an offset, such as 2026-12-01T09:00:00Z' }]);
@@ -116,12 +134,22 @@ describeEachAdapter('booking lifecycle route errors', (adapter) => {
     const booking = await create('10:00');
     const response = await act(booking.id, 'cancel', { reason: 'x'.repeat(1001) });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'reason must be at most 1000 characters long', code: 'VALIDATION_ERROR', details: [{ path: '/reason', message: 'reason must be at most 1000 characters long' }] });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'reason must be at most 1000 characters long',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: '/reason', message: 'reason must be at most 1000 characters long' }],
+    });
     expect((await storedBookings(app))[0]!.status).toBe('CONFIRMED');
   });
 
   test('an unknown booking -> 404 NOT_FOUND on every lifecycle route', async () => {
-    for (const [action, body] of [['confirm', undefined], ['cancel', undefined], ['complete', undefined], ['reschedule', { date: tuesday('12:00') }]] as const) {
+    for (const [action, body] of [
+      ['confirm', undefined],
+      ['cancel', undefined],
+      ['complete', undefined],
+      ['reschedule', { date: tuesday('12:00') }],
+    ] as const) {
       const response = await act('bk_nope', action, body);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ success: false, error: 'booking bk_nope not found', code: 'NOT_FOUND' });

@@ -19,7 +19,8 @@ describeEachAdapter('booking lifecycle routes', (adapter) => {
     expect(response.status).toBe(200);
     return response.body.booking;
   };
-  const act = (id: string, action: string, body?: unknown) => app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/${action}`, { key: app.apiKey, body });
+  const act = (id: string, action: string, body?: unknown) =>
+    app.request('POST', `/api/v1/workspaces/acme/bookings/${id}/${action}`, { key: app.apiKey, body });
 
   test('confirm moves a PENDING booking to CONFIRMED', async () => {
     await setWorkspace(app, { requiresConfirmation: true });
@@ -73,7 +74,7 @@ describeEachAdapter('booking lifecycle routes', (adapter) => {
     expect((await create('10:00')).status).toBe('PENDING');
   });
 
-  test('reschedule may overlap the booking\'s own old time', async () => {
+  test("reschedule may overlap the booking's own old time", async () => {
     const { service: long } = await catalogue(app, { name: 'Long', duration: 120, slotInterval: 60 });
     const made = await app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(long, tuesday('10:00')) });
     const response = await act(made.body.booking.id, 'reschedule', { date: tuesday('11:00') });

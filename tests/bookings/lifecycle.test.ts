@@ -26,32 +26,62 @@ type Cell = { from: BookingStatus; action: LifecycleAction; rule: string; expect
 const TABLE: Cell[] = [
   // PENDING
   { from: 'PENDING', action: 'confirm', rule: 'confirm of a pending booking confirms it', expect: { status: 'CONFIRMED', events: ['booking.confirmed'] } },
-  { from: 'PENDING', action: 'pay', rule: 'payment of a pending booking confirms it after payment.received', expect: { status: 'CONFIRMED', events: ['payment.received', 'booking.confirmed'] } },
+  {
+    from: 'PENDING',
+    action: 'pay',
+    rule: 'payment of a pending booking confirms it after payment.received',
+    expect: { status: 'CONFIRMED', events: ['payment.received', 'booking.confirmed'] },
+  },
   { from: 'PENDING', action: 'cancel', rule: 'cancel of a pending booking cancels it', expect: { status: 'CANCELLED', events: ['booking.cancelled'] } },
   { from: 'PENDING', action: 'expire', rule: 'expiry of a pending hold cancels it', expect: { status: 'CANCELLED', events: ['booking.cancelled'] } },
   { from: 'PENDING', action: 'complete', rule: 'complete of a pending booking is refused', expect: { refused: 'a PENDING booking cannot be completed' } },
-  { from: 'PENDING', action: 'reschedule', rule: 'reschedule of a pending booking keeps it pending', expect: { status: 'PENDING', events: ['booking.rescheduled'] } },
+  {
+    from: 'PENDING',
+    action: 'reschedule',
+    rule: 'reschedule of a pending booking keeps it pending',
+    expect: { status: 'PENDING', events: ['booking.rescheduled'] },
+  },
   // CONFIRMED
   { from: 'CONFIRMED', action: 'confirm', rule: 'confirm of a confirmed booking is refused', expect: { refused: 'a CONFIRMED booking cannot be confirmed' } },
   { from: 'CONFIRMED', action: 'pay', rule: 'payment of a confirmed booking is refused', expect: { refused: 'a CONFIRMED booking cannot be paid' } },
   { from: 'CONFIRMED', action: 'cancel', rule: 'cancel of a confirmed booking cancels it', expect: { status: 'CANCELLED', events: ['booking.cancelled'] } },
   { from: 'CONFIRMED', action: 'expire', rule: 'expiry of a confirmed booking is refused', expect: { refused: 'a CONFIRMED booking cannot be expired' } },
-  { from: 'CONFIRMED', action: 'complete', rule: 'complete of a started confirmed booking completes it', expect: { status: 'COMPLETED', events: ['booking.completed'] } },
-  { from: 'CONFIRMED', action: 'reschedule', rule: 'reschedule of a confirmed booking keeps it confirmed', expect: { status: 'CONFIRMED', events: ['booking.rescheduled'] } },
+  {
+    from: 'CONFIRMED',
+    action: 'complete',
+    rule: 'complete of a started confirmed booking completes it',
+    expect: { status: 'COMPLETED', events: ['booking.completed'] },
+  },
+  {
+    from: 'CONFIRMED',
+    action: 'reschedule',
+    rule: 'reschedule of a confirmed booking keeps it confirmed',
+    expect: { status: 'CONFIRMED', events: ['booking.rescheduled'] },
+  },
   // CANCELLED (final)
   { from: 'CANCELLED', action: 'confirm', rule: 'confirm of a cancelled booking is refused', expect: { refused: 'a CANCELLED booking cannot be confirmed' } },
   { from: 'CANCELLED', action: 'pay', rule: 'payment of a cancelled booking is refused', expect: { refused: 'a CANCELLED booking cannot be paid' } },
   { from: 'CANCELLED', action: 'cancel', rule: 'cancel of a cancelled booking is refused', expect: { refused: 'a CANCELLED booking cannot be cancelled' } },
   { from: 'CANCELLED', action: 'expire', rule: 'expiry of a cancelled booking is refused', expect: { refused: 'a CANCELLED booking cannot be expired' } },
   { from: 'CANCELLED', action: 'complete', rule: 'complete of a cancelled booking is refused', expect: { refused: 'a CANCELLED booking cannot be completed' } },
-  { from: 'CANCELLED', action: 'reschedule', rule: 'reschedule of a cancelled booking is refused', expect: { refused: 'a CANCELLED booking cannot be rescheduled' } },
+  {
+    from: 'CANCELLED',
+    action: 'reschedule',
+    rule: 'reschedule of a cancelled booking is refused',
+    expect: { refused: 'a CANCELLED booking cannot be rescheduled' },
+  },
   // COMPLETED (final)
   { from: 'COMPLETED', action: 'confirm', rule: 'confirm of a completed booking is refused', expect: { refused: 'a COMPLETED booking cannot be confirmed' } },
   { from: 'COMPLETED', action: 'pay', rule: 'payment of a completed booking is refused', expect: { refused: 'a COMPLETED booking cannot be paid' } },
   { from: 'COMPLETED', action: 'cancel', rule: 'cancel of a completed booking is refused', expect: { refused: 'a COMPLETED booking cannot be cancelled' } },
   { from: 'COMPLETED', action: 'expire', rule: 'expiry of a completed booking is refused', expect: { refused: 'a COMPLETED booking cannot be expired' } },
   { from: 'COMPLETED', action: 'complete', rule: 'complete of a completed booking is refused', expect: { refused: 'a COMPLETED booking cannot be completed' } },
-  { from: 'COMPLETED', action: 'reschedule', rule: 'reschedule of a completed booking is refused', expect: { refused: 'a COMPLETED booking cannot be rescheduled' } },
+  {
+    from: 'COMPLETED',
+    action: 'reschedule',
+    rule: 'reschedule of a completed booking is refused',
+    expect: { refused: 'a COMPLETED booking cannot be rescheduled' },
+  },
 ];
 
 describe('move: transition table', () => {

@@ -24,10 +24,17 @@ async function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, process: Subprocess, timeoutMs = 30_000): Promise<void> {
-  await waitFor(async () => {
-    if (process.exitCode !== null) throw new Error(`server exited early with code ${process.exitCode}: ${await new Response(process.stderr as ReadableStream).text()}`);
-    return fetch(`${url}/healthz`).then((response) => response.ok, () => false);
-  }, { timeoutMs, what: `${url}/healthz` });
+  await waitFor(
+    async () => {
+      if (process.exitCode !== null)
+        throw new Error(`server exited early with code ${process.exitCode}: ${await new Response(process.stderr as ReadableStream).text()}`);
+      return fetch(`${url}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+    },
+    { timeoutMs, what: `${url}/healthz` },
+  );
 }
 
 /** The first Monday–Friday at least two days from now (UTC), so that every slot of it lies ahead of the servers' real clock. */
@@ -57,15 +64,39 @@ function nextWorkday(): string {
     workspaceId = created.workspace.id;
     const now = Date.now();
     const provider = (name: string): ProviderRecord => ({
-      id: newId('prv', now), workspaceId, name, email: null, active: true, hours: null, serviceIds: [], createdAt: now, updatedAt: now,
+      id: newId('prv', now),
+      workspaceId,
+      name,
+      email: null,
+      active: true,
+      hours: null,
+      serviceIds: [],
+      createdAt: now,
+      updatedAt: now,
     });
     const [alex, sam] = [provider('Alex'), provider('Sam')];
     await db.storage.createProvider(alex);
     await db.storage.createProvider(sam);
     const service = (name: string, capacity: number, providerIds: string[]): ServiceRecord => ({
-      id: newId('srv', now), workspaceId, name, description: null, duration: 60, priceMinor: 0, currency: 'EUR', active: true,
-      category: null, capacity, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null, order: 0, slotInterval: null,
-      providerIds, createdAt: now, updatedAt: now,
+      id: newId('srv', now),
+      workspaceId,
+      name,
+      description: null,
+      duration: 60,
+      priceMinor: 0,
+      currency: 'EUR',
+      active: true,
+      category: null,
+      capacity,
+      bufferTime: 0,
+      minNotice: 0,
+      maxAdvance: null,
+      depositMinor: null,
+      order: 0,
+      slotInterval: null,
+      providerIds,
+      createdAt: now,
+      updatedAt: now,
     });
     single = service('Single', 1, [alex.id]);
     group = service('Group', 3, [sam.id]);
@@ -99,16 +130,18 @@ function nextWorkday(): string {
       { service: group, date: `${day}T10:00:00Z` },
       { service: group, date: `${day}T11:00:00Z` },
     ];
-    const responses = await Promise.all(Array.from({ length: REQUESTS }, async (_, index) => {
-      const slot = slots[index % slots.length]!;
-      const server = servers[index % servers.length]!;
-      const response = await fetch(`${server.url}/api/v1/workspaces/race/bookings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey },
-        body: JSON.stringify({ serviceId: slot.service.id, email: `racer${index}@example.com`, date: slot.date }),
-      });
-      return { status: response.status, body: (await response.json()) as { code?: string } };
-    }));
+    const responses = await Promise.all(
+      Array.from({ length: REQUESTS }, async (_, index) => {
+        const slot = slots[index % slots.length]!;
+        const server = servers[index % servers.length]!;
+        const response = await fetch(`${server.url}/api/v1/workspaces/race/bookings`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey },
+          body: JSON.stringify({ serviceId: slot.service.id, email: `racer${index}@example.com`, date: slot.date }),
+        });
+        return { status: response.status, body: (await response.json()) as { code?: string } };
+      }),
+    );
 
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
@@ -122,8 +155,8 @@ function nextWorkday(): string {
       const key = `${booking.serviceId} ${new Date(booking.startTime).toISOString()}`;
       perSlot.set(key, (perSlot.get(key) ?? 0) + 1);
     }
-    expect(Object.fromEntries(perSlot)).toEqual(Object.fromEntries(slots.map((slot) => [
-      `${slot.service.id} ${new Date(slot.date).toISOString()}`, slot.service.capacity,
-    ])));
+    expect(Object.fromEntries(perSlot)).toEqual(
+      Object.fromEntries(slots.map((slot) => [`${slot.service.id} ${new Date(slot.date).toISOString()}`, slot.service.capacity])),
+    );
   }, 60_000);
 });

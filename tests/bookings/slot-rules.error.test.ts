@@ -25,7 +25,9 @@ describeEachAdapter('createBooking at a time that is not a slot', (adapter) => {
     expect((await create(bookingBody(service, tuesday('10:00')))).status).toBe(200);
     const response = await create(bookingBody(service, tuesday('10:00'), { email: 'second@example.com' }));
     expect(response.status).toBe(409);
-    expect(response.body).toEqual(unavailable('date 2026-11-24T09:00:00.000Z (2026-11-24 10:00 Europe/Berlin) is already taken: Haircut has no free capacity at that time'));
+    expect(response.body).toEqual(
+      unavailable('date 2026-11-24T09:00:00.000Z (2026-11-24 10:00 Europe/Berlin) is already taken: Haircut has no free capacity at that time'),
+    );
     expect((await storedBookings(app)).map((booking) => booking.customerEmail)).toEqual(['mia@example.com']);
   });
 
@@ -51,7 +53,9 @@ describeEachAdapter('createBooking at a time that is not a slot', (adapter) => {
     for (const [date, when] of cases) {
       const response = await create(bookingBody(service, date));
       expect(response.status).toBe(409);
-      expect(response.body).toEqual(unavailable(`${when} is outside working hours or not a start time of Haircut; the availability route lists the bookable times`));
+      expect(response.body).toEqual(
+        unavailable(`${when} is outside working hours or not a start time of Haircut; the availability route lists the bookable times`),
+      );
     }
     await expect(storedBookings(app)).resolves.toEqual([]);
   });
@@ -67,7 +71,9 @@ describeEachAdapter('createBooking at a time that is not a slot', (adapter) => {
     const { service } = await catalogue(app, { minNotice: 120 });
     const response = await create(bookingBody(service, berlin('2026-11-23', '10:00')));
     expect(response.status).toBe(409);
-    expect(response.body).toEqual(unavailable('date 2026-11-23T09:00:00.000Z (2026-11-23 10:00 Europe/Berlin) is too soon: Haircut must be booked at least 120 minutes in advance'));
+    expect(response.body).toEqual(
+      unavailable('date 2026-11-23T09:00:00.000Z (2026-11-23 10:00 Europe/Berlin) is too soon: Haircut must be booked at least 120 minutes in advance'),
+    );
     expect((await create(bookingBody(service, berlin('2026-11-23', '11:00')))).status).toBe(200);
   });
 
@@ -75,7 +81,9 @@ describeEachAdapter('createBooking at a time that is not a slot', (adapter) => {
     const { service } = await catalogue(app, { maxAdvance: 7 });
     const response = await create(bookingBody(service, berlin('2026-12-01', '10:00')));
     expect(response.status).toBe(409);
-    expect(response.body).toEqual(unavailable('date 2026-12-01T09:00:00.000Z (2026-12-01 10:00 Europe/Berlin) is too far ahead: Haircut can be booked at most 7 days in advance'));
+    expect(response.body).toEqual(
+      unavailable('date 2026-12-01T09:00:00.000Z (2026-12-01 10:00 Europe/Berlin) is too far ahead: Haircut can be booked at most 7 days in advance'),
+    );
     expect((await create(bookingBody(service, berlin('2026-11-30', '09:00')))).status).toBe(200);
   });
 
@@ -105,7 +113,11 @@ describeEachAdapter('createBooking at a time that is not a slot', (adapter) => {
     // 02:30 as if the clocks had not moved is the instant 03:30 CEST: not a start (03:00 and 04:00 are).
     const skipped = await create(bookingBody(service, '2027-03-28T02:30:00+01:00'));
     expect(skipped.status).toBe(409);
-    expect(skipped.body).toEqual(unavailable('date 2027-03-28T01:30:00.000Z (2027-03-28 03:30 Europe/Berlin) is outside working hours or not a start time of Haircut; the availability route lists the bookable times'));
+    expect(skipped.body).toEqual(
+      unavailable(
+        'date 2027-03-28T01:30:00.000Z (2027-03-28 03:30 Europe/Berlin) is outside working hours or not a start time of Haircut; the availability route lists the bookable times',
+      ),
+    );
     // 02:00 CET does not exist either: it is the instant the clocks show 03:00 CEST, which is a slot.
     const moved = await create(bookingBody(service, '2027-03-28T02:00:00+01:00'));
     expect(moved.status).toBe(200);

@@ -50,9 +50,20 @@ describeEachAdapter('svc workspace create / apikey create', (adapter) => {
     expect(Object.keys(output).sort()).toEqual(['apiKey', 'workspace']);
     const stored = (await db.storage.getWorkspaceBySlug(slug))!;
     expect(output.workspace).toEqual({
-      id: stored.id, slug, name: 'Acme Studio', primaryColor: null, plan: 'self-hosted', industry: 'other', timezone: 'Europe/Berlin',
-      language: 'en', timeFormat: '24h', cancellationHours: 24, logoUrl: null, requiresConfirmation: false,
-      createdAt: new Date(stored.createdAt).toISOString(), updatedAt: new Date(stored.updatedAt).toISOString(),
+      id: stored.id,
+      slug,
+      name: 'Acme Studio',
+      primaryColor: null,
+      plan: 'self-hosted',
+      industry: 'other',
+      timezone: 'Europe/Berlin',
+      language: 'en',
+      timeFormat: '24h',
+      cancellationHours: 24,
+      logoUrl: null,
+      requiresConfirmation: false,
+      createdAt: new Date(stored.createdAt).toISOString(),
+      updatedAt: new Date(stored.updatedAt).toISOString(),
     });
     expect(output.workspace.id).toMatch(/^ws_/);
   });
@@ -130,7 +141,9 @@ describe('svc commands on a libSQL file', () => {
   });
 
   test('domains set stores the domains lower-cased, without a trailing dot, each once, and --json prints them', async () => {
-    const output = jsonOutput(await runCli(['domains', 'set', '--workspace', 'acme', 'Example.COM', '*.example.org', 'www.example.net.', 'example.com', '--json'], db.env));
+    const output = jsonOutput(
+      await runCli(['domains', 'set', '--workspace', 'acme', 'Example.COM', '*.example.org', 'www.example.net.', 'example.com', '--json'], db.env),
+    );
     const expected = ['example.com', '*.example.org', 'www.example.net'];
     expect(output).toEqual({ workspace: 'acme', domains: expected });
     expect((await db.storage.getWorkspaceBySlug('acme'))!.domains).toEqual(expected);
@@ -174,8 +187,14 @@ describe.concurrent('svc --help', () => {
   test('svc --help exits 0 and prints the usage of every command', async () => {
     const result = await runCli(['--help'], {});
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-    for (const usage of ['svc serve', 'svc migrate', 'svc workspace create --slug S --name N', 'svc apikey create --workspace S',
-      'svc pairing-code create --workspace S', 'svc domains set --workspace S']) {
+    for (const usage of [
+      'svc serve',
+      'svc migrate',
+      'svc workspace create --slug S --name N',
+      'svc apikey create --workspace S',
+      'svc pairing-code create --workspace S',
+      'svc domains set --workspace S',
+    ]) {
       expect(result.stdout).toContain(usage);
     }
     expect(result.stdout).toContain('DATABASE_URL');

@@ -15,11 +15,20 @@ async function demoShape(storage: Storage, workspace: WorkspaceRecord) {
   return {
     workspace: { name: workspace.name, timezone: workspace.timezone, plan: workspace.plan, hours: workspace.hours },
     services: services.map((service) => ({
-      name: service.name, duration: service.duration, priceMinor: service.priceMinor, currency: service.currency, capacity: service.capacity,
-      active: service.active, providers: service.providerIds.map((id) => providerName.get(id)).sort(),
+      name: service.name,
+      duration: service.duration,
+      priceMinor: service.priceMinor,
+      currency: service.currency,
+      capacity: service.capacity,
+      active: service.active,
+      providers: service.providerIds.map((id) => providerName.get(id)).sort(),
     })),
     providers: providers.map((provider) => ({ name: provider.name, hours: provider.hours })),
-    bookings: bookings.map((booking) => ({ service: serviceName.get(booking.serviceId), provider: providerName.get(booking.providerId), status: booking.status })),
+    bookings: bookings.map((booking) => ({
+      service: serviceName.get(booking.serviceId),
+      provider: providerName.get(booking.providerId),
+      status: booking.status,
+    })),
   };
 }
 
@@ -51,7 +60,10 @@ describeEachAdapter('ensureDemoWorkspace', (adapter) => {
     expect(workspace.hours.weekly.mon).toEqual([{ start: '09:00', end: '17:00' }]);
     expect(workspace.hours.weekly.sat).toEqual([{ start: '10:00', end: '14:00' }]);
     expect(workspace.hours.weekly.sun).toEqual([]);
-    expect(shape.providers[0]!.hours!.weekly.mon).toEqual([{ start: '09:00', end: '12:30' }, { start: '13:30', end: '18:00' }]);
+    expect(shape.providers[0]!.hours!.weekly.mon).toEqual([
+      { start: '09:00', end: '12:30' },
+      { start: '13:30', end: '18:00' },
+    ]);
     expect(shape.providers[1]!.hours).toBeNull();
 
     const bookings = await db.storage.listBookings(workspace.id, { limit: 100 });

@@ -78,7 +78,11 @@ describe('CORS: only the widget routes, only for allowed origins', () => {
   });
 
   test('preflight of a keyed route -> 404 without CORS headers', async () => {
-    for (const [path, method] of [['/api/v1/workspaces/acme', 'GET'], ['/api/v1/workspaces/acme/bookings', 'GET'], ['/api/v1/workspaces/acme/services', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/api/v1/workspaces/acme', 'GET'],
+      ['/api/v1/workspaces/acme/bookings', 'GET'],
+      ['/api/v1/workspaces/acme/services', 'POST'],
+    ] as const) {
       const response = await ctx.request('OPTIONS', path, { headers: { origin: ALLOWED, 'access-control-request-method': method } });
       expect(response.status).toBe(404);
       expect(corsHeaders(response.headers)).toEqual({});

@@ -13,7 +13,11 @@ describe('error bodies and limits', () => {
     ctx = await createTestApp('libsql', { logger: createLogger('info', (line) => logLines.push(JSON.parse(line))) });
     // A route with a body, to exercise parsing and validation in isolation from any feature.
     ctx.app.post('/api/test-echo', ({ body }) => ({ success: true, body }), {
-      body: t.Object({ email: t.String({ format: 'email' }), count: Type.Integer({ minimum: 1, maximum: 10 }), meta: t.Optional(t.Object({ tag: t.String() })) }),
+      body: t.Object({
+        email: t.String({ format: 'email' }),
+        count: Type.Integer({ minimum: 1, maximum: 10 }),
+        meta: t.Optional(t.Object({ tag: t.String() })),
+      }),
     });
   });
   afterAll(() => ctx.close());
@@ -48,7 +52,10 @@ describe('error bodies and limits', () => {
     const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'a@b.co', count: '2' } });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('count must be an integer');
-    const service = await ctx.request('POST', '/api/v1/workspaces/acme/services', { key: ctx.apiKey, body: { name: 'Cut', duration: '30', price: 10, currency: 'EUR' } });
+    const service = await ctx.request('POST', '/api/v1/workspaces/acme/services', {
+      key: ctx.apiKey,
+      body: { name: 'Cut', duration: '30', price: 10, currency: 'EUR' },
+    });
     expect(service.status).toBe(400);
     expect(service.body).toMatchObject({ error: 'duration must be an integer', code: 'VALIDATION_ERROR' });
   });
@@ -57,7 +64,9 @@ describe('error bodies and limits', () => {
     const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'nope', count: 1 } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      success: false, error: 'email must be an email address', code: 'VALIDATION_ERROR',
+      success: false,
+      error: 'email must be an email address',
+      code: 'VALIDATION_ERROR',
       details: [{ path: '/email', message: 'email must be an email address' }],
     });
   });
@@ -66,17 +75,21 @@ describe('error bodies and limits', () => {
     const response = await ctx.request('POST', '/api/test-echo', { body: { count: 11 } });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_ERROR');
-    expect(response.body.details).toEqual(expect.arrayContaining([
-      { path: '/email', message: 'email is required' },
-      { path: '/count', message: 'count must be an integer between 1 and 10' },
-    ]));
+    expect(response.body.details).toEqual(
+      expect.arrayContaining([
+        { path: '/email', message: 'email is required' },
+        { path: '/count', message: 'count must be an integer between 1 and 10' },
+      ]),
+    );
   });
 
   test('a string where an object belongs -> 400, not silently emptied', async () => {
     const response = await ctx.request('POST', '/api/test-echo', { body: { email: 'a@b.co', count: 1, meta: 'x' } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      success: false, error: 'meta must be an object', code: 'VALIDATION_ERROR',
+      success: false,
+      error: 'meta must be an object',
+      code: 'VALIDATION_ERROR',
       details: [{ path: '/meta', message: 'meta must be an object' }],
     });
   });
@@ -103,9 +116,14 @@ describe('error bodies and limits', () => {
         else controller.close();
       },
     });
-    const response = await ctx.app.handle(new Request('http://localhost/api/test-echo', {
-      method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half',
-    } as RequestInit));
+    const response = await ctx.app.handle(
+      new Request('http://localhost/api/test-echo', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' });
   });
@@ -125,7 +143,13 @@ describe('error bodies and limits', () => {
     await waitFor(() => ofThisRequest().length > 0, { what: 'the request log line' });
     const requests = ofThisRequest();
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ level: 'info', method: 'GET', path: '/api/v1/workspaces/nope', status: 404, requestId: response.headers.get('x-request-id') });
+    expect(requests[0]).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      path: '/api/v1/workspaces/nope',
+      status: 404,
+      requestId: response.headers.get('x-request-id'),
+    });
     expect(typeof requests[0]!.ms).toBe('number');
   });
 });

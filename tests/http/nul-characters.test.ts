@@ -34,7 +34,8 @@ describeEachAdapter('a NUL character in input', (adapter) => {
   test('in a JSON body string -> 400 VALIDATION_ERROR naming the field, nothing stored, nothing of it logged', async () => {
     const { service } = await start();
     const response = await app.request('POST', '/api/v1/workspaces/acme/bookings', {
-      key: app.apiKey, body: bookingBody(service, tuesday('10:00'), { name: 'Mia\u0000Schneider', notes: 'private note' }),
+      key: app.apiKey,
+      body: bookingBody(service, tuesday('10:00'), { name: 'Mia\u0000Schneider', notes: 'private note' }),
     });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(nulError('/name', 'name'));
@@ -45,7 +46,10 @@ describeEachAdapter('a NUL character in input', (adapter) => {
 
   test('in a nested JSON value -> 400 naming its path; the workspace is unchanged', async () => {
     await start();
-    const response = await app.request('PATCH', '/api/v1/workspaces/acme', { key: app.apiKey, body: { name: 'Fine', hours: { weekly: { mon: [{ start: '09:00', end: '1\u00007:00' }] } } } });
+    const response = await app.request('PATCH', '/api/v1/workspaces/acme', {
+      key: app.apiKey,
+      body: { name: 'Fine', hours: { weekly: { mon: [{ start: '09:00', end: '1\u00007:00' }] } } },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(nulError('/hours/weekly/mon/0/end', 'hours.weekly.mon[0].end'));
     expect((await app.db.storage.getWorkspaceBySlug('acme'))!.name).toBe('Acme Studio');
@@ -74,7 +78,9 @@ describeEachAdapter('a NUL character in input', (adapter) => {
     const response = await app.request('GET', '/api/v1/workspaces/acme/bookings', { key: app.apiKey });
     expect(response.status).toBe(500);
     const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'unhandled error');
-    expect(logged).toEqual([expect.objectContaining({ level: 'error', error: 'Failed query: select * from bookings where email = $1', cause: 'Error: connection lost' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'error', error: 'Failed query: select * from bookings where email = $1', cause: 'Error: connection lost' }),
+    ]);
     expect(lines.join('\n')).not.toContain('mia.schneider');
   });
 });

@@ -139,8 +139,11 @@ describePostgres('v1 rate limit on Postgres: one budget for every instance', () 
       // Stay clear of a minute boundary so all requests fall in one window.
       const intoMinute = Date.now() % 60_000;
       if (intoMinute > 50_000) await Bun.sleep(60_000 - intoMinute + 200);
-      const statuses = await Promise.all(Array.from({ length: 140 }, (_, i) =>
-        fetch(`${servers[i % 2]!.url}/api/v1/workspaces/shared`, { headers: { 'x-svc-api-key': apiKey } }).then((response) => response.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 140 }, (_, i) =>
+          fetch(`${servers[i % 2]!.url}/api/v1/workspaces/shared`, { headers: { 'x-svc-api-key': apiKey } }).then((response) => response.status),
+        ),
+      );
       // Each instance leases tokens ahead; together they never allow more than the limit, and fall short of
       // it by at most 5 % of it each (src/ratelimit/port.ts).
       const allowed = statuses.filter((status) => status === 200).length;

@@ -13,7 +13,11 @@ import { rawRequest } from './raw-http.ts';
  */
 
 const LIMIT = 3;
-const RATE_LIMITED = { success: false, error: expect.stringMatching(/^rate limit of 3 requests per minute exceeded; retry in \d+ seconds$/), code: 'RATE_LIMITED' };
+const RATE_LIMITED = {
+  success: false,
+  error: expect.stringMatching(/^rate limit of 3 requests per minute exceeded; retry in \d+ seconds$/),
+  code: 'RATE_LIMITED',
+};
 
 describe('svc serve over raw HTTP', () => {
   let db: TestDatabase;
@@ -24,10 +28,17 @@ describe('svc serve over raw HTTP', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('libsql');
-    server = await startServer(parseConfig({
-      ...db.env, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO: false, SVC_RATE_LIMIT: LIMIT,
-      SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-    }));
+    server = await startServer(
+      parseConfig({
+        ...db.env,
+        PORT: 0,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        SVC_DEMO: false,
+        SVC_RATE_LIMIT: LIMIT,
+        SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      }),
+    );
     ({ apiKey } = await createWorkspace({ storage: server.deps.storage, clock: systemClock }, { slug: 'acme', name: 'Acme Studio' }));
   });
   afterAll(async () => {
@@ -46,7 +57,8 @@ describe('svc serve over raw HTTP', () => {
   });
 
   test('X-Forwarded-For is not trusted without SVC_TRUST_PROXY: a forged header buys no budget', async () => {
-    for (let i = 0; i < LIMIT; i++) await get('/api/v1/workspaces/acme/config', ['Host: localhost', `X-Forwarded-For: 198.51.100.${i}`], { localAddress: '127.0.0.13' });
+    for (let i = 0; i < LIMIT; i++)
+      await get('/api/v1/workspaces/acme/config', ['Host: localhost', `X-Forwarded-For: 198.51.100.${i}`], { localAddress: '127.0.0.13' });
     const forged = await get('/api/v1/workspaces/acme/config', ['Host: localhost', 'X-Forwarded-For: 198.51.100.77'], { localAddress: '127.0.0.13' });
     expect(forged.status).toBe(429);
     expect(forged.body).toEqual(RATE_LIMITED);
@@ -55,7 +67,11 @@ describe('svc serve over raw HTTP', () => {
   test('a Host of one to three characters: the request is routed by its real path and counted like any other', async () => {
     for (const host of ['a', 'ab', 'svc']) {
       const prefixed = await get('/xx/api/v1/workspaces/acme/config', [`Host: ${host}`], { localAddress: '127.0.0.14' });
-      expect({ host, status: prefixed.status, body: prefixed.body }).toEqual({ host, status: 404, body: { success: false, error: 'route not found', code: 'NOT_FOUND' } });
+      expect({ host, status: prefixed.status, body: prefixed.body }).toEqual({
+        host,
+        status: 404,
+        body: { success: false, error: 'route not found', code: 'NOT_FOUND' },
+      });
     }
     const remaining: string[] = [];
     for (const host of ['a', 'ab', 'svc']) {
@@ -84,23 +100,47 @@ describe('svc serve over raw HTTP', () => {
   test('a declared body over 64 KiB gets the contract 413 body, also past 1 MiB (no bare answer of Bun)', async () => {
     const apiKey = await freshKey('declared-bodies');
     for (const size of [70 * 1024, 2 * 1024 * 1024]) {
-      const response = await rawRequest(server.port, [
-        'POST /api/v1/workspaces/declared-bodies/services HTTP/1.1', 'Host: localhost', `x-svc-api-key: ${apiKey}`, 'Content-Type: application/json',
-        `Content-Length: ${size}`, 'Connection: close', '', 'x'.repeat(size),
-      ].join('\r\n'));
-      expect({ size, status: response.status, body: response.body })
-        .toEqual({ size, status: 413, body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' } });
+      const response = await rawRequest(
+        server.port,
+        [
+          'POST /api/v1/workspaces/declared-bodies/services HTTP/1.1',
+          'Host: localhost',
+          `x-svc-api-key: ${apiKey}`,
+          'Content-Type: application/json',
+          `Content-Length: ${size}`,
+          'Connection: close',
+          '',
+          'x'.repeat(size),
+        ].join('\r\n'),
+      );
+      expect({ size, status: response.status, body: response.body }).toEqual({
+        size,
+        status: 413,
+        body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
+      });
     }
   });
 
   test('a chunked body over 64 KiB gets the contract 413 body', async () => {
     const apiKey = await freshKey('chunked-bodies');
     const chunk = 'x'.repeat(70 * 1024);
-    const response = await rawRequest(server.port, [
-      'POST /api/v1/workspaces/chunked-bodies/services HTTP/1.1', 'Host: localhost', `x-svc-api-key: ${apiKey}`, 'Content-Type: application/json',
-      'Transfer-Encoding: chunked', 'Connection: close', '', `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
-    ].join('\r\n'));
-    expect({ status: response.status, body: response.body }).toEqual({ status: 413, body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' } });
+    const response = await rawRequest(
+      server.port,
+      [
+        'POST /api/v1/workspaces/chunked-bodies/services HTTP/1.1',
+        'Host: localhost',
+        `x-svc-api-key: ${apiKey}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        'Connection: close',
+        '',
+        `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
+      ].join('\r\n'),
+    );
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 413,
+      body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
+    });
   });
 
   /*
@@ -108,10 +148,14 @@ describe('svc serve over raw HTTP', () => {
    * called): no hook can give them the contract's body. Pinned here so that a Bun upgrade that changes it is
    * noticed; README "Access" says the same.
    */
-  test('known limit (Bun): a bad HTTP version, oversized headers and a malformed request line get Bun\'s bare answer', async () => {
+  test("known limit (Bun): a bad HTTP version, oversized headers and a malformed request line get Bun's bare answer", async () => {
     const badVersion = await rawRequest(server.port, 'GET /healthz HTTP/2.7\r\nHost: localhost\r\n\r\n');
     const hugeHeaders = await rawRequest(server.port, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     const malformed = await rawRequest(server.port, 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    expect([badVersion, hugeHeaders, malformed].map((response) => [response.status, response.text])).toEqual([[505, ''], [431, ''], [400, '']]);
+    expect([badVersion, hugeHeaders, malformed].map((response) => [response.status, response.text])).toEqual([
+      [505, ''],
+      [431, ''],
+      [400, ''],
+    ]);
   });
 });

@@ -5,17 +5,21 @@ import { api, berlin, freeDay, go, hostEvents, hostPage, seed, signIn, until, ty
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
-describeBrowser('the admin panel\'s sections in Chromium: embedded across origins and standalone at /admin', () => {
+describeBrowser("the admin panel's sections in Chromium: embedded across origins and standalone at /admin", () => {
   let env: PanelBrowserEnv;
   let data: Seeded;
   let receiver: ReturnType<typeof Bun.serve>;
   const received: string[] = [];
   beforeAll(async () => {
     env = await startPanelBrowserEnv({ config: { SVC_WEBHOOK_ALLOW_PRIVATE: true, SVC_RATE_LIMIT: 2000 }, background: true });
-    receiver = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: async (request) => {
-      received.push(await request.text());
-      return new Response('ok');
-    } });
+    receiver = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: async (request) => {
+        received.push(await request.text());
+        return new Response('ok');
+      },
+    });
     data = await seed(env);
     env.hostPage('/dashboard', hostPage(env.appUrl, 'dashboard'));
     env.hostPage('/bookings', hostPage(env.appUrl, 'bookings'));
@@ -129,7 +133,9 @@ describeBrowser('the admin panel\'s sections in Chromium: embedded across origin
     await page.getByRole('checkbox', { name: 'Anna Schmidt' }).check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('button', { name: 'Edit: Beard trim' }).waitFor();
-    const config = await (await fetch(`${env.appUrl}/api/v1/workspaces/acme/config`)).json() as { services: { name: string; duration: number; price: number; providerIds: string[] }[] };
+    const config = (await (await fetch(`${env.appUrl}/api/v1/workspaces/acme/config`)).json()) as {
+      services: { name: string; duration: number; price: number; providerIds: string[] }[];
+    };
     expect(config.services.find((service) => service.name === 'Beard trim')).toMatchObject({ duration: 20, price: 15, providerIds: [data.anna] });
     expect(errors).toEqual([]);
     await close();
@@ -153,10 +159,14 @@ describeBrowser('the admin panel\'s sections in Chromium: embedded across origin
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect((await api(env, 'GET', '/schedule')).body.schedule.weekly.sat).toEqual([{ start: '10:00', end: '12:00' }]);
-    await until('availability to follow', async () => {
-      const after = await api(env, 'GET', `/availability?serviceId=${data.haircut}&date=${saturday}`);
-      return JSON.stringify(after.body.slots) === JSON.stringify(['10:00', '10:30', '11:00', '11:30']);
-    }, 5000);
+    await until(
+      'availability to follow',
+      async () => {
+        const after = await api(env, 'GET', `/availability?serviceId=${data.haircut}&date=${saturday}`);
+        return JSON.stringify(after.body.slots) === JSON.stringify(['10:00', '10:30', '11:00', '11:30']);
+      },
+      5000,
+    );
     expect(errors).toEqual([]);
     await close();
   });
@@ -173,7 +183,9 @@ describeBrowser('the admin panel\'s sections in Chromium: embedded across origin
     await hooks.getByRole('button', { name: 'Add' }).click();
     const secret = await hooks.locator('.shown-once code').textContent();
     expect(secret).toMatch(/^whsec_/);
-    expect((await api(env, 'GET', '/webhooks')).body.webhooks).toMatchObject([{ url: `http://127.0.0.1:${receiver.port}/hook`, events: ['booking.confirmed'], isActive: true }]);
+    expect((await api(env, 'GET', '/webhooks')).body.webhooks).toMatchObject([
+      { url: `http://127.0.0.1:${receiver.port}/hook`, events: ['booking.confirmed'], isActive: true },
+    ]);
     await hooks.getByRole('button', { name: 'Send test' }).click();
     await hooks.locator('tr[data-event="webhook.test"]').filter({ hasText: 'Delivered (200)' }).waitFor({ timeout: 15_000 });
     expect(received.some((body) => body.includes('"webhook.test"'))).toBe(true);
@@ -225,12 +237,20 @@ describeBrowser('the admin panel\'s sections in Chromium: embedded across origin
     await page.goto(`${env.hostUrl}/read-only`);
     const panel = page.frameLocator('iframe');
     await panel.getByText('Read only').waitFor();
-    const writeNames = /^(Confirm|New booking|New service|New provider|New question|Save|Add|Create|Revoke|Send test|Disable|Enable|Deactivate|Move|Book|Cancel booking|Choose logo|New pairing code|Edit|Mark as completed|\+|×|↑|↓)/;
+    const writeNames =
+      /^(Confirm|New booking|New service|New provider|New question|Save|Add|Create|Revoke|Send test|Disable|Enable|Deactivate|Move|Book|Cancel booking|Choose logo|New pairing code|Edit|Mark as completed|\+|×|↑|↓)/;
     for (const title of ['Dashboard', 'Bookings', 'Calendar', 'Services', 'Providers', 'Working hours', 'Custom fields', 'Settings']) {
       await go(panel, title);
-      const names = await panel.locator('main button:not([disabled]), main input:not([disabled]):not([readonly]), main select:not([disabled]), main textarea:not([readonly])').evaluateAll((elements) =>
-        elements.filter((element) => !element.closest('fieldset[disabled]') && !element.closest('.filters') && !element.closest('.calendar-bar') && !element.closest('ul.bookings'))
-          .map((element) => element.getAttribute('aria-label') ?? element.textContent ?? (element as HTMLInputElement).name));
+      const names = await panel
+        .locator('main button:not([disabled]), main input:not([disabled]):not([readonly]), main select:not([disabled]), main textarea:not([readonly])')
+        .evaluateAll((elements) =>
+          elements
+            .filter(
+              (element) =>
+                !element.closest('fieldset[disabled]') && !element.closest('.filters') && !element.closest('.calendar-bar') && !element.closest('ul.bookings'),
+            )
+            .map((element) => element.getAttribute('aria-label') ?? element.textContent ?? (element as HTMLInputElement).name),
+        );
       expect({ title, writable: names.filter((name) => writeNames.test(name.trim())) }).toEqual({ title, writable: [] });
       expect(await panel.getByRole('alert').count()).toBe(0);
     }

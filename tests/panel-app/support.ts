@@ -12,7 +12,13 @@ export async function until(what: string, check: () => boolean | Promise<boolean
 }
 
 /** A v1 call with the workspace's API key; the parsed body and the status. */
-export async function api<T = any>(env: PanelBrowserEnv, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function api<T = any>(
+  env: PanelBrowserEnv,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${env.appUrl}/api/v1/workspaces/acme${path}`, {
     method,
     headers: { 'x-svc-api-key': env.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -49,26 +55,49 @@ export async function seed(env: PanelBrowserEnv): Promise<Seeded> {
   const haircut = await api(env, 'POST', '/services', { name: 'Haircut', duration: 30, price: 35, currency: 'EUR' });
   const consultation = await api(env, 'POST', '/services', { name: 'Consultation', duration: 30, price: 0, currency: 'EUR' });
   expect([haircut.status, consultation.status]).toEqual([200, 200]);
-  const anna = await api(env, 'POST', '/providers', { name: 'Anna Schmidt', email: 'anna@example.com', serviceIds: [haircut.body.service.id, consultation.body.service.id] });
+  const anna = await api(env, 'POST', '/providers', {
+    name: 'Anna Schmidt',
+    email: 'anna@example.com',
+    serviceIds: [haircut.body.service.id, consultation.body.service.id],
+  });
   expect(anna.status).toBe(200);
   expect((await api(env, 'PATCH', '', { requiresConfirmation: true })).status).toBe(200);
   expect((await api(env, 'POST', '/custom-fields', { key: 'allergies', label: 'Any allergies?', type: 'text' })).status).toBe(200);
   const { day, slots } = await freeDay(env, consultation.body.service.id);
   // a keyless booking of a free service from the linked site is PENDING until confirmed
-  const pending = await api(env, 'POST', '/bookings', {
-    serviceId: consultation.body.service.id, email: 'mia@example.com', name: 'Mia Weber', date: berlin(day, slots[0]!), customFields: {},
-  }, { 'x-svc-api-key': '', origin: env.hostUrl });
+  const pending = await api(
+    env,
+    'POST',
+    '/bookings',
+    {
+      serviceId: consultation.body.service.id,
+      email: 'mia@example.com',
+      name: 'Mia Weber',
+      date: berlin(day, slots[0]!),
+      customFields: {},
+    },
+    { 'x-svc-api-key': '', origin: env.hostUrl },
+  );
   expect(pending.status).toBe(200);
   expect(pending.body.booking.status).toBe('PENDING');
   expect((await api(env, 'PATCH', '', { requiresConfirmation: false })).status).toBe(200);
   const confirmed = await api(env, 'POST', '/bookings', {
-    serviceId: haircut.body.service.id, email: 'leo@example.com', name: 'Leo Fischer', phone: '+49 30 1234567', date: berlin(day, slots[4]!), customFields: { allergies: 'Lavender oil' },
+    serviceId: haircut.body.service.id,
+    email: 'leo@example.com',
+    name: 'Leo Fischer',
+    phone: '+49 30 1234567',
+    date: berlin(day, slots[4]!),
+    customFields: { allergies: 'Lavender oil' },
   });
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.booking.status).toBe('CONFIRMED');
   return {
-    haircut: haircut.body.service.id, consultation: consultation.body.service.id, anna: anna.body.provider.id,
-    pending: pending.body.booking.id, confirmed: confirmed.body.booking.id, day,
+    haircut: haircut.body.service.id,
+    consultation: consultation.body.service.id,
+    anna: anna.body.provider.id,
+    pending: pending.body.booking.id,
+    confirmed: confirmed.body.booking.id,
+    day,
   };
 }
 

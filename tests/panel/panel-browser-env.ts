@@ -71,12 +71,20 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
   const requested: string[] = [];
   let offset = 0;
   const config = parseConfig({
-    SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, SVC_PUBLIC_URL: appUrl,
-    SVC_PANEL_SESSION_SECONDS: SESSION_SECONDS, LOG_LEVEL: 'debug', ...options.config,
+    SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    SVC_DEMO: false,
+    SVC_PUBLIC_URL: appUrl,
+    SVC_PANEL_SESSION_SECONDS: SESSION_SECONDS,
+    LOG_LEVEL: 'debug',
+    ...options.config,
   });
   const deps: AppDeps = {
-    storage: db.storage, config, clock: { now: () => Date.now() + offset }, logger: createLogger('debug', (line) => logLines.push(line)),
-    rateLimiter: memoryRateLimiter(), payments: openPayments({ ...config, SVC_PAYMENTS: 'none' }),
+    storage: db.storage,
+    config,
+    clock: { now: () => Date.now() + offset },
+    logger: createLogger('debug', (line) => logLines.push(line)),
+    rateLimiter: memoryRateLimiter(),
+    payments: openPayments({ ...config, SVC_PAYMENTS: 'none' }),
   };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   secrets.add(apiKey);
@@ -87,7 +95,8 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
   const { pairingCode } = await createPairingCode(deps, workspace.id);
   secrets.add(pairingCode);
   const linked = await fetch(`${appUrl}/api/integrations/hostplatform/panel/origin`, {
-    method: 'PUT', headers: { authorization: `SvcPair ${pairingCode}`, 'content-type': 'application/json' },
+    method: 'PUT',
+    headers: { authorization: `SvcPair ${pairingCode}`, 'content-type': 'application/json' },
     body: JSON.stringify({ version: 1, workspaceSlug: 'acme', origin: hostUrl }),
   });
   const hostCredential = ((await linked.json()) as { hostCredential: string }).hostCredential;
@@ -100,9 +109,14 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
     if (request.method === 'POST' && url.pathname === '/bootstrap') {
       bootstraps++;
       const answer = await fetch(`${appUrl}/api/integrations/hostplatform/panel/bootstrap`, {
-        method: 'POST', headers: { authorization: `SvcHost ${hostCredential}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `SvcHost ${hostCredential}`, 'content-type': 'application/json' },
         body: JSON.stringify({
-          version: 1, workspaceSlug: 'acme', origin: url.origin, subject: 'host-user-1', role: 'ADMIN',
+          version: 1,
+          workspaceSlug: 'acme',
+          origin: url.origin,
+          subject: 'host-user-1',
+          role: 'ADMIN',
           capabilities: url.searchParams.get('capabilities')?.split(',') ?? ['svc_manage_operations', 'svc_manage_settings'],
         }),
       });
@@ -120,7 +134,17 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
-    appUrl, hostUrl, otherUrl: `http://${OTHER_HOST}:${hostPort}`, deps, db, apiKey, hostCredential, browser, logLines, secrets, requested,
+    appUrl,
+    hostUrl,
+    otherUrl: `http://${OTHER_HOST}:${hostPort}`,
+    deps,
+    db,
+    apiKey,
+    hostCredential,
+    browser,
+    logLines,
+    secrets,
+    requested,
     bootstraps: () => bootstraps,
     advanceClock: (ms) => void (offset += ms),
     hostPage: (path, html) => void pages.set(path, html),
@@ -130,11 +154,13 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
       context.on('request', (request) => void requested.push(request.url(), request.headers().cookie ?? ''));
-      context.on('page', (opened) => opened.on('response', async (response) => {
-        if (!/\/api\/panel\/session/.test(response.url()) || response.status() !== 201) return;
-        const body = (await response.json().catch(() => null)) as { token?: string } | null;
-        if (body?.token) secrets.add(body.token);
-      }));
+      context.on('page', (opened) =>
+        opened.on('response', async (response) => {
+          if (!/\/api\/panel\/session/.test(response.url()) || response.status() !== 201) return;
+          const body = (await response.json().catch(() => null)) as { token?: string } | null;
+          if (body?.token) secrets.add(body.token);
+        }),
+      );
       // every session token the panel receives joins the secrets the log must not show
       page.on('response', async (response) => {
         if (!/\/api\/panel\/session/.test(response.url()) || response.status() !== 201) return;

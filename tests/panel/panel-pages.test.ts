@@ -3,7 +3,8 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bootstrapRequest, link, SHOP } from './support.ts';
 
-const BASE_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: https:; base-uri 'none'; form-action 'none'";
+const BASE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: https:; base-uri 'none'; form-action 'none'";
 
 describeEachAdapter('panel pages', (adapter) => {
   let ctx: TestApp;
@@ -12,7 +13,7 @@ describeEachAdapter('panel pages', (adapter) => {
   });
   afterEach(() => ctx.close());
 
-  test("the iframe page may be framed by the linked origin its frameContext names and by svc, nothing else; it is not cached", async () => {
+  test('the iframe page may be framed by the linked origin its frameContext names and by svc, nothing else; it is not cached', async () => {
     const credential = await link(ctx);
     const { frameContext } = (await bootstrapRequest(ctx, credential)).body;
     const page = await ctx.request('GET', `/widget/panel/admin/acme?channelId=c1&frameContext=${encodeURIComponent(frameContext)}&section=hours`);
@@ -24,11 +25,14 @@ describeEachAdapter('panel pages', (adapter) => {
     expect(page.body).not.toContain(frameContext);
     // an hour later (a reload) the same address is still framed by that site
     ctx.clock.advance(3_600_000);
-    expect((await ctx.request('GET', `/widget/panel/admin/acme?channelId=c1&frameContext=${encodeURIComponent(frameContext)}`)).headers.get('content-security-policy'))
-      .toBe(`${BASE_CSP}; frame-ancestors ${SHOP} 'self'`);
+    expect(
+      (await ctx.request('GET', `/widget/panel/admin/acme?channelId=c1&frameContext=${encodeURIComponent(frameContext)}`)).headers.get(
+        'content-security-policy',
+      ),
+    ).toBe(`${BASE_CSP}; frame-ancestors ${SHOP} 'self'`);
   });
 
-  test("without a frameContext, with an altered one, or once the site is unlinked, only svc may frame it; an unknown slug is 404", async () => {
+  test('without a frameContext, with an altered one, or once the site is unlinked, only svc may frame it; an unknown slug is 404', async () => {
     const credential = await link(ctx);
     const { frameContext } = (await bootstrapRequest(ctx, credential)).body;
     const altered = frameContext.slice(0, -2) + (frameContext.endsWith('AA') ? 'BB' : 'AA');
@@ -36,8 +40,9 @@ describeEachAdapter('panel pages', (adapter) => {
       expect((await ctx.request('GET', `/widget/panel/admin/acme${query}`)).headers.get('content-security-policy')).toBe(`${BASE_CSP}; frame-ancestors 'self'`);
     }
     await ctx.request('DELETE', '/api/integrations/wordpress/panel/origin', { headers: { authorization: `SvcHost ${credential}` } });
-    expect((await ctx.request('GET', `/widget/panel/admin/acme?frameContext=${encodeURIComponent(frameContext)}`)).headers.get('content-security-policy'))
-      .toBe(`${BASE_CSP}; frame-ancestors 'self'`);
+    expect((await ctx.request('GET', `/widget/panel/admin/acme?frameContext=${encodeURIComponent(frameContext)}`)).headers.get('content-security-policy')).toBe(
+      `${BASE_CSP}; frame-ancestors 'self'`,
+    );
     expect((await ctx.request('GET', '/widget/panel/admin/nobody')).status).toBe(404);
   });
 

@@ -17,9 +17,11 @@ describeEachAdapter('panel routes, errors', (adapter) => {
   });
   afterEach(() => ctx.close());
 
-  const linkWith = (authorization: string | undefined, body: Record<string, unknown> = {}) => ctx.request('PUT', '/api/integrations/wordpress/panel/origin', {
-    headers: authorization ? { authorization } : {}, body: { version: 1, workspaceSlug: 'acme', origin: SHOP, ...body },
-  });
+  const linkWith = (authorization: string | undefined, body: Record<string, unknown> = {}) =>
+    ctx.request('PUT', '/api/integrations/wordpress/panel/origin', {
+      headers: authorization ? { authorization } : {},
+      body: { version: 1, workspaceSlug: 'acme', origin: SHOP, ...body },
+    });
 
   test('linking without, with a wrong, a used, an expired or a foreign pairing code -> 401, and no credential is stored', async () => {
     expect(await linkWith(undefined)).toMatchObject({ status: 401, body: unauthorized('missing pairing code: send Authorization: SvcPair <pairing code>') });
@@ -38,25 +40,39 @@ describeEachAdapter('panel routes, errors', (adapter) => {
 
   test('linking with an origin that is not scheme://host[:port], or version 2 -> 400, and the code stays usable', async () => {
     const { pairingCode } = await createPairingCode(ctx.deps, ctx.workspace.id);
-    for (const origin of ['https://shop.example.com/wp-admin', 'shop.example.com', 'ftp://shop.example.com', 'https://user@shop.example.com', 'https://shop.example.com?x=1']) {
+    for (const origin of [
+      'https://shop.example.com/wp-admin',
+      'shop.example.com',
+      'ftp://shop.example.com',
+      'https://user@shop.example.com',
+      'https://shop.example.com?x=1',
+    ]) {
       const response = await linkWith(`SvcPair ${pairingCode}`, { origin });
       expect({ origin, status: response.status, body: response.body }).toEqual({
-        origin, status: 400, body: { success: false, error: `origin must be scheme://host[:port], such as https://shop.example.com, got ${origin}`, code: 'VALIDATION_ERROR' },
+        origin,
+        status: 400,
+        body: { success: false, error: `origin must be scheme://host[:port], such as https://shop.example.com, got ${origin}`, code: 'VALIDATION_ERROR' },
       });
     }
-    expect(await linkWith(`SvcPair ${pairingCode}`, { version: 2 })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', error: expect.stringContaining('version') } });
+    expect(await linkWith(`SvcPair ${pairingCode}`, { version: 2 })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', error: expect.stringContaining('version') },
+    });
     expect((await linkWith(`SvcPair ${pairingCode}`)).status).toBe(201);
   });
 
   test('bootstrap refuses a missing or unknown credential, another origin, a non-ADMIN role and another workspace with 401; version 2 with 400', async () => {
     const credential = await link(ctx);
     const boot = (options: Parameters<typeof bootstrapRequest>[2], headerCredential = credential) => bootstrapRequest(ctx, headerCredential, options);
-    expect(await ctx.request('POST', '/api/integrations/wordpress/panel/bootstrap', {
-      body: { version: 1, workspaceSlug: 'acme', origin: SHOP, subject: 'u', role: 'ADMIN', capabilities: [] },
-    })).toMatchObject({ status: 401, body: unauthorized('missing host credential: send it as Authorization: SvcHost <credential>') });
+    expect(
+      await ctx.request('POST', '/api/integrations/wordpress/panel/bootstrap', {
+        body: { version: 1, workspaceSlug: 'acme', origin: SHOP, subject: 'u', role: 'ADMIN', capabilities: [] },
+      }),
+    ).toMatchObject({ status: 401, body: unauthorized('missing host credential: send it as Authorization: SvcHost <credential>') });
     expect(await boot({}, 'svc_host_unknown')).toMatchObject({ status: 401, body: unauthorized('invalid host credential') });
     expect(await boot({ origin: 'https://evil.example.com' })).toMatchObject({
-      status: 401, body: unauthorized('origin https://evil.example.com is not the linked origin of this host credential'),
+      status: 401,
+      body: unauthorized('origin https://evil.example.com is not the linked origin of this host credential'),
     });
     for (const role of ['PROVIDER', 'CUSTOMER', 'admin']) {
       expect(await boot({ role })).toMatchObject({ status: 401, body: unauthorized(`role ${role} does not open the panel; only ADMIN does`) });
@@ -68,12 +84,13 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     });
     expect(foreign).toMatchObject({ status: 401, body: unauthorized('the host credential is not linked to this workspace') });
     const v2 = await ctx.request('POST', '/api/integrations/wordpress/panel/bootstrap', {
-      headers: { authorization: `SvcHost ${credential}` }, body: { version: 2, workspaceSlug: 'acme', origin: SHOP, subject: 'u', role: 'ADMIN', capabilities: [] },
+      headers: { authorization: `SvcHost ${credential}` },
+      body: { version: 2, workspaceSlug: 'acme', origin: SHOP, subject: 'u', role: 'ADMIN', capabilities: [] },
     });
     expect(v2).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
   });
 
-  test('session exchange refuses a used code, an expired code, an altered frameContext and another code\'s frameContext with 401', async () => {
+  test("session exchange refuses a used code, an expired code, an altered frameContext and another code's frameContext with 401", async () => {
     const credential = await link(ctx);
     const exchange = (code: string, frameContext: string) => ctx.request('POST', '/api/panel/session', { body: { code, frameContext } });
     const a = (await bootstrapRequest(ctx, credential)).body;
@@ -81,7 +98,9 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     expect(await exchange(a.code, b.frameContext)).toMatchObject({ status: 401, body: REFUSED_CODE });
     const [header, payload, signature] = a.frameContext.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, caps: ['svc_manage_operations', 'svc_manage_settings'], origin: 'https://evil.example.com' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, caps: ['svc_manage_operations', 'svc_manage_settings'], origin: 'https://evil.example.com' }),
+    ).toString('base64url');
     expect(await exchange(a.code, `${header}.${forged}.${signature}`)).toMatchObject({ status: 401, body: REFUSED_CODE });
     expect((await exchange(a.code, a.frameContext)).status).toBe(201);
     expect(await exchange(a.code, a.frameContext)).toMatchObject({ status: 401, body: REFUSED_CODE });
@@ -89,15 +108,25 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     expect(await exchange(b.code, b.frameContext)).toMatchObject({ status: 401, body: REFUSED_CODE });
   });
 
-  test('session exchange with a wrong key, an unknown slug or another workspace\'s key -> 401; with neither or both forms -> 400', async () => {
+  test("session exchange with a wrong key, an unknown slug or another workspace's key -> 401; with neither or both forms -> 400", async () => {
     const other = await createWorkspace(ctx.deps, { slug: 'other', name: 'Other' });
     const refused = unauthorized('workspace slug or API key is wrong');
-    for (const body of [{ workspaceSlug: 'acme', apiKey: 'svc_live_wrong' }, { workspaceSlug: 'nobody', apiKey: ctx.apiKey }, { workspaceSlug: 'acme', apiKey: other.apiKey }]) {
+    for (const body of [
+      { workspaceSlug: 'acme', apiKey: 'svc_live_wrong' },
+      { workspaceSlug: 'nobody', apiKey: ctx.apiKey },
+      { workspaceSlug: 'acme', apiKey: other.apiKey },
+    ]) {
       expect(await ctx.request('POST', '/api/panel/session', { body })).toMatchObject({ status: 401, body: refused });
     }
-    const shape = { success: false, error: 'send either { code, frameContext } (embedded panel) or { workspaceSlug, apiKey } (standalone)', code: 'VALIDATION_ERROR' };
+    const shape = {
+      success: false,
+      error: 'send either { code, frameContext } (embedded panel) or { workspaceSlug, apiKey } (standalone)',
+      code: 'VALIDATION_ERROR',
+    };
     expect(await ctx.request('POST', '/api/panel/session', { body: {} })).toMatchObject({ status: 400, body: shape });
-    expect(await ctx.request('POST', '/api/panel/session', { body: { code: 'x', frameContext: 'y', workspaceSlug: 'acme', apiKey: ctx.apiKey } })).toMatchObject({ status: 400, body: shape });
+    expect(
+      await ctx.request('POST', '/api/panel/session', { body: { code: 'x', frameContext: 'y', workspaceSlug: 'acme', apiKey: ctx.apiKey } }),
+    ).toMatchObject({ status: 400, body: shape });
   });
 
   test('refresh without a token, with an unknown one or an expired one -> 401', async () => {
@@ -110,8 +139,10 @@ describeEachAdapter('panel routes, errors', (adapter) => {
   });
 
   test('DELETE origin with an unknown credential -> 401; v1 revokes of unknown ids -> 404', async () => {
-    expect(await ctx.request('DELETE', '/api/integrations/hostplatform/panel/origin', { headers: { authorization: 'SvcHost svc_host_nope' } }))
-      .toMatchObject({ status: 401, body: unauthorized('invalid host credential') });
+    expect(await ctx.request('DELETE', '/api/integrations/hostplatform/panel/origin', { headers: { authorization: 'SvcHost svc_host_nope' } })).toMatchObject({
+      status: 401,
+      body: unauthorized('invalid host credential'),
+    });
     expect(await ctx.request('DELETE', `${V1}/panel/origins/hc_nope`, { key: ctx.apiKey })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     expect(await ctx.request('DELETE', `${V1}/api-keys/key_nope`, { key: ctx.apiKey })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
@@ -121,8 +152,14 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', error: expect.stringMatching(/^logo is not a field of this request/) });
     expect((await ctx.deps.storage.getWorkspaceById(ctx.workspace.id))!.name).toBe('Acme Studio');
-    expect(await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { logoUrl: 'javascript:alert(1)' } })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
-    expect(await ctx.request('POST', `${V1}/api-keys`, { key: ctx.apiKey, body: { nmae: 'typo' } })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^nmae is not a field/) } });
+    expect(await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { logoUrl: 'javascript:alert(1)' } })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR' },
+    });
+    expect(await ctx.request('POST', `${V1}/api-keys`, { key: ctx.apiKey, body: { nmae: 'typo' } })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^nmae is not a field/) },
+    });
   });
 
   test('the 11th link in a minute and the 61st bootstrap in a minute from one IP -> 429 RATE_LIMITED', async () => {

@@ -22,12 +22,16 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     expect(pairing.status).toBe(200);
     expect(pairing.body).toEqual({ success: true, pairingCode: expect.stringMatching(/^svc_pair_[A-Za-z0-9_-]{43}$/), expiresAt: iso(NOW_MS + 3_600_000) });
     const linked = await ctx.request('PUT', '/api/integrations/wordpress/panel/origin', {
-      headers: { authorization: `SvcPair ${pairing.body.pairingCode}` }, body: { version: 1, workspaceSlug: 'acme', origin: 'https://Shop.Example.com:443' },
+      headers: { authorization: `SvcPair ${pairing.body.pairingCode}` },
+      body: { version: 1, workspaceSlug: 'acme', origin: 'https://Shop.Example.com:443' },
     });
     expect(linked.status).toBe(201);
     expect(linked.body).toEqual({ success: true, hostCredential: expect.stringMatching(/^svc_host_[A-Za-z0-9_-]{43}$/), origin: SHOP, workspaceSlug: 'acme' });
     const origins = await ctx.request('GET', `${V1}/panel/origins`, { key: ctx.apiKey });
-    expect(origins.body).toEqual({ success: true, origins: [{ id: expect.stringMatching(/^hc_/), origin: SHOP, platform: 'wordpress', createdAt: TEST_NOW, lastUsedAt: null }] });
+    expect(origins.body).toEqual({
+      success: true,
+      origins: [{ id: expect.stringMatching(/^hc_/), origin: SHOP, platform: 'wordpress', createdAt: TEST_NOW, lastUsedAt: null }],
+    });
     const stored = await ctx.deps.storage.findHostCredential(sha256Hex(linked.body.hostCredential));
     expect(stored).toMatchObject({ origin: SHOP, workspaceId: ctx.workspace.id });
     expect((await ctx.request('GET', `${V1}/domains`, { key: ctx.apiKey })).body).toEqual({ success: true, domains: ['shop.example.com'] });
@@ -48,13 +52,22 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     const response = await bootstrapRequest(ctx, credential, { capabilities: ['svc_manage_settings', 'svc_unknown'] });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
-      success: true, code: expect.stringMatching(/^svc_code_[A-Za-z0-9_-]{43}$/), frameContext: expect.any(String),
-      expiresAt: iso(NOW_MS + 60_000), workspaceSlug: 'acme',
+      success: true,
+      code: expect.stringMatching(/^svc_code_[A-Za-z0-9_-]{43}$/),
+      frameContext: expect.any(String),
+      expiresAt: iso(NOW_MS + 60_000),
+      workspaceSlug: 'acme',
     });
     const claims = decodeJwt(response.body.frameContext);
     expect(claims).toEqual({
-      slug: 'acme', origin: SHOP, caps: ['svc_manage_settings'], code: sha256Hex(response.body.code), sub: 'wp-user-1', aud: 'svc-panel',
-      iat: NOW_MS / 1000, exp: NOW_MS / 1000 + 60,
+      slug: 'acme',
+      origin: SHOP,
+      caps: ['svc_manage_settings'],
+      code: sha256Hex(response.body.code),
+      sub: 'wp-user-1',
+      aud: 'svc-panel',
+      iat: NOW_MS / 1000,
+      exp: NOW_MS / 1000 + 60,
     });
     expect(response.body.frameContext).not.toContain(response.body.code);
   });
@@ -66,8 +79,13 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     const session = await ctx.request('POST', '/api/panel/session', { body: { code: boot.body.code, frameContext: boot.body.frameContext } });
     expect(session.status).toBe(201);
     expect(session.body).toEqual({
-      success: true, token: expect.stringMatching(/^svc_sess_[A-Za-z0-9_-]{43}$/), expiresAt: iso(NOW_MS + 5_000 + 1_800_000), expiresIn: 1800,
-      renewableUntil: iso(NOW_MS + 5_000 + 12 * 3_600_000), capabilities: ['svc_manage_operations'], origin: SHOP,
+      success: true,
+      token: expect.stringMatching(/^svc_sess_[A-Za-z0-9_-]{43}$/),
+      expiresAt: iso(NOW_MS + 5_000 + 1_800_000),
+      expiresIn: 1800,
+      renewableUntil: iso(NOW_MS + 5_000 + 12 * 3_600_000),
+      capabilities: ['svc_manage_operations'],
+      origin: SHOP,
       workspace: { id: ctx.workspace.id, slug: 'acme', name: 'Acme Studio', logoUrl: null, primaryColor: null },
     });
     const again = await ctx.request('POST', '/api/panel/session', { body: { code: boot.body.code, frameContext: boot.body.frameContext } });
@@ -87,7 +105,13 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     ctx.clock.advance(28 * 60_000);
     const renewed = await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${first}` } });
     expect(renewed.status).toBe(201);
-    expect(renewed.body).toMatchObject({ success: true, expiresAt: iso(NOW_MS + 58 * 60_000), renewableUntil: iso(NOW_MS + 12 * 3_600_000), capabilities: BOTH, origin: null });
+    expect(renewed.body).toMatchObject({
+      success: true,
+      expiresAt: iso(NOW_MS + 58 * 60_000),
+      renewableUntil: iso(NOW_MS + 12 * 3_600_000),
+      capabilities: BOTH,
+      origin: null,
+    });
     expect(renewed.body.token).not.toBe(first);
     expect((await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${first}` } })).status).toBe(401);
     expect((await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${renewed.body.token}` } })).status).toBe(201);
@@ -131,7 +155,8 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     const created = await ctx.request('POST', `${V1}/api-keys`, { key: ctx.apiKey, body: { name: 'ci' } });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
-      success: true, key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{43}$/),
+      success: true,
+      key: expect.stringMatching(/^svc_live_[A-Za-z0-9_-]{43}$/),
       apiKey: { id: expect.stringMatching(/^key_/), name: 'ci', prefix: created.body.key.slice(0, 15), createdAt: TEST_NOW, lastUsedAt: null },
     });
     const listed = await ctx.request('GET', `${V1}/api-keys`, { key: created.body.key });
@@ -145,7 +170,7 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
     expect((await ctx.request('GET', `${V1}/api-keys`, { key: ctx.apiKey })).body.apiKeys.map((key: any) => key.name)).toEqual(['default']);
   });
 
-  test('a key\'s lastUsedAt is the minute of its last authenticated request, written once a minute', async () => {
+  test("a key's lastUsedAt is the minute of its last authenticated request, written once a minute", async () => {
     const created = (await ctx.request('POST', `${V1}/api-keys`, { key: ctx.apiKey, body: { name: 'backend' } })).body;
     const lastUsedOfNewKey = async () => {
       const keys = (await ctx.request('GET', `${V1}/api-keys`, { key: ctx.apiKey })).body.apiKeys;
@@ -176,9 +201,11 @@ describeEachAdapter('panel routes, happy paths', (adapter) => {
   test('requiresConfirmation set by PATCH makes a keyless booking of a free service PENDING; turned off, the next one is CONFIRMED', async () => {
     const { service } = await catalogue(ctx, { priceMinor: 0 });
     await ctx.request('PUT', `${V1}/domains`, { key: ctx.apiKey, body: { domains: ['shop.example.com'] } });
-    const book = (time: string) => ctx.request('POST', `${V1}/bookings`, {
-      headers: { origin: SHOP }, body: { serviceId: service.id, email: 'mia@example.com', name: 'Mia', date: tuesday(time) },
-    });
+    const book = (time: string) =>
+      ctx.request('POST', `${V1}/bookings`, {
+        headers: { origin: SHOP },
+        body: { serviceId: service.id, email: 'mia@example.com', name: 'Mia', date: tuesday(time) },
+      });
     expect((await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { requiresConfirmation: true } })).status).toBe(200);
     expect(await book('10:00')).toMatchObject({ status: 200, body: { booking: { status: 'PENDING', amount: null } } });
     expect((await ctx.request('PATCH', V1, { key: ctx.apiKey, body: { requiresConfirmation: false } })).status).toBe(200);

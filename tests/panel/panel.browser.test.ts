@@ -33,9 +33,12 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     return response.json() as Promise<{ code: string; frameContext: string }>;
   }
 
-  const exchange = (code: string, frameContext: string) => fetch(`${env.appUrl}/api/panel/session`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, frameContext }),
-  });
+  const exchange = (code: string, frameContext: string) =>
+    fetch(`${env.appUrl}/api/panel/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code, frameContext }),
+    });
 
   /** The manual host page with the panel framed, once the panel has said it is ready. */
   async function manualPanel(frameContext: string, on = env.hostUrl) {
@@ -49,7 +52,10 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
 
   test('handshake: the host script mounts the panel, which shows the workspace and section, sizes its iframe and holds no cookie', async () => {
     const before = env.bootstraps();
-    for (const [scheme, viewport, device] of [['light', { width: 1280, height: 900 }, 'desktop'], ['dark', { width: 375, height: 740 }, 'phone']] as const) {
+    for (const [scheme, viewport, device] of [
+      ['light', { width: 1280, height: 900 }, 'desktop'],
+      ['dark', { width: 375, height: 740 }, 'phone'],
+    ] as const) {
       const { page, errors, close } = await env.open({ colorScheme: scheme, viewport });
       await page.goto(`${env.hostUrl}/mount`);
       const frame = panelFrame(page);
@@ -58,8 +64,14 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
       await frame.getByText('Europe/Berlin').waitFor();
       expect(await frame.getByRole('button', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
       // the panel reports its height and the host script applies it
-      const contentHeight = () => panelFrame(page).locator('html').evaluate((html) => Math.ceil(html.getBoundingClientRect().height));
-      await until('the iframe to take the panel\'s height', async () => (await page.locator(PANEL_IFRAME).evaluate((el) => (el as HTMLElement).style.height)) === `${await contentHeight()}px`);
+      const contentHeight = () =>
+        panelFrame(page)
+          .locator('html')
+          .evaluate((html) => Math.ceil(html.getBoundingClientRect().height));
+      await until(
+        "the iframe to take the panel's height",
+        async () => (await page.locator(PANEL_IFRAME).evaluate((el) => (el as HTMLElement).style.height)) === `${await contentHeight()}px`,
+      );
       expect(await contentHeight()).not.toBe(480);
       await env.screenshot(page, `panel-embedded-${scheme}-${device}`);
       expect((await page.context().cookies()).filter((cookie) => cookie.domain === '127.0.0.1')).toEqual([]);
@@ -72,24 +84,43 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
   test('the panel ignores messages with a wrong channelId, source or version, and one from a wrong origin; it stays connecting', async () => {
     const first = await bootstrapForHost();
     const { page, close } = await manualPanel(first.frameContext);
-    await until('svc:panel:ready', async () => (await page.evaluate(() => (window as any).received.some((m: any) => m.type === 'svc:panel:ready' && m.channelId === 'manual' && m.source === 'svc-panel' && m.version === 1))));
+    await until(
+      'svc:panel:ready',
+      async () =>
+        await page.evaluate(() =>
+          (window as any).received.some((m: any) => m.type === 'svc:panel:ready' && m.channelId === 'manual' && m.source === 'svc-panel' && m.version === 1),
+        ),
+    );
     const bootstrapMessage = { type: 'svc:panel:bootstrap', code: first.code };
     for (const wrong of [{ channelId: 'other' }, { source: 'svc-panel' }, { source: 'svc-host' }, { version: 2 }, { origin: 'http://127.0.0.9' }]) {
       await page.evaluate((message) => (window as any).post(message), envelope({ ...bootstrapMessage, ...wrong }));
     }
     // a page of another origin that reaches the panel's window posts a perfect message: the origin check drops it
-    env.hostPage('/evil', `<!doctype html><script>parent.frames[0].postMessage(${JSON.stringify(envelope(bootstrapMessage))}, '*'); document.title = 'posted';</script>`);
+    env.hostPage(
+      '/evil',
+      `<!doctype html><script>parent.frames[0].postMessage(${JSON.stringify(envelope(bootstrapMessage))}, '*'); document.title = 'posted';</script>`,
+    );
     await page.evaluate((url) => {
       const evil = document.createElement('iframe');
       evil.src = url;
       document.body.append(evil);
     }, `${env.otherUrl}/evil`);
     await until('the foreign page to post', () => page.frames().some((frame) => frame.url().endsWith('/evil')));
-    await until('the foreign message to be posted', async () => (await page.frames().find((frame) => frame.url().endsWith('/evil'))!.title()) === 'posted');
+    await until(
+      'the foreign message to be posted',
+      async () =>
+        (await page
+          .frames()
+          .find((frame) => frame.url().endsWith('/evil'))!
+          .title()) === 'posted',
+    );
     await panelFrame(page).getByText('Connecting…').waitFor();
     // the right message with a second code opens the panel; the first code was never spent
     const second = await bootstrapForHost();
-    await page.evaluate((message) => (window as any).post(message), envelope({ type: 'svc:panel:bootstrap', code: second.code, frameContext: second.frameContext }));
+    await page.evaluate(
+      (message) => (window as any).post(message),
+      envelope({ type: 'svc:panel:bootstrap', code: second.code, frameContext: second.frameContext }),
+    );
     await panelFrame(page).getByRole('heading', { level: 2, name: 'Bookings' }).waitFor();
     expect((await exchange(first.code, first.frameContext)).status).toBe(201);
     await close();
@@ -100,7 +131,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     await page.goto(`${env.hostUrl}/mount`);
     await panelFrame(page).getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
     const heightBefore = await page.locator(PANEL_IFRAME).evaluate((el) => (el as HTMLElement).style.height);
-    const channelId = new URL(await page.locator(PANEL_IFRAME).getAttribute('src') as string).searchParams.get('channelId');
+    const channelId = new URL((await page.locator(PANEL_IFRAME).getAttribute('src')) as string).searchParams.get('channelId');
     const forged = { type: 'svc:panel:resize', height: 4321, source: 'svc-panel', version: 1, channelId };
     env.hostPage('/forge-resize', `<!doctype html><script>parent.postMessage(${JSON.stringify(forged)}, '*'); document.title = 'posted';</script>`);
     await page.evaluate((url) => {
@@ -108,7 +139,14 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
       evil.src = url;
       document.body.append(evil);
     }, `${env.otherUrl}/forge-resize`);
-    await until('the forged message', async () => (await page.frames().find((frame) => frame.url().endsWith('/forge-resize'))?.title()) === 'posted');
+    await until(
+      'the forged message',
+      async () =>
+        (await page
+          .frames()
+          .find((frame) => frame.url().endsWith('/forge-resize'))
+          ?.title()) === 'posted',
+    );
     await panelFrame(page).getByRole('button', { name: 'Settings' }).click();
     await panelFrame(page).getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
     expect(await page.locator(PANEL_IFRAME).evaluate((el) => (el as HTMLElement).style.height)).not.toBe('4321px');
@@ -149,7 +187,9 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     const altered = await bootstrapForHost();
     const [header, payload, signature] = altered.frameContext.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, caps: ['svc_manage_settings', 'svc_manage_operations'], sub: 'someone-else' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...claims, caps: ['svc_manage_settings', 'svc_manage_operations'], sub: 'someone-else' })).toString(
+      'base64url',
+    );
     await refusedInPanel(altered.frameContext, { code: altered.code, frameContext: `${header}.${forged}.${signature}` });
     expect((await exchange(altered.code, altered.frameContext)).status).toBe(201);
   }, 60_000);
@@ -191,7 +231,10 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
   }, 60_000);
 
   test('standalone /admin: a wrong key shows the error; slug and key sign in; sign-out returns to the form', async () => {
-    for (const [scheme, viewport, device] of [['light', { width: 1280, height: 900 }, 'desktop'], ['dark', { width: 375, height: 740 }, 'phone']] as const) {
+    for (const [scheme, viewport, device] of [
+      ['light', { width: 1280, height: 900 }, 'desktop'],
+      ['dark', { width: 375, height: 740 }, 'phone'],
+    ] as const) {
       const { page, errors, close } = await env.open({ colorScheme: scheme, viewport });
       await page.goto(`${env.appUrl}/admin`);
       await page.getByLabel('Workspace').fill('acme');
@@ -215,8 +258,13 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
   }, 60_000);
 
   test('revoking the linked origin stops bootstrap at once: the host page cannot open the panel any more', async () => {
-    const origins = await (await fetch(`${env.appUrl}/api/v1/workspaces/acme/panel/origins`, { headers: { 'x-svc-api-key': env.apiKey } })).json() as { origins: { id: string }[] };
-    const revoked = await fetch(`${env.appUrl}/api/v1/workspaces/acme/panel/origins/${origins.origins[0]!.id}`, { method: 'DELETE', headers: { 'x-svc-api-key': env.apiKey } });
+    const origins = (await (await fetch(`${env.appUrl}/api/v1/workspaces/acme/panel/origins`, { headers: { 'x-svc-api-key': env.apiKey } })).json()) as {
+      origins: { id: string }[];
+    };
+    const revoked = await fetch(`${env.appUrl}/api/v1/workspaces/acme/panel/origins/${origins.origins[0]!.id}`, {
+      method: 'DELETE',
+      headers: { 'x-svc-api-key': env.apiKey },
+    });
     expect(revoked.status).toBe(200);
     const { page, close } = await env.open();
     await page.goto(`${env.hostUrl}/mount`);
@@ -225,7 +273,7 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     await close();
   }, 60_000);
 
-  test('no code, credential, key or session token of this run appears in svc\'s log, in a URL or in a cookie', () => {
+  test("no code, credential, key or session token of this run appears in svc's log, in a URL or in a cookie", () => {
     expect(env.secrets.size).toBeGreaterThan(10);
     expect(env.logLines.length).toBeGreaterThan(50);
     const log = env.logLines.join('\n');

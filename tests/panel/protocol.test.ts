@@ -2,7 +2,13 @@ import { describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
 import { webAsset } from '../../src/web-assets/routes.ts';
 import {
-  acceptHostMessage, acceptPanelMessage, frameContextOrigin, hostEnvelope, panelAddress, panelEnvelope, sectionOf,
+  acceptHostMessage,
+  acceptPanelMessage,
+  frameContextOrigin,
+  hostEnvelope,
+  panelAddress,
+  panelEnvelope,
+  sectionOf,
 } from '../../web/shared/panel-protocol.ts';
 
 const PANEL = 'https://svc.example.com';

@@ -8,7 +8,11 @@ import { bearer, embeddedSession, link } from './support.ts';
 
 const V1 = '/api/v1/workspaces/acme';
 const INVALID_SESSION = { success: false, error: 'invalid or expired panel session', code: 'UNAUTHORIZED' };
-const FORBIDDEN = (capability: string) => ({ success: false, error: `this panel session lacks the ${capability} capability this action needs`, code: 'FORBIDDEN' });
+const FORBIDDEN = (capability: string) => ({
+  success: false,
+  error: `this panel session lacks the ${capability} capability this action needs`,
+  code: 'FORBIDDEN',
+});
 
 describeEachAdapter('embedded panel sessions on v1 routes', (adapter) => {
   let ctx: TestApp;
@@ -30,12 +34,19 @@ describeEachAdapter('embedded panel sessions on v1 routes', (adapter) => {
   test('a session without svc_manage_settings -> 403 FORBIDDEN on every settings write, and nothing changes', async () => {
     const token = await embeddedSession(ctx, credential, ['svc_manage_operations']);
     const writes: [string, string, unknown][] = [
-      ['PATCH', V1, { name: 'Hijacked' }], ['PUT', `${V1}/domains`, { domains: ['evil.example'] }], ['POST', `${V1}/api-keys`, { name: 'x' }],
-      ['POST', `${V1}/pairing-codes`, undefined], ['POST', `${V1}/webhooks`, { url: 'https://hooks.example.com/x' }],
+      ['PATCH', V1, { name: 'Hijacked' }],
+      ['PUT', `${V1}/domains`, { domains: ['evil.example'] }],
+      ['POST', `${V1}/api-keys`, { name: 'x' }],
+      ['POST', `${V1}/pairing-codes`, undefined],
+      ['POST', `${V1}/webhooks`, { url: 'https://hooks.example.com/x' }],
     ];
     for (const [method, path, body] of writes) {
       const response = await ctx.request(method, path, { headers: bearer(token), body });
-      expect({ route: `${method} ${path}`, status: response.status, body: response.body }).toEqual({ route: `${method} ${path}`, status: 403, body: FORBIDDEN('svc_manage_settings') });
+      expect({ route: `${method} ${path}`, status: response.status, body: response.body }).toEqual({
+        route: `${method} ${path}`,
+        status: 403,
+        body: FORBIDDEN('svc_manage_settings'),
+      });
     }
     const workspace = await ctx.deps.storage.getWorkspaceById(ctx.workspace.id);
     expect({ name: workspace!.name, domains: workspace!.domains }).toEqual({ name: 'Acme Studio', domains: ['shop.example.com'] });
@@ -44,7 +55,10 @@ describeEachAdapter('embedded panel sessions on v1 routes', (adapter) => {
 
   test('a session with svc_manage_settings changes settings; without svc_manage_operations it cannot create a service', async () => {
     const token = await embeddedSession(ctx, credential, ['svc_manage_settings']);
-    expect(await ctx.request('PATCH', V1, { headers: bearer(token), body: { logoUrl: 'https://cdn.example.com/l.png' } })).toMatchObject({ status: 200, body: { workspace: { logoUrl: 'https://cdn.example.com/l.png' } } });
+    expect(await ctx.request('PATCH', V1, { headers: bearer(token), body: { logoUrl: 'https://cdn.example.com/l.png' } })).toMatchObject({
+      status: 200,
+      body: { workspace: { logoUrl: 'https://cdn.example.com/l.png' } },
+    });
     const service = await ctx.request('POST', `${V1}/services`, { headers: bearer(token), body: { name: 'Cut', duration: 30, price: 10, currency: 'EUR' } });
     expect(service).toMatchObject({ status: 403, body: FORBIDDEN('svc_manage_operations') });
   });

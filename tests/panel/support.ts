@@ -8,7 +8,8 @@ export const BOTH = ['svc_manage_operations', 'svc_manage_settings'];
 export async function link(ctx: TestApp, origin = SHOP, platform = 'wordpress'): Promise<string> {
   const { pairingCode } = await createPairingCode(ctx.deps, ctx.workspace.id);
   const response = await ctx.request('PUT', `/api/integrations/${platform}/panel/origin`, {
-    headers: { authorization: `SvcPair ${pairingCode}` }, body: { version: 1, workspaceSlug: ctx.workspace.slug, origin },
+    headers: { authorization: `SvcPair ${pairingCode}` },
+    body: { version: 1, workspaceSlug: ctx.workspace.slug, origin },
   });
   if (response.status !== 201) throw new Error(`linking failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.hostCredential;
@@ -26,8 +27,12 @@ export function bootstrapRequest(ctx: TestApp, credential: string, options: Boot
   return ctx.request('POST', `/api/integrations/${options.platform ?? 'wordpress'}/panel/bootstrap`, {
     headers: { authorization: `SvcHost ${credential}` },
     body: {
-      version: 1, workspaceSlug: ctx.workspace.slug, origin: options.origin ?? SHOP, subject: options.subject ?? 'wp-user-1',
-      role: options.role ?? 'ADMIN', capabilities: options.capabilities ?? BOTH,
+      version: 1,
+      workspaceSlug: ctx.workspace.slug,
+      origin: options.origin ?? SHOP,
+      subject: options.subject ?? 'wp-user-1',
+      role: options.role ?? 'ADMIN',
+      capabilities: options.capabilities ?? BOTH,
     },
   });
 }

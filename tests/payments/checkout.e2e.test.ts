@@ -53,7 +53,10 @@ describeEachAdapter('svc serve with SVC_PAYMENTS=test', (adapter) => {
     const days = await api('GET', `/availability/days?serviceId=${haircut.id}&from=${today.add({ days: 1 })}&to=${today.add({ days: 14 })}`);
     const day = Temporal.PlainDate.from(days.body.days[0]);
     const slots = await api('GET', `/availability?serviceId=${haircut.id}&date=${day}`);
-    const start = day.toZonedDateTime({ timeZone: 'Europe/Berlin', plainTime: Temporal.PlainTime.from(slots.body.slots[0]) }).toInstant().toString();
+    const start = day
+      .toZonedDateTime({ timeZone: 'Europe/Berlin', plainTime: Temporal.PlainTime.from(slots.body.slots[0]) })
+      .toInstant()
+      .toString();
     const created = await api('POST', '/bookings', { body: { serviceId: haircut.id, email: 'ada@example.com', name: 'Ada', date: start } });
     expect(created.status).toBe(200);
     expect(created.body.booking).toMatchObject({ status: 'PENDING', amount: 35, serviceName: 'Haircut', startTime: new Date(start).toISOString() });

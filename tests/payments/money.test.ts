@@ -3,10 +3,27 @@ import { currencyExponent, formatMoney, isValidCurrency, toMajor, toMinor } from
 
 describe('currencyExponent', () => {
   const cases: [string, number][] = [
-    ['EUR', 2], ['USD', 2], ['GBP', 2], ['CHF', 2],
-    ['JPY', 0], ['KRW', 0], ['VND', 0], ['CLP', 0], ['ISK', 0], ['UGX', 0], ['XAF', 0], ['XOF', 0],
-    ['KWD', 3], ['BHD', 3], ['OMR', 3], ['JOD', 3], ['TND', 3], ['LYD', 3], ['IQD', 3],
-    ['CLF', 4], ['UYW', 4],
+    ['EUR', 2],
+    ['USD', 2],
+    ['GBP', 2],
+    ['CHF', 2],
+    ['JPY', 0],
+    ['KRW', 0],
+    ['VND', 0],
+    ['CLP', 0],
+    ['ISK', 0],
+    ['UGX', 0],
+    ['XAF', 0],
+    ['XOF', 0],
+    ['KWD', 3],
+    ['BHD', 3],
+    ['OMR', 3],
+    ['JOD', 3],
+    ['TND', 3],
+    ['LYD', 3],
+    ['IQD', 3],
+    ['CLF', 4],
+    ['UYW', 4],
   ];
   for (const [currency, exponent] of cases) {
     test(`${currency} has ${exponent} decimal places (ISO 4217)`, () => {
@@ -61,9 +78,7 @@ describe('toMinor', () => {
   });
 
   test('35.555 EUR has a third decimal place -> RangeError naming EUR and 2 decimal places', () => {
-    expect(() => toMinor(35.555, 'EUR')).toThrow(
-      new RangeError('amount must be a non-negative number of EUR with at most 2 decimal places, got 35.555'),
-    );
+    expect(() => toMinor(35.555, 'EUR')).toThrow(new RangeError('amount must be a non-negative number of EUR with at most 2 decimal places, got 35.555'));
   });
 
   test('a tiny real extra decimal place is refused, not rounded away: 35.55001 EUR -> RangeError', () => {
@@ -73,21 +88,15 @@ describe('toMinor', () => {
   });
 
   test('1.5 JPY has a decimal place JPY does not have -> RangeError naming JPY', () => {
-    expect(() => toMinor(1.5, 'JPY')).toThrow(
-      new RangeError('amount must be a non-negative whole number of JPY (JPY has no decimal places), got 1.5'),
-    );
+    expect(() => toMinor(1.5, 'JPY')).toThrow(new RangeError('amount must be a non-negative whole number of JPY (JPY has no decimal places), got 1.5'));
   });
 
   test('1.0005 KWD has a fourth decimal place -> RangeError naming KWD and 3 decimal places', () => {
-    expect(() => toMinor(1.0005, 'KWD')).toThrow(
-      new RangeError('amount must be a non-negative number of KWD with at most 3 decimal places, got 1.0005'),
-    );
+    expect(() => toMinor(1.0005, 'KWD')).toThrow(new RangeError('amount must be a non-negative number of KWD with at most 3 decimal places, got 1.0005'));
   });
 
   test('a negative amount -> RangeError naming the currency', () => {
-    expect(() => toMinor(-1, 'EUR')).toThrow(
-      new RangeError('amount must be a non-negative number of EUR with at most 2 decimal places, got -1'),
-    );
+    expect(() => toMinor(-1, 'EUR')).toThrow(new RangeError('amount must be a non-negative number of EUR with at most 2 decimal places, got -1'));
     expect(() => toMinor(-0.01, 'USD')).toThrow(RangeError);
   });
 

@@ -30,7 +30,10 @@ describeEachAdapter('stripe checkout', (adapter) => {
     return app;
   };
   const book = (serviceId: string, time = '10:00') =>
-    app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: { serviceId, email: 'mia@example.com', name: 'Mia Schneider', date: tuesday(time) } });
+    app.request('POST', '/api/v1/workspaces/acme/bookings', {
+      key: app.apiKey,
+      body: { serviceId, email: 'mia@example.com', name: 'Mia Schneider', date: tuesday(time) },
+    });
 
   test('createBooking opens a Checkout Session with exactly these parameters and answers its url as checkoutUrl', async () => {
     await open();
@@ -65,10 +68,22 @@ describeEachAdapter('stripe checkout', (adapter) => {
     ]);
 
     expect((await storedBookings(app))[0]!.holdExpiresAt).toBe(now + 31 * MINUTE);
-    expect(await paymentsOf(app, bookingId)).toEqual([{
-      id: expect.stringMatching(/^pay_/), workspaceId: app.workspace.id, bookingId, provider: 'stripe', reference: 'cs_test_1',
-      amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, checkoutUrl: expect.stringMatching(/^https:\/\//), createdAt: now, updatedAt: now,
-    }]);
+    expect(await paymentsOf(app, bookingId)).toEqual([
+      {
+        id: expect.stringMatching(/^pay_/),
+        workspaceId: app.workspace.id,
+        bookingId,
+        provider: 'stripe',
+        reference: 'cs_test_1',
+        amountMinor: 3550,
+        currency: 'EUR',
+        status: 'pending',
+        refundDue: false,
+        checkoutUrl: expect.stringMatching(/^https:\/\//),
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
   });
 
   test('prices entered in major units reach Stripe as minor units: 35.50 EUR → 3550, 5000 JPY → 5000, 12.345 KWD → 12345', async () => {
@@ -103,7 +118,11 @@ describeEachAdapter('stripe checkout', (adapter) => {
     expect(Object.fromEntries(stripe.requests[0]!.form)['line_items[0][price_data][unit_amount]']).toBe('2000');
   });
 
-  for (const [configured, held] of [[30, 31], [45, 45], [1440, 1439]] as const) {
+  for (const [configured, held] of [
+    [30, 31],
+    [45, 45],
+    [1440, 1439],
+  ] as const) {
     test(`SVC_PAYMENT_HOLD_MINUTES=${configured} holds ${held} minutes with Stripe (expires_at 31 minutes to 23 h 59 ahead) and expires_at is the hold end`, async () => {
       await open({ SVC_PAYMENT_HOLD_MINUTES: configured });
       const { service } = await catalogue(app);
@@ -126,7 +145,10 @@ describeEachAdapter('stripe checkout', (adapter) => {
 
   test('Stripe refusing the session -> 502 PAYMENT_PROVIDER_ERROR; the booking is cancelled, its slot free, and the error logged', async () => {
     const lines: Record<string, unknown>[] = [];
-    await open({}, createLogger('error', (line) => lines.push(JSON.parse(line))));
+    await open(
+      {},
+      createLogger('error', (line) => lines.push(JSON.parse(line))),
+    );
     const { service } = await catalogue(app);
     await addWebhook(app);
     stripe.reply(() => {
@@ -144,10 +166,14 @@ describeEachAdapter('stripe checkout', (adapter) => {
     expect(stored).toMatchObject({ status: 'CANCELLED', cancelReason: 'payment checkout could not be created' });
     expect(await paymentsOf(app, stored!.id)).toEqual([]);
     expect((await outbox(app)).map((message) => message.eventType)).toEqual(['booking.created', 'booking.cancelled']);
-    expect(lines).toEqual([expect.objectContaining({
-      level: 'error', msg: 'payment checkout could not be created; releasing the booking', provider: 'stripe',
-      error: 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.',
-    })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        msg: 'payment checkout could not be created; releasing the booking',
+        provider: 'stripe',
+        error: 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.',
+      }),
+    ]);
 
     stripe.reply((_request, index) => Response.json(sessionJson(`cs_test_${index + 1}`)));
     const retried = await book(service.id);

@@ -44,7 +44,8 @@ describeEachAdapter('stripe webhook', (adapter) => {
   });
 
   const at = () => app.clock.now();
-  const send = async (type: string, fields: Record<string, unknown> = {}, id = 'cs_test_1') => deliver(app, await stripeDelivery(type, sessionJson(id, fields), at()));
+  const send = async (type: string, fields: Record<string, unknown> = {}, id = 'cs_test_1') =>
+    deliver(app, await stripeDelivery(type, sessionJson(id, fields), at()));
   const getBooking = async () => (await app.request('GET', `/api/v1/workspaces/acme/bookings/${booking.id}`, { key: app.apiKey })).body.booking;
   const payment = async () => (await paymentsOf(app, booking.id))[0]!;
   const bookAgain = () => app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(service, tuesday('10:00')) });
@@ -57,12 +58,28 @@ describeEachAdapter('stripe webhook', (adapter) => {
     expect(confirmed).toEqual({ ...booking, status: 'CONFIRMED' });
     expect(await payment()).toMatchObject({ status: 'paid', refundDue: false, reference: 'cs_test_1', updatedAt: at() });
     const messages = await outbox(app);
-    expect(messages.map((message) => [message.webhookId, message.eventType])).toEqual([[webhook.id, 'payment.received'], [webhook.id, 'booking.confirmed']]);
+    expect(messages.map((message) => [message.webhookId, message.eventType])).toEqual([
+      [webhook.id, 'payment.received'],
+      [webhook.id, 'booking.confirmed'],
+    ]);
     expect(messages.map((message) => message.parsed)).toEqual([
-      { type: 'payment.received', timestamp: '2026-11-23T08:05:00.000Z', data: { workspace: 'acme', booking: confirmed, payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' } } },
+      {
+        type: 'payment.received',
+        timestamp: '2026-11-23T08:05:00.000Z',
+        data: { workspace: 'acme', booking: confirmed, payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' } },
+      },
       { type: 'booking.confirmed', timestamp: '2026-11-23T08:05:00.000Z', data: { workspace: 'acme', booking: confirmed } },
     ]);
-    expect(logs).toEqual([expect.objectContaining({ level: 'info', msg: 'payment event applied', provider: 'stripe', outcome: 'paid', reference: 'cs_test_1', result: 'confirmed' })]);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'payment event applied',
+        provider: 'stripe',
+        outcome: 'paid',
+        reference: 'cs_test_1',
+        result: 'confirmed',
+      }),
+    ]);
   });
 
   test('checkout.session.completed with payment_status unpaid changes nothing (the async events decide)', async () => {
@@ -124,7 +141,9 @@ describeEachAdapter('stripe webhook', (adapter) => {
     expect((await getBooking()).status).toBe('CANCELLED');
     expect(await payment()).toMatchObject({ status: 'paid', refundDue: true });
     expect(await outbox(app)).toEqual([]);
-    expect(logs.filter((line) => line.level === 'warn')).toEqual([expect.objectContaining({ msg: 'payment received for a cancelled booking: refund due', reference: 'cs_test_1' })]);
+    expect(logs.filter((line) => line.level === 'warn')).toEqual([
+      expect.objectContaining({ msg: 'payment received for a cancelled booking: refund due', reference: 'cs_test_1' }),
+    ]);
   });
 
   test('a payment for a booking confirmed by hand meanwhile is recorded; the booking stays CONFIRMED and gets payment.received', async () => {
@@ -135,7 +154,11 @@ describeEachAdapter('stripe webhook', (adapter) => {
     expect(await getBooking()).toEqual(confirmed);
     expect(await payment()).toMatchObject({ status: 'paid', refundDue: false });
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([
-      { type: 'payment.received', timestamp: '2026-11-23T08:06:00.000Z', data: { workspace: 'acme', booking: confirmed, payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' } } },
+      {
+        type: 'payment.received',
+        timestamp: '2026-11-23T08:06:00.000Z',
+        data: { workspace: 'acme', booking: confirmed, payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' } },
+      },
     ]);
   });
 
@@ -149,7 +172,9 @@ describeEachAdapter('stripe webhook', (adapter) => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         success: false,
-        error: expect.stringMatching(/^stripe-signature does not verify \(No signatures found matching the expected signature for payload\..*\): check that STRIPE_WEBHOOK_SECRET is this endpoint's signing secret$/),
+        error: expect.stringMatching(
+          /^stripe-signature does not verify \(No signatures found matching the expected signature for payload\..*\): check that STRIPE_WEBHOOK_SECRET is this endpoint's signing secret$/,
+        ),
         code: 'VALIDATION_ERROR',
       });
     }
@@ -187,8 +212,18 @@ describeEachAdapter('stripe webhook', (adapter) => {
     expect(await getBooking()).toEqual(booking);
     expect(await outbox(app)).toEqual([]);
     expect(logs.filter((line) => line.level === 'warn')).toEqual([
-      expect.objectContaining({ msg: 'payment webhook for an unknown checkout; acknowledged and ignored', provider: 'stripe', outcome: 'paid', reference: 'cs_test_not_ours' }),
-      expect.objectContaining({ msg: 'payment webhook for an unknown checkout; acknowledged and ignored', provider: 'stripe', outcome: 'expired', reference: 'cs_test_not_ours' }),
+      expect.objectContaining({
+        msg: 'payment webhook for an unknown checkout; acknowledged and ignored',
+        provider: 'stripe',
+        outcome: 'paid',
+        reference: 'cs_test_not_ours',
+      }),
+      expect.objectContaining({
+        msg: 'payment webhook for an unknown checkout; acknowledged and ignored',
+        provider: 'stripe',
+        outcome: 'expired',
+        reference: 'cs_test_not_ours',
+      }),
     ]);
   });
 
@@ -199,7 +234,11 @@ describeEachAdapter('stripe webhook', (adapter) => {
   });
 
   test('a webhook body over 64 KiB -> 413 PAYLOAD_TOO_LARGE', async () => {
-    const delivery = await stripeDelivery('checkout.session.completed', sessionJson('cs_test_1', { payment_status: 'paid', padding: 'x'.repeat(70_000) }), at());
+    const delivery = await stripeDelivery(
+      'checkout.session.completed',
+      sessionJson('cs_test_1', { payment_status: 'paid', padding: 'x'.repeat(70_000) }),
+      at(),
+    );
     const response = await deliver(app, delivery);
     expect(answer(response)).toEqual({ status: 413, body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' } });
     expect(await payment()).toMatchObject({ status: 'pending' });
@@ -226,14 +265,25 @@ describeEachAdapter('stripe webhook', (adapter) => {
     const left = await app.request('GET', '/checkout/stripe/cancelled');
     expect(left.status).toBe(200);
     expect(mainOf(left.body)).toContain('<h1>Payment not completed</h1>');
-    expect((await app.request('GET', '/checkout/stripe/done?session_id=cs_test_nope')).body).toEqual({ success: false, error: 'checkout cs_test_nope not found', code: 'NOT_FOUND' });
+    expect((await app.request('GET', '/checkout/stripe/done?session_id=cs_test_nope')).body).toEqual({
+      success: false,
+      error: 'checkout cs_test_nope not found',
+      code: 'NOT_FOUND',
+    });
     expect((await app.request('GET', '/checkout/stripe/done')).body).toEqual({
-      success: false, error: 'session_id is required', code: 'VALIDATION_ERROR', details: [{ path: '/session_id', message: 'session_id is required' }],
+      success: false,
+      error: 'session_id is required',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: '/session_id', message: 'session_id is required' }],
     });
   });
 
   test('the test checkout page does not exist with Stripe, and other providers’ webhooks are 404', async () => {
     expect((await app.request('GET', '/checkout/cs_test_1')).status).toBe(404);
-    expect((await app.request('POST', '/api/payments/test/webhook', { rawBody: '{}' })).body).toEqual({ success: false, error: 'payment webhook for test not found', code: 'NOT_FOUND' });
+    expect((await app.request('POST', '/api/payments/test/webhook', { rawBody: '{}' })).body).toEqual({
+      success: false,
+      error: 'payment webhook for test not found',
+      code: 'NOT_FOUND',
+    });
   });
 });

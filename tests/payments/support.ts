@@ -32,7 +32,16 @@ export interface FakeStripe {
 
 /** A Checkout Session as the Stripe API returns it (the fields svc reads, and a few more). */
 export function sessionJson(id: string, fields: Record<string, unknown> = {}) {
-  return { id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}`, status: 'open', payment_status: 'unpaid', mode: 'payment', livemode: false, ...fields };
+  return {
+    id,
+    object: 'checkout.session',
+    url: `https://checkout.stripe.com/c/pay/${id}`,
+    status: 'open',
+    payment_status: 'unpaid',
+    mode: 'payment',
+    livemode: false,
+    ...fields,
+  };
 }
 
 const openSession: StripeReply = (_request, index) => Response.json(sessionJson(`cs_test_${index + 1}`));
@@ -62,13 +71,14 @@ export function startFakeStripe(): FakeStripe {
     reply(fn) {
       reply = fn;
     },
-    provider: (options = {}) => stripePayments({
-      secretKey: SECRET_KEY,
-      webhookSecret: WEBHOOK_SECRET,
-      publicUrl: options.publicUrl ?? 'http://localhost:8080',
-      api: { host: '127.0.0.1', port, protocol: 'http' },
-      maxNetworkRetries: 0,
-    }),
+    provider: (options = {}) =>
+      stripePayments({
+        secretKey: SECRET_KEY,
+        webhookSecret: WEBHOOK_SECRET,
+        publicUrl: options.publicUrl ?? 'http://localhost:8080',
+        api: { host: '127.0.0.1', port, protocol: 'http' },
+        maxNetworkRetries: 0,
+      }),
     stop: () => server.stop(true),
   };
 }
@@ -86,10 +96,21 @@ let eventCount = 0;
  */
 export async function stripeDelivery(type: string, session: Record<string, unknown>, at: number, secret = WEBHOOK_SECRET) {
   eventCount++;
-  const body = JSON.stringify({
-    id: `evt_test_${eventCount}`, object: 'event', api_version: '2026-10-28.endive', created: Math.floor(at / 1000), livemode: false,
-    pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object: session },
-  }, null, 2);
+  const body = JSON.stringify(
+    {
+      id: `evt_test_${eventCount}`,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: Math.floor(at / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: session },
+    },
+    null,
+    2,
+  );
   const stripe = new Stripe(SECRET_KEY);
   const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret, timestamp: Math.floor(at / 1000) });
   return { body, signature };

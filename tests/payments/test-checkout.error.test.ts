@@ -103,11 +103,19 @@ describeEachAdapter('test checkout: errors and repeats', (adapter) => {
     expect((await getBooking(booking.id)).status).toBe('CANCELLED');
     expect((await storedBookings(app))[0]!.cancelReason).toBe('changed my mind');
     expect(await eventTypes()).toEqual([]);
-    expect(logs.filter((line) => line.level === 'warn')).toEqual([expect.objectContaining({
-      msg: 'payment received for a cancelled booking: refund due', provider: 'test', reference: id, booking: booking.id, amountMinor: 3550, currency: 'EUR',
-    })]);
+    expect(logs.filter((line) => line.level === 'warn')).toEqual([
+      expect.objectContaining({
+        msg: 'payment received for a cancelled booking: refund due',
+        provider: 'test',
+        reference: id,
+        booking: booking.id,
+        amountMinor: 3550,
+        currency: 'EUR',
+      }),
+    ]);
     expect(mainOf((await app.request('GET', `/checkout/${id}/done`)).body)).toContain(
-      '<h1>Payment received for a cancelled booking</h1>\n<p>This booking had already been cancelled when the payment arrived. The payment will be refunded.</p>');
+      '<h1>Payment received for a cancelled booking</h1>\n<p>This booking had already been cancelled when the payment arrived. The payment will be refunded.</p>',
+    );
 
     // and a repeat of that late payment changes nothing either
     const [recorded] = await paymentsOf(app, booking.id);
@@ -155,7 +163,13 @@ describeEachAdapter('test checkout: errors and repeats', (adapter) => {
     const { booking } = await book();
     await outbox(app);
     const unknown = 'chk_doesnotexist0000000000000000000';
-    for (const [method, path] of [['GET', ''], ['POST', '/pay'], ['POST', '/cancel'], ['GET', '/done'], ['GET', '/cancelled']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['POST', '/pay'],
+      ['POST', '/cancel'],
+      ['GET', '/done'],
+      ['GET', '/cancelled'],
+    ] as const) {
       const response = await app.request(method, `/checkout/${unknown}${path}`);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ success: false, error: `checkout ${unknown} not found`, code: 'NOT_FOUND' });
@@ -191,9 +205,14 @@ describeEachAdapter('test checkout: errors and repeats', (adapter) => {
       expect(stored).toMatchObject({ status: 'CANCELLED', cancelReason: 'payment checkout could not be created' });
       expect(await paymentsOf(failing, stored!.id)).toEqual([]);
       expect((await outbox(failing)).map((message) => message.eventType)).toEqual(['booking.created', 'booking.cancelled']);
-      expect(logs.filter((line) => line.level === 'error')).toEqual([expect.objectContaining({
-        msg: 'payment checkout could not be created; releasing the booking', provider: 'test', booking: stored!.id, error: 'connect ECONNREFUSED',
-      })]);
+      expect(logs.filter((line) => line.level === 'error')).toEqual([
+        expect.objectContaining({
+          msg: 'payment checkout could not be created; releasing the booking',
+          provider: 'test',
+          booking: stored!.id,
+          error: 'connect ECONNREFUSED',
+        }),
+      ]);
 
       // the slot is free again: with a working provider the same time books
       failing.deps.payments = { ...down, createCheckout: async () => ({ reference: 'chk_ok', url: 'http://localhost:8080/checkout/chk_ok' }) };

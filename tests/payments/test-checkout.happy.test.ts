@@ -31,8 +31,11 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
   const book = (time = '10:00', target: ServiceRecord = service) =>
     app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(target, tuesday(time)) });
   const getBooking = async (id: string) => (await app.request('GET', `/api/v1/workspaces/acme/bookings/${id}`, { key: app.apiKey })).body.booking;
-  const event = (type: string, timestamp: string, booking: unknown, payment?: unknown) =>
-    ({ type, timestamp, data: { workspace: 'acme', booking, ...(payment ? { payment } : {}) } });
+  const event = (type: string, timestamp: string, booking: unknown, payment?: unknown) => ({
+    type,
+    timestamp,
+    data: { workspace: 'acme', booking, ...(payment ? { payment } : {}) },
+  });
 
   test('a booking with a sum due starts PENDING with its amount, a hold of SVC_PAYMENT_HOLD_MINUTES and a checkoutUrl; a pending payment is stored', async () => {
     const response = await book();
@@ -46,10 +49,22 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     });
     const reference = checkoutId(response.body.checkoutUrl);
     expect((await storedBookings(app))[0]!.holdExpiresAt).toBe(now + 30 * MINUTE);
-    expect(await paymentsOf(app, id)).toEqual([{
-      id: expect.stringMatching(/^pay_/), workspaceId: app.workspace.id, bookingId: id, provider: 'test', reference,
-      amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, checkoutUrl: response.body.checkoutUrl, createdAt: now, updatedAt: now,
-    }]);
+    expect(await paymentsOf(app, id)).toEqual([
+      {
+        id: expect.stringMatching(/^pay_/),
+        workspaceId: app.workspace.id,
+        bookingId: id,
+        provider: 'test',
+        reference,
+        amountMinor: 3550,
+        currency: 'EUR',
+        status: 'pending',
+        refundDue: false,
+        checkoutUrl: response.body.checkoutUrl,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
   });
 
   test('the checkout id is random: not the booking id, and different for every booking', async () => {
@@ -65,7 +80,9 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     const page = await app.request('GET', `/checkout/${id}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).toStartWith('<!doctype html>\n<html lang="en">');
@@ -90,7 +107,11 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
   });
 
   test('the page follows the workspace: 12h clock, JPY without decimals, and every text HTML-escaped', async () => {
-    app.workspace = (await app.deps.storage.updateWorkspace(app.workspace.id, { name: `Tom & Jerry's <Salon>`, timeFormat: '12h', primaryColor: '#AB12cd' }, now))!;
+    app.workspace = (await app.deps.storage.updateWorkspace(
+      app.workspace.id,
+      { name: `Tom & Jerry's <Salon>`, timeFormat: '12h', primaryColor: '#AB12cd' },
+      now,
+    ))!;
     const sushi = await addService(app, [provider], { name: 'Cut "Deluxe" <b>now</b>', priceMinor: 5000, currency: 'JPY' });
     const { checkoutUrl } = (await book('15:00', sushi)).body;
     const page = (await app.request('GET', new URL(checkoutUrl).pathname)).body as string;
@@ -119,11 +140,15 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 
     const confirmed = await getBooking(created.booking.id);
     expect(confirmed).toEqual({ ...created.booking, status: 'CONFIRMED' });
-    expect(await paymentsOf(app, created.booking.id)).toEqual([expect.objectContaining({ status: 'paid', refundDue: false, updatedAt: Date.parse('2026-11-23T08:05:00.000Z') })]);
+    expect(await paymentsOf(app, created.booking.id)).toEqual([
+      expect.objectContaining({ status: 'paid', refundDue: false, updatedAt: Date.parse('2026-11-23T08:05:00.000Z') }),
+    ]);
 
     const messages = await outbox(app);
     expect(messages.map((message) => [message.webhookId, message.eventType])).toEqual([
-      [webhook.id, 'booking.created'], [webhook.id, 'payment.received'], [webhook.id, 'booking.confirmed'],
+      [webhook.id, 'booking.created'],
+      [webhook.id, 'payment.received'],
+      [webhook.id, 'booking.confirmed'],
     ]);
     expect(messages.map((message) => message.parsed)).toEqual([
       event('booking.created', '2026-11-23T08:00:00.000Z', created.booking),

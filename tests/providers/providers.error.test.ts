@@ -18,7 +18,11 @@ describeEachAdapter('providers: errors', (adapter) => {
     ['an email that is not one', { name: 'Alex', email: 'alex' }, schemaError('/email', 'email must be an email address or null')],
     ['active not a boolean', { name: 'Alex', active: 1 }, schemaError('/active', 'active must be true or false')],
     ['serviceIds not an array', { name: 'Alex', serviceIds: 'srv_x' }, schemaError('/serviceIds', 'serviceIds must be an array')],
-    ['an unknown service', { name: 'Alex', serviceIds: ['srv_unknown'] }, ruleError('serviceIds[0] must be the id of a service of this workspace, got srv_unknown')],
+    [
+      'an unknown service',
+      { name: 'Alex', serviceIds: ['srv_unknown'] },
+      ruleError('serviceIds[0] must be the id of a service of this workspace, got srv_unknown'),
+    ],
   ];
 
   for (const [rule, body, expected] of refusals) {
@@ -63,7 +67,11 @@ describeEachAdapter('providers: errors', (adapter) => {
   test('GET, PATCH and DELETE of an unknown providerId -> 404 NOT_FOUND', async () => {
     await addProvider(t);
     await expectUnchanged(t, async () => {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const response = await t.request(method, `${V1}/acme/providers/prv_unknown`, { key: t.apiKey, body });
         expect([method, response.status]).toEqual([method, 404]);
         expect(response.body).toEqual(notFoundError('provider prv_unknown'));

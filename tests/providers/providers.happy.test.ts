@@ -11,7 +11,12 @@ describeEachAdapter('providers: happy path', (adapter) => {
   afterEach(() => t.close());
 
   const alex = (overrides: Record<string, unknown> = {}) => ({
-    id: expect.stringMatching(/^prv_[0-9a-z]{26}$/), name: 'Alex Hoffmann', email: null, active: true, serviceIds: [], ...overrides,
+    id: expect.stringMatching(/^prv_[0-9a-z]{26}$/),
+    name: 'Alex Hoffmann',
+    email: null,
+    active: true,
+    serviceIds: [],
+    ...overrides,
   });
 
   test('POST with a name -> 200 with the defaults (no email, active, no services)', async () => {

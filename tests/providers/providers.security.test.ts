@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
-import { MISSING_KEY, V1, addProvider, demoWorkspace, expectUnchanged, notFoundError, otherWorkspace, testKeyRefusals } from '../services/catalogue-fixtures.ts';
+import {
+  MISSING_KEY,
+  V1,
+  addProvider,
+  demoWorkspace,
+  expectUnchanged,
+  notFoundError,
+  otherWorkspace,
+  testKeyRefusals,
+} from '../services/catalogue-fixtures.ts';
 
 describeEachAdapter('providers: security', (adapter) => {
   let t: TestApp;
@@ -12,20 +21,25 @@ describeEachAdapter('providers: security', (adapter) => {
   });
   afterEach(() => t.close());
 
-  const routes = () => [
-    ['GET', `${V1}/acme/providers`, undefined],
-    ['POST', `${V1}/acme/providers`, { name: 'Intruder' }],
-    ['GET', `${V1}/acme/providers/${providerId}`, undefined],
-    ['PATCH', `${V1}/acme/providers/${providerId}`, { active: false }],
-    ['DELETE', `${V1}/acme/providers/${providerId}`, undefined],
-  ] as const;
+  const routes = () =>
+    [
+      ['GET', `${V1}/acme/providers`, undefined],
+      ['POST', `${V1}/acme/providers`, { name: 'Intruder' }],
+      ['GET', `${V1}/acme/providers/${providerId}`, undefined],
+      ['PATCH', `${V1}/acme/providers/${providerId}`, { active: false }],
+      ['DELETE', `${V1}/acme/providers/${providerId}`, undefined],
+    ] as const;
 
   testKeyRefusals('providers', () => t, routes);
 
-  test('a provider of another workspace is not reachable through that workspace\'s own key -> 404', async () => {
+  test("a provider of another workspace is not reachable through that workspace's own key -> 404", async () => {
     const other = await otherWorkspace(t);
     await expectUnchanged(t, async () => {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { active: false }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { active: false }],
+        ['DELETE', undefined],
+      ] as const) {
         const response = await t.request(method, `${V1}/other/providers/${providerId}`, { key: other.apiKey, body });
         expect([method, response.status]).toEqual([method, 404]);
         expect(response.body).toEqual(notFoundError(`provider ${providerId}`));
@@ -53,11 +67,15 @@ describeEachAdapter('providers: security', (adapter) => {
       ['DELETE', `${V1}/demo/providers/${alex.id}`, undefined],
     ] as const;
     for (const [method, path, body] of writes) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body });
-        expect([method, response.status]).toEqual([method, 401]);
-        expect(response.body).toEqual(MISSING_KEY);
-      }, 'demo');
+      await expectUnchanged(
+        t,
+        async () => {
+          const response = await t.request(method, path, { body });
+          expect([method, response.status]).toEqual([method, 401]);
+          expect(response.body).toEqual(MISSING_KEY);
+        },
+        'demo',
+      );
     }
   });
 });

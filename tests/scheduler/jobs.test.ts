@@ -81,7 +81,10 @@ describeEachAdapter('scheduler jobs', (adapter) => {
   test('a CONFIRMED booking is completed once it has ended, and booking.completed is delivered', async () => {
     const { serviceId } = await createCatalogue(t, { price: 0 });
     const hook = await t.createWebhook(receiver.url, { events: ['booking.completed'] });
-    const created = await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') } });
+    const created = await t.request('POST', `${WS}/bookings`, {
+      key: t.apiKey,
+      body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') },
+    });
     expect(created.body.booking.status).toBe('CONFIRMED');
     const end = Date.parse(created.body.booking.endTime);
 
@@ -101,10 +104,16 @@ describeEachAdapter('scheduler jobs', (adapter) => {
 
   test('an ended booking that is PENDING or CANCELLED is left alone by the completion job', async () => {
     const { serviceId } = await createCatalogue(t, { price: 0 });
-    const cancelled = await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'a@example.com', date: workdayAt(t.clock.now(), '10:00') } });
+    const cancelled = await t.request('POST', `${WS}/bookings`, {
+      key: t.apiKey,
+      body: { serviceId, email: 'a@example.com', date: workdayAt(t.clock.now(), '10:00') },
+    });
     await t.request('POST', `${WS}/bookings/${cancelled.body.booking.id}/cancel`, { key: t.apiKey });
     await t.deps.storage.updateWorkspace(t.workspace.id, { requiresConfirmation: true }, t.clock.now());
-    const pending = await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'b@example.com', date: workdayAt(t.clock.now(), '12:00') } });
+    const pending = await t.request('POST', `${WS}/bookings`, {
+      key: t.apiKey,
+      body: { serviceId, email: 'b@example.com', date: workdayAt(t.clock.now(), '12:00') },
+    });
     t.clock.set(Date.parse(pending.body.booking.endTime) + MINUTE);
     await scheduler.runJob('complete-ended');
     expect((await t.deps.storage.getBooking(t.workspace.id, cancelled.body.booking.id))?.status).toBe('CANCELLED');
@@ -118,9 +127,28 @@ describeEachAdapter('scheduler jobs', (adapter) => {
     for (let i = 0; i < 110; i++) {
       const created = await t.deps.storage.reserveBooking({
         booking: {
-          id: newId('bk', t.clock.now()), workspaceId: t.workspace.id, serviceId, providerId: '', status: 'CONFIRMED', startTime: Date.parse(date),
-          endTime: Date.parse(date) + 30 * MINUTE, bufferTime: 0, customerName: null, customerEmail: `c${i}@example.com`, phone: null, notes: null,
-          customFields: {}, amountMinor: null, currency: 'EUR', cancelReason: null, holdExpiresAt: null, createdAt: t.clock.now(), updatedAt: t.clock.now(), revision: 0, manageTokenHash: null, manageTokenSealed: null,
+          id: newId('bk', t.clock.now()),
+          workspaceId: t.workspace.id,
+          serviceId,
+          providerId: '',
+          status: 'CONFIRMED',
+          startTime: Date.parse(date),
+          endTime: Date.parse(date) + 30 * MINUTE,
+          bufferTime: 0,
+          customerName: null,
+          customerEmail: `c${i}@example.com`,
+          phone: null,
+          notes: null,
+          customFields: {},
+          amountMinor: null,
+          currency: 'EUR',
+          cancelReason: null,
+          holdExpiresAt: null,
+          createdAt: t.clock.now(),
+          updatedAt: t.clock.now(),
+          revision: 0,
+          manageTokenHash: null,
+          manageTokenSealed: null,
         },
         candidates: [(await t.deps.storage.getService(t.workspace.id, serviceId))!.providerIds[0]!],
         margin: 0,
@@ -141,8 +169,15 @@ describeEachAdapter('scheduler jobs', (adapter) => {
     t.clock.advance(2 * 60 * MINUTE);
     const live = await createPairingCode(t.deps, t.workspace.id);
     await t.deps.storage.createPanelCode({
-      id: newId('pc', now), workspaceId: t.workspace.id, codeHash: sha256Hex('panel-code'), origin: 'https://site.example', subject: 'u1',
-      capabilities: [], expiresAt: now + 60_000, usedAt: null, createdAt: now,
+      id: newId('pc', now),
+      workspaceId: t.workspace.id,
+      codeHash: sha256Hex('panel-code'),
+      origin: 'https://site.example',
+      subject: 'u1',
+      capabilities: [],
+      expiresAt: now + 60_000,
+      usedAt: null,
+      createdAt: now,
     });
     expect(await scheduler.runJob('purge-codes')).toBe(2);
     expect(await scheduler.runJob('purge-codes')).toBe(0);
@@ -169,14 +204,24 @@ describeEachAdapter('scheduler jobs', (adapter) => {
       ...t.deps,
       logger: createLogger('error', (line) => lines.push(line)),
       storage: new Proxy(t.deps.storage, {
-        get: (target, property) => (property === 'listExpiredHolds' ? async () => { throw new Error('database went away'); } : Reflect.get(target, property, target).bind(target)),
+        get: (target, property) =>
+          property === 'listExpiredHolds'
+            ? async () => {
+                throw new Error('database went away');
+              }
+            : Reflect.get(target, property, target).bind(target),
       }),
     });
     const { serviceId } = await createCatalogue(t, { price: 0 });
-    const created = await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') } });
+    const created = await t.request('POST', `${WS}/bookings`, {
+      key: t.apiKey,
+      body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') },
+    });
     t.clock.set(Date.parse(created.body.booking.endTime));
     await broken.tick();
-    expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: 'error', msg: 'job failed', job: 'expire-holds', error: 'database went away' })]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 'error', msg: 'job failed', job: 'expire-holds', error: 'database went away' }),
+    ]);
     expect((await t.deps.storage.getBooking(t.workspace.id, created.body.booking.id))?.status).toBe('COMPLETED');
   });
 });

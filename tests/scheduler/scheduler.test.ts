@@ -95,7 +95,15 @@ describe('scheduler (croner)', () => {
     expect(byName['reset-demo']!.enabled(deps)).toBe(false);
     expect(next('queue-reminders', '2026-11-21T18:00:00.000Z')).toEqual(['2026-11-21T18:00:10.000Z']);
     expect(byName['queue-reminders']!.enabled(deps)).toBe(false);
-    expect(byName['queue-reminders']!.enabled({ ...deps, config: { ...deps.config, SVC_SMTP_URL: 'smtp://mail.example.com:587', SVC_MAIL_FROM: 'a@example.com' } })).toBe(true);
-    expect(JOBS.filter((job) => job.periodic).map((job) => job.name)).toEqual(['expire-holds', 'complete-ended', 'queue-reminders', 'purge-codes', 'purge-rate-limits']);
+    expect(
+      byName['queue-reminders']!.enabled({ ...deps, config: { ...deps.config, SVC_SMTP_URL: 'smtp://mail.example.com:587', SVC_MAIL_FROM: 'a@example.com' } }),
+    ).toBe(true);
+    expect(JOBS.filter((job) => job.periodic).map((job) => job.name)).toEqual([
+      'expire-holds',
+      'complete-ended',
+      'queue-reminders',
+      'purge-codes',
+      'purge-rate-limits',
+    ]);
   });
 });

@@ -275,19 +275,13 @@ describe('interval ends on DST days', () => {
   test('an interval end inside the repeated hour ends at its first occurrence', () => {
     // Berlin 2026-10-25: 00:00-02:30 ends at 02:30 CEST (00:30Z), so a 60-minute slot at 02:00 does not fit.
     const day = everyDay('Europe/Berlin', [{ start: '00:00', end: '02:30' }]);
-    expect(show(daySlots(day, rules(60), '2026-10-25', NOW))).toEqual([
-      '00:00 2026-10-24T22:00:00.000Z',
-      '01:00 2026-10-24T23:00:00.000Z',
-    ]);
+    expect(show(daySlots(day, rules(60), '2026-10-25', NOW))).toEqual(['00:00 2026-10-24T22:00:00.000Z', '01:00 2026-10-24T23:00:00.000Z']);
     expect(show(daySlots(day, rules(30), '2026-10-25', NOW)).at(-1)).toBe('02:00 2026-10-25T00:00:00.000Z');
   });
 
   test('an interval starting inside the gap begins at its first existing step', () => {
     const day = everyDay('America/New_York', [{ start: '02:00', end: '05:00' }]);
-    expect(show(daySlots(day, rules(60), '2026-03-08', NOW))).toEqual([
-      '03:00 2026-03-08T07:00:00.000Z',
-      '04:00 2026-03-08T08:00:00.000Z',
-    ]);
+    expect(show(daySlots(day, rules(60), '2026-03-08', NOW))).toEqual(['03:00 2026-03-08T07:00:00.000Z', '04:00 2026-03-08T08:00:00.000Z']);
   });
 
   test('a slot crossing the transition lasts its duration in real time', () => {
@@ -301,18 +295,12 @@ describe('interval ends on DST days', () => {
 
   test('an interval ending at 24:00 on the eve of a transition ends at the next local midnight', () => {
     const day = everyDay('America/New_York', [{ start: '22:00', end: '24:00' }]);
-    expect(show(daySlots(day, rules(60), '2026-10-31', NOW))).toEqual([
-      '22:00 2026-11-01T02:00:00.000Z',
-      '23:00 2026-11-01T03:00:00.000Z',
-    ]);
+    expect(show(daySlots(day, rules(60), '2026-10-31', NOW))).toEqual(['22:00 2026-11-01T02:00:00.000Z', '23:00 2026-11-01T03:00:00.000Z']);
   });
 
   test('a zone whose midnight does not exist yields no 00:00 slot that day', () => {
     // America/Santiago springs forward at 24:00 -> 01:00 on 2026-09-06.
     const day = everyDay('America/Santiago', [{ start: '00:00', end: '03:00' }]);
-    expect(show(daySlots(day, rules(60), '2026-09-06', NOW))).toEqual([
-      '01:00 2026-09-06T04:00:00.000Z',
-      '02:00 2026-09-06T05:00:00.000Z',
-    ]);
+    expect(show(daySlots(day, rules(60), '2026-09-06', NOW))).toEqual(['01:00 2026-09-06T04:00:00.000Z', '02:00 2026-09-06T05:00:00.000Z']);
   });
 });

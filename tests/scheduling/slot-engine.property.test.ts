@@ -34,8 +34,20 @@ const ZONES = [
 
 /** DST days of the zones above (and a few plain days), so transitions come up often. */
 const DATES = [
-  '2026-03-08', '2026-03-29', '2026-04-05', '2026-04-06', '2026-09-06', '2026-09-27', '2026-10-04',
-  '2026-10-25', '2026-10-26', '2026-11-01', '2026-01-15', '2026-06-10', '2026-12-31', '2027-02-28',
+  '2026-03-08',
+  '2026-03-29',
+  '2026-04-05',
+  '2026-04-06',
+  '2026-09-06',
+  '2026-09-27',
+  '2026-10-04',
+  '2026-10-25',
+  '2026-10-26',
+  '2026-11-01',
+  '2026-01-15',
+  '2026-06-10',
+  '2026-12-31',
+  '2027-02-28',
 ];
 
 const clock = (minutes: number): string =>
@@ -44,10 +56,7 @@ const minutesOf = (value: string): number => (value === '24:00' ? 1440 : Number(
 
 /** 0 to 3 disjoint intervals on a 5-minute grid, possibly ending at 24:00; mostly open days. */
 const dayIntervals = fc
-  .oneof(
-    { arbitrary: fc.uniqueArray(fc.integer({ min: 0, max: 288 }), { minLength: 2, maxLength: 6 }), weight: 5 },
-    { arbitrary: fc.constant([]), weight: 1 },
-  )
+  .oneof({ arbitrary: fc.uniqueArray(fc.integer({ min: 0, max: 288 }), { minLength: 2, maxLength: 6 }), weight: 5 }, { arbitrary: fc.constant([]), weight: 1 })
   .map((points) => {
     const sorted = [...points].sort((a, b) => a - b);
     const intervals: WorkingInterval[] = [];
@@ -60,13 +69,23 @@ const dayIntervals = fc
 const hoursFor = (date: string) =>
   fc
     .record({
-      weekly: fc.record({ mon: dayIntervals, tue: dayIntervals, wed: dayIntervals, thu: dayIntervals, fri: dayIntervals, sat: dayIntervals, sun: dayIntervals }),
+      weekly: fc.record({
+        mon: dayIntervals,
+        tue: dayIntervals,
+        wed: dayIntervals,
+        thu: dayIntervals,
+        fri: dayIntervals,
+        sat: dayIntervals,
+        sun: dayIntervals,
+      }),
       exception: fc.option(dayIntervals, { nil: undefined, freq: 2 }),
     })
-    .map(({ weekly, exception }): WorkingHours => ({
-      weekly,
-      exceptions: exception === undefined ? [] : [{ date, intervals: exception }],
-    }));
+    .map(
+      ({ weekly, exception }): WorkingHours => ({
+        weekly,
+        exceptions: exception === undefined ? [] : [{ date, intervals: exception }],
+      }),
+    );
 
 const rulesArb: fc.Arbitrary<SlotRules> = fc.record({
   serviceId: fc.constantFrom('srv_a', 'srv_b'),
@@ -85,34 +104,32 @@ interface Scenario {
   now: number;
 }
 
-const scenario: fc.Arbitrary<Scenario> = fc
-  .record({ zone: fc.constantFrom(...ZONES), date: fc.constantFrom(...DATES) })
-  .chain(({ zone, date }) => {
-    const dayStart = Temporal.PlainDate.from(date).toZonedDateTime(zone).epochMilliseconds;
-    const bookingArb: fc.Arbitrary<BusyBooking> = fc
-      .record({
-        serviceId: fc.constantFrom('srv_a', 'srv_b', 'srv_c'),
-        offset: fc.integer({ min: -24 * 12, max: 48 * 12 }),
-        length: fc.integer({ min: 1, max: 48 }),
-        bufferTime: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
-      })
-      .map(({ serviceId, offset, length, bufferTime }) => ({
-        serviceId,
-        start: dayStart + offset * 5 * MINUTE,
-        end: dayStart + (offset + length) * 5 * MINUTE,
-        bufferTime,
-      }));
-    return fc.record({
-      day: fc.record({ timezone: fc.constant(zone), hours: hoursFor(date), bookings: fc.array(bookingArb, { maxLength: 25 }) }),
-      rules: rulesArb,
-      date: fc.constant(date),
-      // Mostly before the day, sometimes during it; not always on a minute.
-      now: fc.oneof(
-        { arbitrary: fc.integer({ min: dayStart - 7 * 1440 * MINUTE, max: dayStart }), weight: 3 },
-        { arbitrary: fc.integer({ min: dayStart, max: dayStart + 1440 * MINUTE }), weight: 1 },
-      ),
-    });
+const scenario: fc.Arbitrary<Scenario> = fc.record({ zone: fc.constantFrom(...ZONES), date: fc.constantFrom(...DATES) }).chain(({ zone, date }) => {
+  const dayStart = Temporal.PlainDate.from(date).toZonedDateTime(zone).epochMilliseconds;
+  const bookingArb: fc.Arbitrary<BusyBooking> = fc
+    .record({
+      serviceId: fc.constantFrom('srv_a', 'srv_b', 'srv_c'),
+      offset: fc.integer({ min: -24 * 12, max: 48 * 12 }),
+      length: fc.integer({ min: 1, max: 48 }),
+      bufferTime: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
+    })
+    .map(({ serviceId, offset, length, bufferTime }) => ({
+      serviceId,
+      start: dayStart + offset * 5 * MINUTE,
+      end: dayStart + (offset + length) * 5 * MINUTE,
+      bufferTime,
+    }));
+  return fc.record({
+    day: fc.record({ timezone: fc.constant(zone), hours: hoursFor(date), bookings: fc.array(bookingArb, { maxLength: 25 }) }),
+    rules: rulesArb,
+    date: fc.constant(date),
+    // Mostly before the day, sometimes during it; not always on a minute.
+    now: fc.oneof(
+      { arbitrary: fc.integer({ min: dayStart - 7 * 1440 * MINUTE, max: dayStart }), weight: 3 },
+      { arbitrary: fc.integer({ min: dayStart, max: dayStart + 1440 * MINUTE }), weight: 1 },
+    ),
   });
+});
 
 function intervalsOf(hours: WorkingHours, date: string): WorkingInterval[] {
   const exception = hours.exceptions.find((candidate) => candidate.date === date);

@@ -30,10 +30,7 @@ function weekdays(...intervals: WorkingInterval[]): ProviderDay['hours']['weekly
   return { mon: intervals, tue: intervals, wed: intervals, thu: intervals, fri: intervals, sat: [], sun: [] };
 }
 
-function provider(
-  weekly: WorkingInterval[],
-  options: { bookings?: BusyBooking[]; exceptions?: DateException[]; timezone?: string } = {},
-): ProviderDay {
+function provider(weekly: WorkingInterval[], options: { bookings?: BusyBooking[]; exceptions?: DateException[]; timezone?: string } = {}): ProviderDay {
   return {
     timezone: options.timezone ?? BERLIN,
     hours: { weekly: weekdays(...weekly), exceptions: options.exceptions ?? [] },
@@ -133,10 +130,7 @@ describe('working intervals', () => {
 
   test('UTC working hours map to the same UTC instants', () => {
     const day = provider(nineToFive, { timezone: 'UTC' });
-    expect(isoStarts(daySlots(day, rules({ duration: 240 }), WEDNESDAY, NOW))).toEqual([
-      '2026-06-03T09:00:00.000Z',
-      '2026-06-03T13:00:00.000Z',
-    ]);
+    expect(isoStarts(daySlots(day, rules({ duration: 240 }), WEDNESDAY, NOW))).toEqual(['2026-06-03T09:00:00.000Z', '2026-06-03T13:00:00.000Z']);
   });
 });
 
@@ -144,11 +138,23 @@ describe('duration and slotInterval', () => {
   const morning = provider([{ start: '09:00', end: '12:00' }]);
   const cases: Array<{ name: string; rules: Partial<SlotRules>; expected: string[] }> = [
     { name: 'slots step by the duration when slotInterval is absent', rules: { duration: 45 }, expected: ['09:00', '09:45', '10:30', '11:15'] },
-    { name: 'slots step by the duration when slotInterval is null', rules: { duration: 45, slotInterval: null }, expected: ['09:00', '09:45', '10:30', '11:15'] },
-    { name: 'slots step by slotInterval when it is shorter than the duration', rules: { duration: 60, slotInterval: 15 }, expected: ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30', '10:45', '11:00'] },
+    {
+      name: 'slots step by the duration when slotInterval is null',
+      rules: { duration: 45, slotInterval: null },
+      expected: ['09:00', '09:45', '10:30', '11:15'],
+    },
+    {
+      name: 'slots step by slotInterval when it is shorter than the duration',
+      rules: { duration: 60, slotInterval: 15 },
+      expected: ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30', '10:45', '11:00'],
+    },
     { name: 'slots step by slotInterval when it is longer than the duration', rules: { duration: 30, slotInterval: 90 }, expected: ['09:00', '10:30'] },
     { name: 'a custom 90-minute duration fits twice into three hours', rules: { duration: 90 }, expected: ['09:00', '10:30'] },
-    { name: 'a custom 5-minute duration fits 36 times into three hours', rules: { duration: 5 }, expected: Array.from({ length: 36 }, (_, index) => `${String(9 + Math.floor(index / 12)).padStart(2, '0')}:${String((index % 12) * 5).padStart(2, '0')}`) },
+    {
+      name: 'a custom 5-minute duration fits 36 times into three hours',
+      rules: { duration: 5 },
+      expected: Array.from({ length: 36 }, (_, index) => `${String(9 + Math.floor(index / 12)).padStart(2, '0')}:${String((index % 12) * 5).padStart(2, '0')}`),
+    },
     { name: 'a duration longer than the interval yields no slot', rules: { duration: 240 }, expected: [] },
   ];
   for (const { name, rules: overrides, expected } of cases) {
@@ -245,9 +251,27 @@ describe('capacity', () => {
     { name: 'capacity 3: a third booking is allowed', capacity: 3, bookings: [atTen(), atTen()], tenFree: true, expected: ['09:00', '10:00', '11:00'] },
     { name: 'capacity 3: a fourth booking is not', capacity: 3, bookings: [atTen(), atTen(), atTen()], tenFree: false, expected: ['09:00', '11:00'] },
     { name: 'capacity 3: a booking of another service blocks the slot', capacity: 3, bookings: [atTen('srv_b')], tenFree: false, expected: ['09:00', '11:00'] },
-    { name: 'capacity 3: another service blocks a slot that also has room for this one', capacity: 3, bookings: [atTen(), atTen('srv_b')], tenFree: false, expected: ['09:00', '11:00'] },
-    { name: 'capacity 3: the buffer of another service blocks the neighbouring slots', capacity: 3, bookings: [atTen('srv_b', 15)], tenFree: false, expected: [] },
-    { name: 'capacity 3: a same-service booking within the buffer but not overlapping blocks the slot', capacity: 3, bookings: [atTen('srv_a', 15)], tenFree: true, expected: ['10:00'] },
+    {
+      name: 'capacity 3: another service blocks a slot that also has room for this one',
+      capacity: 3,
+      bookings: [atTen(), atTen('srv_b')],
+      tenFree: false,
+      expected: ['09:00', '11:00'],
+    },
+    {
+      name: 'capacity 3: the buffer of another service blocks the neighbouring slots',
+      capacity: 3,
+      bookings: [atTen('srv_b', 15)],
+      tenFree: false,
+      expected: [],
+    },
+    {
+      name: 'capacity 3: a same-service booking within the buffer but not overlapping blocks the slot',
+      capacity: 3,
+      bookings: [atTen('srv_a', 15)],
+      tenFree: true,
+      expected: ['10:00'],
+    },
   ];
   for (const { name, capacity, bookings, tenFree, expected } of cases) {
     test(name, () => {
@@ -325,12 +349,7 @@ describe('daysWithSlots', () => {
   });
 
   test('lists the days with at least one slot, skipping past, closed, full and weekend days', () => {
-    expect(daysWithSlots(day, rules(), '2026-05-30', '2026-06-09', now)).toEqual([
-      '2026-06-02',
-      '2026-06-05',
-      '2026-06-08',
-      '2026-06-09',
-    ]);
+    expect(daysWithSlots(day, rules(), '2026-05-30', '2026-06-09', now)).toEqual(['2026-06-02', '2026-06-05', '2026-06-08', '2026-06-09']);
   });
 
   test('includes both ends of the range', () => {

@@ -21,7 +21,8 @@ async function startSlowRequest(port: number, path: string) {
   let closed!: () => void;
   const done = new Promise<void>((resolve) => (closed = resolve));
   const socket = await Bun.connect({
-    hostname: '127.0.0.1', port,
+    hostname: '127.0.0.1',
+    port,
     socket: {
       data(_socket, chunk) {
         received += chunk.toString();
@@ -159,7 +160,11 @@ describe('svc serve settings', () => {
     db = await createTestDatabase('libsql');
     envPort = freePort();
     const flagPort = freePort();
-    server = await startServe({ env: { ...db.env, PORT: String(envPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, port: flagPort, args: ['--port', String(flagPort)] });
+    server = await startServe({
+      env: { ...db.env, PORT: String(envPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      port: flagPort,
+      args: ['--port', String(flagPort)],
+    });
   });
   afterAll(async () => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -202,8 +207,9 @@ describe.skipIf(!POSTGRES_URL)('svc serve on Postgres', () => {
       const pending = fetch(`${server.url}/api/v1/workspaces/demo/config`).finally(() => (settled = true));
       const observer = postgres(POSTGRES_URL!, { max: 1, onnotice: () => {} });
       try {
-        await waitFor(async () => (await observer`select 1 from pg_locks where not granted and relation = ${`"${schema}".workspaces`}::regclass`).length > 0,
-          { what: 'the request to wait on the table lock' });
+        await waitFor(async () => (await observer`select 1 from pg_locks where not granted and relation = ${`"${schema}".workspaces`}::regclass`).length > 0, {
+          what: 'the request to wait on the table lock',
+        });
       } finally {
         await observer.end();
       }

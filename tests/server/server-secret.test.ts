@@ -60,7 +60,9 @@ describe('a generated secret on a libSQL file', () => {
     let created: { success: boolean; webhook: { id: string; secret: string } };
     try {
       const response = await fetch(`${serve.url}/api/v1/workspaces/acme/webhooks`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey }, body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey },
+        body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
       });
       expect(response.status).toBe(200);
       created = await response.json();

@@ -12,7 +12,8 @@ async function openConnection(port: number) {
     for (const wake of waiters) wake();
   };
   const socket: Socket = await Bun.connect({
-    hostname: '127.0.0.1', port,
+    hostname: '127.0.0.1',
+    port,
     socket: {
       data(_socket, chunk) {
         received += chunk.toString();
@@ -106,8 +107,10 @@ test('SIGTERM with 40 keep-alive requests in flight, slow clients and new connec
   const outcomes: string[] = [];
   const stream = Array.from({ length: 3 }, async () => {
     while (streaming) {
-      const outcome = await fetch(`${server.url}/healthz`, { headers: { connection: 'close' } })
-        .then(async (response) => `${response.status} ${await response.text()}`, () => 'no connection');
+      const outcome = await fetch(`${server.url}/healthz`, { headers: { connection: 'close' } }).then(
+        async (response) => `${response.status} ${await response.text()}`,
+        () => 'no connection',
+      );
       outcomes.push(outcome);
     }
   });

@@ -83,9 +83,12 @@ test('stop() twice is one shutdown: both calls resolve', async () => {
 
 test('stop() while a request body is still arriving: the request completes with 200 and its change is kept; new connections are refused', async () => {
   let apiKey = '';
-  const running = await start({ demo: false, before: async (fresh) => {
-    apiKey = (await createWorkspace({ storage: fresh.storage, clock: systemClock }, { slug: 'acme', name: 'Acme' })).apiKey;
-  } });
+  const running = await start({
+    demo: false,
+    before: async (fresh) => {
+      apiKey = (await createWorkspace({ storage: fresh.storage, clock: systemClock }, { slug: 'acme', name: 'Acme' })).apiKey;
+    },
+  });
   const encoder = new TextEncoder();
   let sendRest!: () => void;
   const rest = new Promise<void>((resolve) => (sendRest = resolve));
@@ -107,7 +110,10 @@ test('stop() while a request body is still arriving: the request completes with 
     };
   });
   const pending = fetch(`${running.url}/api/v1/workspaces/acme`, {
-    method: 'PATCH', headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey }, body, duplex: 'half',
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', 'x-svc-api-key': apiKey },
+    body,
+    duplex: 'half',
   } as RequestInit).then(async (response) => ({ status: response.status, body: await response.json() }));
   await taken;
 
@@ -120,6 +126,9 @@ test('stop() while a request body is still arriving: the request completes with 
   sendRest();
   const answered = await pending;
   await stopping;
-  expect(answered).toEqual({ status: 200, body: expect.objectContaining({ success: true, workspace: expect.objectContaining({ slug: 'acme', name: 'Renamed while stopping' }) }) });
+  expect(answered).toEqual({
+    status: 200,
+    body: expect.objectContaining({ success: true, workspace: expect.objectContaining({ slug: 'acme', name: 'Renamed while stopping' }) }),
+  });
   expect((await db!.storage.getWorkspaceBySlug('acme'))!.name).toBe('Renamed while stopping');
 });

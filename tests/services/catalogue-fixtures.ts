@@ -63,7 +63,8 @@ export async function expectUnchanged(t: TestApp, refused: () => Promise<unknown
 
 export async function addService(t: TestApp, body: Record<string, unknown> = {}, key = t.apiKey, slug = 'acme') {
   const response = await t.request('POST', `${V1}/${slug}/services`, {
-    key, body: { name: 'Haircut', duration: 30, price: 35, currency: 'EUR', ...body },
+    key,
+    body: { name: 'Haircut', duration: 30, price: 35, currency: 'EUR', ...body },
   });
   if (response.status !== 200) throw new Error(`service not created: ${JSON.stringify(response.body)}`);
   return response.body.service as { id: string; [field: string]: unknown };
@@ -98,10 +99,28 @@ export function defaultWeek() {
 export async function bookDirectly(t: TestApp, serviceId: string, providerId: string): Promise<BookingRecord> {
   const startTime = Date.parse('2026-11-24T09:00:00.000Z');
   const booking: BookingRecord = {
-    id: newId('bk', t.clock.now()), workspaceId: t.workspace.id, serviceId, providerId, status: 'CONFIRMED',
-    startTime, endTime: startTime + 30 * 60_000, bufferTime: 0, customerName: 'Mia Schneider', customerEmail: 'mia@example.com',
-    phone: null, notes: null, customFields: {}, amountMinor: 3500, currency: 'EUR', cancelReason: null, holdExpiresAt: null,
-    createdAt: t.clock.now(), updatedAt: t.clock.now(), revision: 0, manageTokenHash: null, manageTokenSealed: null,
+    id: newId('bk', t.clock.now()),
+    workspaceId: t.workspace.id,
+    serviceId,
+    providerId,
+    status: 'CONFIRMED',
+    startTime,
+    endTime: startTime + 30 * 60_000,
+    bufferTime: 0,
+    customerName: 'Mia Schneider',
+    customerEmail: 'mia@example.com',
+    phone: null,
+    notes: null,
+    customFields: {},
+    amountMinor: 3500,
+    currency: 'EUR',
+    cancelReason: null,
+    holdExpiresAt: null,
+    createdAt: t.clock.now(),
+    updatedAt: t.clock.now(),
+    revision: 0,
+    manageTokenHash: null,
+    manageTokenSealed: null,
   };
   const result = await t.deps.storage.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
   if (!result.ok) throw new Error(`booking not stored: ${result.reason}`);

@@ -25,16 +25,32 @@ describeEachAdapter('services: errors', (adapter) => {
     ['no price', without('price'), schemaError('/price', 'price is required')],
     ['a negative price', { ...base, price: -1 }, schemaError('/price', 'price must be at least 0')],
     ['a price as a string', { ...base, price: 'free' }, schemaError('/price', 'price must be a number')],
-    ['more decimals than EUR has', { ...base, price: 35.555 }, ruleError('price must be a non-negative number of EUR with at most 2 decimal places, got 35.555')],
-    ['decimals on JPY', { ...base, price: 1.5, currency: 'JPY' }, ruleError('price must be a non-negative whole number of JPY (JPY has no decimal places), got 1.5')],
+    [
+      'more decimals than EUR has',
+      { ...base, price: 35.555 },
+      ruleError('price must be a non-negative number of EUR with at most 2 decimal places, got 35.555'),
+    ],
+    [
+      'decimals on JPY',
+      { ...base, price: 1.5, currency: 'JPY' },
+      ruleError('price must be a non-negative whole number of JPY (JPY has no decimal places), got 1.5'),
+    ],
     ['a price too large to store', { ...base, price: 30_000_000 }, ruleError('price must be at most 21474836.47 EUR')],
     ['no currency', without('currency'), schemaError('/currency', 'currency is required')],
     ['a lower-case currency', { ...base, currency: 'eur' }, schemaError('/currency', 'currency must be an ISO 4217 code in upper case such as EUR')],
     ['an unknown currency', { ...base, currency: 'XYZ' }, ruleError('currency must be an ISO 4217 code in upper case such as EUR, got XYZ')],
-    ['a description over 2000 characters', { ...base, description: 'd'.repeat(2001) }, schemaError('/description', 'description must be at most 2000 characters long or null')],
+    [
+      'a description over 2000 characters',
+      { ...base, description: 'd'.repeat(2001) },
+      schemaError('/description', 'description must be at most 2000 characters long or null'),
+    ],
     ['active not a boolean', { ...base, active: 'yes' }, schemaError('/active', 'active must be true or false')],
     ['an empty category', { ...base, category: '' }, ruleError('category must not be blank')],
-    ['a category over 200 characters', { ...base, category: 'c'.repeat(201) }, schemaError('/category', 'category must be at most 200 characters long or null')],
+    [
+      'a category over 200 characters',
+      { ...base, category: 'c'.repeat(201) },
+      schemaError('/category', 'category must be at most 200 characters long or null'),
+    ],
     ['capacity 0', { ...base, capacity: 0 }, schemaError('/capacity', 'capacity must be an integer between 1 and 1000')],
     ['capacity over 1000', { ...base, capacity: 1001 }, schemaError('/capacity', 'capacity must be an integer between 1 and 1000')],
     ['a negative bufferTime', { ...base, bufferTime: -5 }, schemaError('/bufferTime', 'bufferTime must be an integer between 0 and 1440')],
@@ -42,11 +58,19 @@ describeEachAdapter('services: errors', (adapter) => {
     ['maxAdvance 0 days', { ...base, maxAdvance: 0 }, schemaError('/maxAdvance', 'maxAdvance must be an integer between 1 and 3650 or null')],
     ['a negative deposit', { ...base, deposit: -1 }, schemaError('/deposit', 'deposit must be at least 0 or null')],
     ['a deposit above the price', { ...base, deposit: 40 }, ruleError('deposit must be at most the price (35 EUR), got 40')],
-    ['more decimals on the deposit than EUR has', { ...base, deposit: 1.234 }, ruleError('deposit must be a non-negative number of EUR with at most 2 decimal places, got 1.234')],
+    [
+      'more decimals on the deposit than EUR has',
+      { ...base, deposit: 1.234 },
+      ruleError('deposit must be a non-negative number of EUR with at most 2 decimal places, got 1.234'),
+    ],
     ['a fractional order', { ...base, order: 0.5 }, schemaError('/order', 'order must be an integer')],
     ['slotInterval under 5 minutes', { ...base, slotInterval: 4 }, schemaError('/slotInterval', 'slotInterval must be an integer between 5 and 1440 or null')],
     ['providerIds not an array', { ...base, providerIds: 'prv_x' }, schemaError('/providerIds', 'providerIds must be an array')],
-    ['an unknown provider', { ...base, providerIds: ['prv_unknown'] }, ruleError('providerIds[0] must be the id of a provider of this workspace, got prv_unknown')],
+    [
+      'an unknown provider',
+      { ...base, providerIds: ['prv_unknown'] },
+      ruleError('providerIds[0] must be the id of a provider of this workspace, got prv_unknown'),
+    ],
   ];
 
   for (const [rule, body, expected] of refusals) {
@@ -118,7 +142,11 @@ describeEachAdapter('services: errors', (adapter) => {
   test('GET, PATCH and DELETE of an unknown serviceId -> 404 NOT_FOUND', async () => {
     await addService(t);
     await expectUnchanged(t, async () => {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const response = await t.request(method, `${V1}/acme/services/srv_unknown`, { key: t.apiKey, body });
         expect([method, response.status]).toEqual([method, 404]);
         expect(response.body).toEqual(notFoundError('service srv_unknown'));

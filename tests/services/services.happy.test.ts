@@ -6,9 +6,23 @@ import { V1, addProvider, addService, bookDirectly } from './catalogue-fixtures.
 /** A service as answered with every default: what POST { name, duration, price, currency } creates. */
 function defaults(overrides: Record<string, unknown> = {}) {
   return {
-    id: expect.stringMatching(/^srv_[0-9a-z]{26}$/), name: 'Haircut', description: null, duration: 30, price: 35, currency: 'EUR',
-    active: true, category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, deposit: null, order: 0,
-    providerIds: [], slotInterval: null, ...overrides,
+    id: expect.stringMatching(/^srv_[0-9a-z]{26}$/),
+    name: 'Haircut',
+    description: null,
+    duration: 30,
+    price: 35,
+    currency: 'EUR',
+    active: true,
+    category: null,
+    capacity: 1,
+    bufferTime: 0,
+    minNotice: 0,
+    maxAdvance: null,
+    deposit: null,
+    order: 0,
+    providerIds: [],
+    slotInterval: null,
+    ...overrides,
   };
 }
 
@@ -29,8 +43,20 @@ describeEachAdapter('services: happy path', (adapter) => {
     const alex = await addProvider(t, { name: 'Alex' });
     const sam = await addProvider(t, { name: 'Sam' });
     const body = {
-      name: 'Colour & cut', description: 'Full colour with a cut and blow-dry.', duration: 90, price: 89.9, currency: 'EUR', active: true,
-      category: 'Hair', capacity: 2, bufferTime: 15, minNotice: 120, maxAdvance: 90, deposit: 19.99, order: 2, slotInterval: 15,
+      name: 'Colour & cut',
+      description: 'Full colour with a cut and blow-dry.',
+      duration: 90,
+      price: 89.9,
+      currency: 'EUR',
+      active: true,
+      category: 'Hair',
+      capacity: 2,
+      bufferTime: 15,
+      minNotice: 120,
+      maxAdvance: 90,
+      deposit: 19.99,
+      order: 2,
+      slotInterval: 15,
       providerIds: [alex.id, sam.id],
     };
     const response = await t.request('POST', `${V1}/acme/services`, { key: t.apiKey, body });
@@ -81,7 +107,8 @@ describeEachAdapter('services: happy path', (adapter) => {
   test('PATCH changes the fields sent and keeps the others', async () => {
     const service = await addService(t, { description: 'Wash and cut', category: 'Hair' });
     const response = await t.request('PATCH', `${V1}/acme/services/${service.id}`, {
-      key: t.apiKey, body: { name: 'Short cut', duration: 20, bufferTime: 5, maxAdvance: 30, slotInterval: 10, description: null },
+      key: t.apiKey,
+      body: { name: 'Short cut', duration: 20, bufferTime: 5, maxAdvance: 30, slotInterval: 10, description: null },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -164,7 +191,8 @@ describeEachAdapter('services: happy path', (adapter) => {
 
   test('POST ignores unknown and internal fields (id, workspaceId, priceMinor)', async () => {
     const response = await t.request('POST', `${V1}/acme/services`, {
-      key: t.apiKey, body: { name: 'Haircut', duration: 30, price: 35, currency: 'EUR', id: 'srv_mine', workspaceId: 'ws_x', priceMinor: 1, colour: 'red' },
+      key: t.apiKey,
+      body: { name: 'Haircut', duration: 30, price: 35, currency: 'EUR', id: 'srv_mine', workspaceId: 'ws_x', priceMinor: 1, colour: 'red' },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, service: defaults() });

@@ -12,20 +12,25 @@ describeEachAdapter('services: security', (adapter) => {
   });
   afterEach(() => t.close());
 
-  const routes = () => [
-    ['GET', `${V1}/acme/services`, undefined],
-    ['POST', `${V1}/acme/services`, { name: 'Sneaky', duration: 30, price: 0, currency: 'EUR' }],
-    ['GET', `${V1}/acme/services/${serviceId}`, undefined],
-    ['PATCH', `${V1}/acme/services/${serviceId}`, { price: 0 }],
-    ['DELETE', `${V1}/acme/services/${serviceId}`, undefined],
-  ] as const;
+  const routes = () =>
+    [
+      ['GET', `${V1}/acme/services`, undefined],
+      ['POST', `${V1}/acme/services`, { name: 'Sneaky', duration: 30, price: 0, currency: 'EUR' }],
+      ['GET', `${V1}/acme/services/${serviceId}`, undefined],
+      ['PATCH', `${V1}/acme/services/${serviceId}`, { price: 0 }],
+      ['DELETE', `${V1}/acme/services/${serviceId}`, undefined],
+    ] as const;
 
   testKeyRefusals('services', () => t, routes);
 
-  test('a service of another workspace is not reachable through that workspace\'s own key -> 404', async () => {
+  test("a service of another workspace is not reachable through that workspace's own key -> 404", async () => {
     const other = await otherWorkspace(t);
     await expectUnchanged(t, async () => {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { price: 0 }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { price: 0 }],
+        ['DELETE', undefined],
+      ] as const) {
         const response = await t.request(method, `${V1}/other/services/${serviceId}`, { key: other.apiKey, body });
         expect([method, response.status]).toEqual([method, 404]);
         expect(response.body).toEqual(notFoundError(`service ${serviceId}`));
@@ -43,16 +48,34 @@ describeEachAdapter('services: security', (adapter) => {
     const demo = await demoWorkspace(t);
     const list = await t.request('GET', `${V1}/demo/services`);
     expect(list.status).toBe(200);
-    expect(list.body.services.map((service: { name: string }) => service.name)).toEqual(['Haircut', 'Colour & cut', 'Free consultation', 'Beginners yoga class']);
+    expect(list.body.services.map((service: { name: string }) => service.name)).toEqual([
+      'Haircut',
+      'Colour & cut',
+      'Free consultation',
+      'Beginners yoga class',
+    ]);
     const [haircut] = await t.deps.storage.listServices(demo.id, { activeOnly: true });
     const one = await t.request('GET', `${V1}/demo/services/${haircut!.id}`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual({
       success: true,
       service: {
-        id: haircut!.id, name: 'Haircut', description: 'Wash, cut and style.', duration: 30, price: 35, currency: 'EUR', active: true,
-        category: 'Hair', capacity: 1, bufferTime: 10, minNotice: 60, maxAdvance: 60, deposit: null, order: 0,
-        providerIds: haircut!.providerIds, slotInterval: null,
+        id: haircut!.id,
+        name: 'Haircut',
+        description: 'Wash, cut and style.',
+        duration: 30,
+        price: 35,
+        currency: 'EUR',
+        active: true,
+        category: 'Hair',
+        capacity: 1,
+        bufferTime: 10,
+        minNotice: 60,
+        maxAdvance: 60,
+        deposit: null,
+        order: 0,
+        providerIds: haircut!.providerIds,
+        slotInterval: null,
       },
     });
     const writes = [
@@ -61,11 +84,15 @@ describeEachAdapter('services: security', (adapter) => {
       ['DELETE', `${V1}/demo/services/${haircut!.id}`, undefined],
     ] as const;
     for (const [method, path, body] of writes) {
-      await expectUnchanged(t, async () => {
-        const response = await t.request(method, path, { body });
-        expect([method, response.status]).toEqual([method, 401]);
-        expect(response.body).toEqual(MISSING_KEY);
-      }, 'demo');
+      await expectUnchanged(
+        t,
+        async () => {
+          const response = await t.request(method, path, { body });
+          expect([method, response.status]).toEqual([method, 401]);
+          expect(response.body).toEqual(MISSING_KEY);
+        },
+        'demo',
+      );
     }
   });
 });

@@ -5,10 +5,25 @@ import { newId } from '../../src/shared/ids.ts';
 import {
   MAX_BOOKING_MS,
   UniqueViolation,
-  type ApiKeyRecord, type AttemptOutcome, type BookingRecord, type BusyInterval, type CustomFieldRecord,
-  type DeliveryAttemptRecord, type HostCredentialRecord, type MailEntry, type OutboxEvent, type PairingCodeRecord, type PanelCodeRecord,
-  type PaymentRecord, type ProviderRecord, type ReserveRequest, type ServiceRecord, type Storage,
-  type WebhookMessageRecord, type WebhookRecord, type WorkspaceRecord,
+  type ApiKeyRecord,
+  type AttemptOutcome,
+  type BookingRecord,
+  type BusyInterval,
+  type CustomFieldRecord,
+  type DeliveryAttemptRecord,
+  type HostCredentialRecord,
+  type MailEntry,
+  type OutboxEvent,
+  type PairingCodeRecord,
+  type PanelCodeRecord,
+  type PaymentRecord,
+  type ProviderRecord,
+  type ReserveRequest,
+  type ServiceRecord,
+  type Storage,
+  type WebhookMessageRecord,
+  type WebhookRecord,
+  type WorkspaceRecord,
 } from '../../src/storage/port.ts';
 import type { PanelSessionRecord } from '../../src/storage/panel-session-store.ts';
 import { createTestDatabase, type AdapterName, type TestDatabase } from '../support/storage.ts';
@@ -39,7 +54,10 @@ const WEEKDAY_HOURS: WorkingHours = {
 };
 const WEEKEND_HOURS: WorkingHours = {
   weekly: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [{ start: '10:00', end: '14:00' }], sun: [{ start: '12:00', end: '24:00' }] },
-  exceptions: [{ date: '2030-12-24', intervals: [] }, { date: '2030-12-31', intervals: [{ start: '10:00', end: '12:00' }] }],
+  exceptions: [
+    { date: '2030-12-24', intervals: [] },
+    { date: '2030-12-31', intervals: [{ start: '10:00', end: '12:00' }] },
+  ],
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -51,59 +69,157 @@ const tag = () => `${(counter++).toString(36)}x${Math.random().toString(36).slic
 
 export function aWorkspace(overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord {
   return {
-    id: newId('ws'), slug: `studio-${tag()}`, name: 'Studio', primaryColor: '#336699', logoUrl: null, plan: 'self-hosted', industry: 'other',
-    timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24, requiresConfirmation: false,
-    hours: WEEKDAY_HOURS, domains: ['example.com'], createdAt: T0, updatedAt: T0, ...overrides,
+    id: newId('ws'),
+    slug: `studio-${tag()}`,
+    name: 'Studio',
+    primaryColor: '#336699',
+    logoUrl: null,
+    plan: 'self-hosted',
+    industry: 'other',
+    timezone: 'Europe/Berlin',
+    language: 'en',
+    timeFormat: '24h',
+    cancellationHours: 24,
+    requiresConfirmation: false,
+    hours: WEEKDAY_HOURS,
+    domains: ['example.com'],
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
   };
 }
 
 export function aService(ws: WorkspaceRecord, overrides: Partial<ServiceRecord> = {}): ServiceRecord {
   return {
-    id: newId('srv'), workspaceId: ws.id, name: 'Haircut', description: 'Wash and cut', duration: 30, priceMinor: 3550,
-    currency: 'EUR', active: true, category: 'hair', capacity: 1, bufferTime: 0, minNotice: 60, maxAdvance: 90,
-    depositMinor: null, order: 0, slotInterval: null, providerIds: [], createdAt: T0, updatedAt: T0, ...overrides,
+    id: newId('srv'),
+    workspaceId: ws.id,
+    name: 'Haircut',
+    description: 'Wash and cut',
+    duration: 30,
+    priceMinor: 3550,
+    currency: 'EUR',
+    active: true,
+    category: 'hair',
+    capacity: 1,
+    bufferTime: 0,
+    minNotice: 60,
+    maxAdvance: 90,
+    depositMinor: null,
+    order: 0,
+    slotInterval: null,
+    providerIds: [],
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
   };
 }
 
 export function aProvider(ws: WorkspaceRecord, overrides: Partial<ProviderRecord> = {}): ProviderRecord {
   return {
-    id: newId('prv'), workspaceId: ws.id, name: 'Alex', email: 'alex@example.com', active: true, hours: null,
-    serviceIds: [], createdAt: T0, updatedAt: T0, ...overrides,
+    id: newId('prv'),
+    workspaceId: ws.id,
+    name: 'Alex',
+    email: 'alex@example.com',
+    active: true,
+    hours: null,
+    serviceIds: [],
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
   };
 }
 
 export function aCustomField(ws: WorkspaceRecord, overrides: Partial<CustomFieldRecord> = {}): CustomFieldRecord {
   return {
-    id: newId('cf'), workspaceId: ws.id, key: `field_${tag()}`, label: 'Allergies', type: 'text', required: false,
-    options: null, placeholder: null, order: 0, serviceIds: [], createdAt: T0, ...overrides,
+    id: newId('cf'),
+    workspaceId: ws.id,
+    key: `field_${tag()}`,
+    label: 'Allergies',
+    type: 'text',
+    required: false,
+    options: null,
+    placeholder: null,
+    order: 0,
+    serviceIds: [],
+    createdAt: T0,
+    ...overrides,
   };
 }
 
 export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, overrides: Partial<BookingRecord> = {}): BookingRecord {
   const startTime = overrides.startTime ?? SLOT;
   return {
-    id: newId('bk'), workspaceId: srv.workspaceId, serviceId: srv.id, providerId: prv.id, status: 'CONFIRMED',
-    startTime, endTime: startTime + 30 * MINUTE, bufferTime: 0, customerName: 'Kim Lee', customerEmail: 'kim@example.com',
-    phone: '+49 30 1234567', notes: null, customFields: { allergies: 'none', guests: 2 }, amountMinor: null, currency: null,
-    cancelReason: null, holdExpiresAt: null, createdAt: T0, updatedAt: T0, revision: 0, manageTokenHash: null, manageTokenSealed: null, ...overrides,
+    id: newId('bk'),
+    workspaceId: srv.workspaceId,
+    serviceId: srv.id,
+    providerId: prv.id,
+    status: 'CONFIRMED',
+    startTime,
+    endTime: startTime + 30 * MINUTE,
+    bufferTime: 0,
+    customerName: 'Kim Lee',
+    customerEmail: 'kim@example.com',
+    phone: '+49 30 1234567',
+    notes: null,
+    customFields: { allergies: 'none', guests: 2 },
+    amountMinor: null,
+    currency: null,
+    cancelReason: null,
+    holdExpiresAt: null,
+    createdAt: T0,
+    updatedAt: T0,
+    revision: 0,
+    manageTokenHash: null,
+    manageTokenSealed: null,
+    ...overrides,
   };
 }
 
 export function aWebhook(ws: WorkspaceRecord, overrides: Partial<WebhookRecord> = {}): WebhookRecord {
   return {
-    id: newId('wh'), workspaceId: ws.id, name: 'Orders', url: `https://hooks.example.com/${tag()}`, secret: `enc:${tag()}`,
-    events: [], isActive: true, failingSince: null, createdAt: T0, updatedAt: T0, ...overrides,
+    id: newId('wh'),
+    workspaceId: ws.id,
+    name: 'Orders',
+    url: `https://hooks.example.com/${tag()}`,
+    secret: `enc:${tag()}`,
+    events: [],
+    isActive: true,
+    failingSince: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
   };
 }
 
 export function anApiKey(ws: WorkspaceRecord, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return { id: newId('key'), workspaceId: ws.id, name: 'default', prefix: 'svc_live_ab', hash: `sha256-${tag()}`, createdAt: T0, revokedAt: null, lastUsedAt: null, ...overrides };
+  return {
+    id: newId('key'),
+    workspaceId: ws.id,
+    name: 'default',
+    prefix: 'svc_live_ab',
+    hash: `sha256-${tag()}`,
+    createdAt: T0,
+    revokedAt: null,
+    lastUsedAt: null,
+    ...overrides,
+  };
 }
 
 export function aPayment(booking: BookingRecord, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
   return {
-    id: newId('pay'), workspaceId: booking.workspaceId, bookingId: booking.id, provider: 'test', reference: `cs_${tag()}`,
-    amountMinor: 3550, currency: 'EUR', status: 'pending', refundDue: false, checkoutUrl: null, createdAt: T0, updatedAt: T0, ...overrides,
+    id: newId('pay'),
+    workspaceId: booking.workspaceId,
+    bookingId: booking.id,
+    provider: 'test',
+    reference: `cs_${tag()}`,
+    amountMinor: 3550,
+    currency: 'EUR',
+    status: 'pending',
+    refundDue: false,
+    checkoutUrl: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
   };
 }
 
@@ -113,19 +229,44 @@ export function aPairingCode(ws: WorkspaceRecord, overrides: Partial<PairingCode
 
 export function aPanelCode(ws: WorkspaceRecord, overrides: Partial<PanelCodeRecord> = {}): PanelCodeRecord {
   return {
-    id: newId('pc'), workspaceId: ws.id, codeHash: `panel-${tag()}`, origin: 'https://shop.example.com', subject: 'admin@shop',
-    capabilities: ['svc_manage_operations', 'svc_manage_settings'], expiresAt: T0 + MINUTE, usedAt: null, createdAt: T0, ...overrides,
+    id: newId('pc'),
+    workspaceId: ws.id,
+    codeHash: `panel-${tag()}`,
+    origin: 'https://shop.example.com',
+    subject: 'admin@shop',
+    capabilities: ['svc_manage_operations', 'svc_manage_settings'],
+    expiresAt: T0 + MINUTE,
+    usedAt: null,
+    createdAt: T0,
+    ...overrides,
   };
 }
 
 export function aHostCredential(ws: WorkspaceRecord, overrides: Partial<HostCredentialRecord> = {}): HostCredentialRecord {
-  return { id: newId('hc'), workspaceId: ws.id, origin: 'https://shop.example.com', credentialHash: `cred-${tag()}`, platform: 'wordpress', createdAt: T0, lastUsedAt: null, ...overrides };
+  return {
+    id: newId('hc'),
+    workspaceId: ws.id,
+    origin: 'https://shop.example.com',
+    credentialHash: `cred-${tag()}`,
+    platform: 'wordpress',
+    createdAt: T0,
+    lastUsedAt: null,
+    ...overrides,
+  };
 }
 
 export function aPanelSession(ws: WorkspaceRecord, overrides: Partial<PanelSessionRecord> = {}): PanelSessionRecord {
   return {
-    id: newId('ps'), workspaceId: ws.id, tokenHash: `session-${tag()}`, subject: 'admin@shop', capabilities: ['svc_manage_operations'],
-    origin: 'https://shop.example.com', signedInAt: T0, expiresAt: T0 + 30 * MINUTE, createdAt: T0, ...overrides,
+    id: newId('ps'),
+    workspaceId: ws.id,
+    tokenHash: `session-${tag()}`,
+    subject: 'admin@shop',
+    capabilities: ['svc_manage_operations'],
+    origin: 'https://shop.example.com',
+    signedInAt: T0,
+    expiresAt: T0 + 30 * MINUTE,
+    createdAt: T0,
+    ...overrides,
   };
 }
 
@@ -133,13 +274,25 @@ export function anEvent(ws: WorkspaceRecord, type: string, occurredAt = T0): Out
   return { workspaceId: ws.id, type, body: JSON.stringify({ type, n: tag() }), occurredAt };
 }
 
-export function anOutcome(message: WebhookMessageRecord, overrides: Omit<Partial<AttemptOutcome>, 'attempt'> & { attempt?: Partial<DeliveryAttemptRecord> } = {}): AttemptOutcome {
+export function anOutcome(
+  message: WebhookMessageRecord,
+  overrides: Omit<Partial<AttemptOutcome>, 'attempt'> & { attempt?: Partial<DeliveryAttemptRecord> } = {},
+): AttemptOutcome {
   const { attempt, ...rest } = overrides;
   return {
-    status: 'pending', nextAttemptAt: T0 + 5 * SECOND, ...rest,
+    status: 'pending',
+    nextAttemptAt: T0 + 5 * SECOND,
+    ...rest,
     attempt: {
-      id: newId('att'), messageId: message.id, webhookId: message.webhookId, attemptedAt: T0 + 100, statusCode: 500,
-      error: 'HTTP 500', durationMs: 120, nextRetryAt: rest.nextAttemptAt === undefined ? T0 + 5 * SECOND : rest.nextAttemptAt, ...attempt,
+      id: newId('att'),
+      messageId: message.id,
+      webhookId: message.webhookId,
+      attemptedAt: T0 + 100,
+      statusCode: 500,
+      error: 'HTTP 500',
+      durationMs: 120,
+      nextRetryAt: rest.nextAttemptAt === undefined ? T0 + 5 * SECOND : rest.nextAttemptAt,
+      ...attempt,
     },
   };
 }
@@ -167,7 +320,11 @@ async function addProvider(storage: Storage, ws: WorkspaceRecord, overrides: Par
 /** Stores a booking as given (nothing refuses it) and returns what reserveBooking returned. */
 async function book(storage: Storage, booking: BookingRecord, events: OutboxEvent[] = []): Promise<BookingRecord> {
   const result = await storage.reserveBooking({
-    booking, candidates: [booking.providerId], margin: 0, fits: () => null, emit: () => events,
+    booking,
+    candidates: [booking.providerId],
+    margin: 0,
+    fits: () => null,
+    emit: () => events,
   });
   if (!result.ok) throw new Error(`setup: booking refused: ${result.reason}`);
   return result.booking;
@@ -192,8 +349,12 @@ const withSortedProviders = (service: ServiceRecord | null) => service && { ...s
 const withSortedServices = (provider: ProviderRecord | null) => provider && { ...provider, serviceIds: [...provider.serviceIds].sort() };
 const byBookingId = (a: BusyInterval, b: BusyInterval) => a.bookingId.localeCompare(b.bookingId);
 const busyOf = (booking: BookingRecord): BusyInterval => ({
-  bookingId: booking.id, providerId: booking.providerId, serviceId: booking.serviceId,
-  startTime: booking.startTime, endTime: booking.endTime, bufferTime: booking.bufferTime,
+  bookingId: booking.id,
+  providerId: booking.providerId,
+  serviceId: booking.serviceId,
+  startTime: booking.startTime,
+  endTime: booking.endTime,
+  bufferTime: booking.bufferTime,
 });
 /** (startTime, id) order, as listBookings promises */
 const bookingOrder = (a: BookingRecord, b: BookingRecord) => a.startTime - b.startTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -261,17 +422,21 @@ export function storageContract(adapter: AdapterName) {
   });
 
   describe('lifecycle', () => {
-    test('migrate() run again, also at once from a second instance, is harmless and keeps the data', async () => {
-      const ws = aWorkspace();
-      await storage.createWorkspace(ws);
-      const other = db.reopen();
-      await Promise.all([storage.migrate(), other.migrate(), storage.migrate()]);
-      expect(await storage.getWorkspaceById(ws.id)).toEqual(ws);
-      expect(await other.getWorkspaceBySlug(ws.slug)).toEqual(ws);
-      const next = aWorkspace();
-      await other.createWorkspace(next);
-      expect(await storage.getWorkspaceById(next.id)).toEqual(next);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'migrate() run again, also at once from a second instance, is harmless and keeps the data',
+      async () => {
+        const ws = aWorkspace();
+        await storage.createWorkspace(ws);
+        const other = db.reopen();
+        await Promise.all([storage.migrate(), other.migrate(), storage.migrate()]);
+        expect(await storage.getWorkspaceById(ws.id)).toEqual(ws);
+        expect(await other.getWorkspaceBySlug(ws.slug)).toEqual(ws);
+        const next = aWorkspace();
+        await other.createWorkspace(next);
+        expect(await storage.getWorkspaceById(next.id)).toEqual(next);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
     test('ping resolves while the database answers and rejects once the storage is closed', async () => {
       await expect(storage.ping()).resolves.toBeUndefined();
@@ -303,16 +468,20 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.putSettingIfAbsent('secret', 'second')).toBe('second');
     });
 
-    test('putSettingIfAbsent from 20 concurrent callers on two instances stores one value and returns it to every caller', async () => {
-      const other = db.reopen();
-      const values = Array.from({ length: 20 }, (_, i) => `value-${i}`);
-      await warm([storage, other]);
-      const returned = await Promise.all(values.map((value, i) => (i % 2 ? other : storage).putSettingIfAbsent('secret', value)));
-      const stored = await storage.getSetting('secret');
-      expect(values).toContain(stored as string);
-      expect(returned).toEqual(values.map(() => stored as string));
-      expect(await other.getSetting('secret')).toBe(stored);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'putSettingIfAbsent from 20 concurrent callers on two instances stores one value and returns it to every caller',
+      async () => {
+        const other = db.reopen();
+        const values = Array.from({ length: 20 }, (_, i) => `value-${i}`);
+        await warm([storage, other]);
+        const returned = await Promise.all(values.map((value, i) => (i % 2 ? other : storage).putSettingIfAbsent('secret', value)));
+        const stored = await storage.getSetting('secret');
+        expect(values).toContain(stored as string);
+        expect(returned).toEqual(values.map(() => stored as string));
+        expect(await other.getSetting('secret')).toBe(stored);
+      },
+      RACE_TIMEOUT_MS,
+    );
   });
 
   describe('workspaces', () => {
@@ -361,8 +530,16 @@ export function storageContract(adapter: AdapterName) {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);
       const patch = {
-        name: 'Renamed', primaryColor: null, industry: 'beauty', timezone: 'America/New_York', language: 'pt-BR',
-        timeFormat: '12h' as const, cancellationHours: 48, requiresConfirmation: true, hours: WEEKEND_HOURS, domains: ['a.example', '*.b.example'],
+        name: 'Renamed',
+        primaryColor: null,
+        industry: 'beauty',
+        timezone: 'America/New_York',
+        language: 'pt-BR',
+        timeFormat: '12h' as const,
+        cancellationHours: 48,
+        requiresConfirmation: true,
+        hours: WEEKEND_HOURS,
+        domains: ['a.example', '*.b.example'],
       };
       const expected = { ...ws, ...patch, updatedAt: T0 + MINUTE };
       expect(await storage.updateWorkspace(ws.id, patch, T0 + MINUTE)).toEqual(expected);
@@ -548,8 +725,16 @@ export function storageContract(adapter: AdapterName) {
       const first = await addProvider(storage, ws);
       const second = await addProvider(storage, ws, { name: 'Sam' });
       const srv = aService(ws, {
-        providerIds: [first.id, second.id].sort(), description: null, category: null, maxAdvance: null, depositMinor: 1000,
-        slotInterval: 15, capacity: 4, bufferTime: 10, order: 3, active: false,
+        providerIds: [first.id, second.id].sort(),
+        description: null,
+        category: null,
+        maxAdvance: null,
+        depositMinor: 1000,
+        slotInterval: 15,
+        capacity: 4,
+        bufferTime: 10,
+        order: 3,
+        active: false,
       });
       await storage.createService(srv);
       expect(withSortedProviders(await storage.getService(ws.id, srv.id))).toEqual(srv);
@@ -558,7 +743,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getService(ws.id, bare.id)).toEqual(bare);
     });
 
-    test('getService is scoped to the workspace: another workspace\'s service or an unknown id -> null', async () => {
+    test("getService is scoped to the workspace: another workspace's service or an unknown id -> null", async () => {
       const { ws, srv } = await seed(storage);
       const other = await seed(storage);
       expect(await storage.getService(other.ws.id, srv.id)).toBeNull();
@@ -567,13 +752,19 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getService(ws.id, srv.id)).toEqual(srv);
     });
 
-    test('listServices orders by order, then name, and lists only the workspace\'s services', async () => {
+    test("listServices orders by order, then name, and lists only the workspace's services", async () => {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);
       const other = aWorkspace();
       await storage.createWorkspace(other);
       await storage.createService(aService(other, { name: 'Elsewhere', order: 0 }));
-      for (const [order, name] of [[2, 'Alpha'], [1, 'Cut'], [0, 'Zeta'], [1, 'Beard'], [10, 'Aardvark']] as const) {
+      for (const [order, name] of [
+        [2, 'Alpha'],
+        [1, 'Cut'],
+        [0, 'Zeta'],
+        [1, 'Beard'],
+        [10, 'Aardvark'],
+      ] as const) {
         await storage.createService(aService(ws, { order, name }));
       }
       const listed = await storage.listServices(ws.id, { activeOnly: false });
@@ -596,8 +787,15 @@ export function storageContract(adapter: AdapterName) {
       const srv = aService(ws, { providerIds: [p1!.id, p2!.id] });
       await storage.createService(srv);
       const patch = {
-        name: 'Long cut', duration: 45, priceMinor: 4500, active: false, bufferTime: 5, maxAdvance: null, depositMinor: 500,
-        providerIds: [p3!.id], updatedAt: T0 + MINUTE,
+        name: 'Long cut',
+        duration: 45,
+        priceMinor: 4500,
+        active: false,
+        bufferTime: 5,
+        maxAdvance: null,
+        depositMinor: 500,
+        providerIds: [p3!.id],
+        updatedAt: T0 + MINUTE,
       };
       const expected = { ...srv, ...patch };
       expect(await storage.updateService(ws.id, srv.id, patch)).toEqual(expected);
@@ -621,7 +819,7 @@ export function storageContract(adapter: AdapterName) {
       expect((await storage.getProvider(ws.id, prv.id))?.serviceIds).toEqual([]);
     });
 
-    test('updateService of another workspace\'s service or an unknown id -> null and nothing changes', async () => {
+    test("updateService of another workspace's service or an unknown id -> null and nothing changes", async () => {
       const { ws, srv } = await seed(storage);
       const other = await seed(storage);
       expect(await storage.updateService(other.ws.id, srv.id, { name: 'Hijacked', providerIds: [other.prv.id] })).toBeNull();
@@ -632,7 +830,7 @@ export function storageContract(adapter: AdapterName) {
   });
 
   describe('providers', () => {
-    test('createProvider without hours stores hours null (the workspace\'s hours apply); getProvider returns it as written', async () => {
+    test("createProvider without hours stores hours null (the workspace's hours apply); getProvider returns it as written", async () => {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);
       const prv = aProvider(ws, { email: null, active: false });
@@ -653,7 +851,7 @@ export function storageContract(adapter: AdapterName) {
       expect((await storage.listServices(ws.id, { activeOnly: true })).map((service) => service.providerIds)).toEqual([[prv.id], [prv.id]]);
     });
 
-    test('getProvider is scoped to the workspace: another workspace\'s provider or an unknown id -> null', async () => {
+    test("getProvider is scoped to the workspace: another workspace's provider or an unknown id -> null", async () => {
       const { ws, prv } = await seed(storage);
       const other = await seed(storage);
       expect(await storage.getProvider(other.ws.id, prv.id)).toBeNull();
@@ -661,7 +859,7 @@ export function storageContract(adapter: AdapterName) {
       expect((await storage.getProvider(ws.id, prv.id))?.id).toBe(prv.id);
     });
 
-    test('listProviders orders by name and lists only the workspace\'s providers', async () => {
+    test("listProviders orders by name and lists only the workspace's providers", async () => {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);
       const other = aWorkspace();
@@ -698,7 +896,7 @@ export function storageContract(adapter: AdapterName) {
       expect((await storage.getService(ws.id, srv.id))?.providerIds).toEqual([]);
     });
 
-    test('updateProvider of another workspace\'s provider or an unknown id -> null and nothing changes', async () => {
+    test("updateProvider of another workspace's provider or an unknown id -> null and nothing changes", async () => {
       const { ws, prv, srv } = await seed(storage);
       const other = await seed(storage);
       expect(await storage.updateProvider(other.ws.id, prv.id, { name: 'Hijacked', serviceIds: [] })).toBeNull();
@@ -708,14 +906,20 @@ export function storageContract(adapter: AdapterName) {
   });
 
   describe('custom fields', () => {
-    test('createCustomField stores the record; listCustomFields returns the workspace\'s fields ordered by order, then key', async () => {
+    test("createCustomField stores the record; listCustomFields returns the workspace's fields ordered by order, then key", async () => {
       const { ws, srv } = await seed(storage);
       const other = aWorkspace();
       await storage.createWorkspace(other);
       await storage.createCustomField(aCustomField(other, { key: 'aaa', order: 0 }));
       const select = aCustomField(ws, {
-        key: 'colour', label: 'Colour', type: 'select', required: true, options: ['red', 'blue'], placeholder: 'Pick one',
-        order: 2, serviceIds: [srv.id],
+        key: 'colour',
+        label: 'Colour',
+        type: 'select',
+        required: true,
+        options: ['red', 'blue'],
+        placeholder: 'Pick one',
+        order: 2,
+        serviceIds: [srv.id],
       });
       const zulu = aCustomField(ws, { key: 'zulu', order: 1 });
       const alpha = aCustomField(ws, { key: 'alpha', order: 1, type: 'checkbox' });
@@ -748,15 +952,21 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listCustomFields(other.id)).toEqual([theirs]);
     });
 
-    test('updateCustomField applies the patch and returns the field; another workspace\'s field or an unknown id -> null', async () => {
+    test("updateCustomField applies the patch and returns the field; another workspace's field or an unknown id -> null", async () => {
       const { ws, srv } = await seed(storage);
       const other = aWorkspace();
       await storage.createWorkspace(other);
       const field = aCustomField(ws);
       await storage.createCustomField(field);
       const patch = {
-        key: 'diet', label: 'Diet', type: 'select' as const, required: true, options: ['vegan', 'none'], placeholder: 'Choose',
-        order: 7, serviceIds: [srv.id],
+        key: 'diet',
+        label: 'Diet',
+        type: 'select' as const,
+        required: true,
+        options: ['vegan', 'none'],
+        placeholder: 'Choose',
+        order: 7,
+        serviceIds: [srv.id],
       };
       expect(await storage.updateCustomField(ws.id, field.id, patch)).toEqual({ ...field, ...patch });
       expect(await storage.listCustomFields(ws.id)).toEqual([{ ...field, ...patch }]);
@@ -788,7 +998,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listCustomFields(ws.id)).toEqual([first, second]);
     });
 
-    test('deleteCustomField removes the field and returns true; again, or another workspace\'s field -> false', async () => {
+    test("deleteCustomField removes the field and returns true; again, or another workspace's field -> false", async () => {
       const ws = aWorkspace();
       const other = aWorkspace();
       await storage.createWorkspace(ws);
@@ -811,9 +1021,15 @@ export function storageContract(adapter: AdapterName) {
       const { ws, srv, prv } = await seed(storage);
       const other = await seed(storage);
       const booking = aBooking(srv, prv, {
-        status: 'PENDING', bufferTime: 10, customerName: null, phone: null, notes: 'Window seat, please',
+        status: 'PENDING',
+        bufferTime: 10,
+        customerName: null,
+        phone: null,
+        notes: 'Window seat, please',
         customFields: { allergies: 'nuts', guests: 3, newsletter: true, extras: { parking: 'yes' }, tags: ['a', 'b'] },
-        amountMinor: 3550, currency: 'EUR', holdExpiresAt: T0 + 30 * MINUTE,
+        amountMinor: 3550,
+        currency: 'EUR',
+        holdExpiresAt: T0 + 30 * MINUTE,
       });
       expect(await book(storage, booking)).toEqual(booking);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
@@ -856,7 +1072,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listBookings(ws.id, { serviceId: other.id, status: 'CANCELLED', limit: 10 })).toEqual([]);
     });
 
-    test('listBookings orders by startTime, then id, honours limit and lists only the workspace\'s bookings', async () => {
+    test("listBookings orders by startTime, then id, honours limit and lists only the workspace's bookings", async () => {
       const { ws, srv, prv } = await seed(storage);
       const other = await seed(storage);
       await book(storage, aBooking(other.srv, other.prv, { startTime: SLOT - DAY }));
@@ -945,7 +1161,10 @@ export function storageContract(adapter: AdapterName) {
       const asked: string[] = [];
       const booking = aBooking(srv, prv, { status: 'PENDING', holdExpiresAt: T0 + 30 * MINUTE });
       const result = await storage.reserveBooking({
-        booking, candidates: [prv.id, second.id, third.id], margin: 0, emit: () => [],
+        booking,
+        candidates: [prv.id, second.id, third.id],
+        margin: 0,
+        emit: () => [],
         fits: (providerId) => {
           asked.push(providerId);
           return providerId === prv.id ? 'away today' : null;
@@ -958,7 +1177,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual([placed]);
     });
 
-    test('fits sees only that provider\'s PENDING/CONFIRMED bookings overlapping [start - margin, end + margin]', async () => {
+    test("fits sees only that provider's PENDING/CONFIRMED bookings overlapping [start - margin, end + margin]", async () => {
       const { ws, srv, prv } = await seed(storage);
       const second = await addProvider(storage, ws);
       const margin = 15 * MINUTE;
@@ -975,7 +1194,10 @@ export function storageContract(adapter: AdapterName) {
 
       const seen = new Map<string, BusyInterval[]>();
       const result = await storage.reserveBooking({
-        booking: aBooking(srv, prv, { startTime: start, endTime: end }), candidates: [prv.id, second.id], margin, emit: () => [],
+        booking: aBooking(srv, prv, { startTime: start, endTime: end }),
+        candidates: [prv.id, second.id],
+        margin,
+        emit: () => [],
         fits: (providerId, busy) => {
           seen.set(providerId, [...busy].sort(byBookingId));
           return `${providerId} is busy`;
@@ -993,7 +1215,10 @@ export function storageContract(adapter: AdapterName) {
       let emitted = 0;
       const booking = aBooking(srv, prv);
       const result = await storage.reserveBooking({
-        booking, candidates: [prv.id], margin: 0, fits: () => 'outside working hours',
+        booking,
+        candidates: [prv.id],
+        margin: 0,
+        fits: () => 'outside working hours',
         emit: (b) => {
           emitted++;
           return [anEvent(ws, 'booking.created', b.createdAt)];
@@ -1020,7 +1245,11 @@ export function storageContract(adapter: AdapterName) {
       const seen: BusyInterval[][] = [];
       const moved = { ...original, startTime: SLOT + 15 * MINUTE, endTime: SLOT + 45 * MINUTE, updatedAt: T0 + MINUTE, revision: 1 };
       const result = await storage.reserveBooking({
-        booking: moved, candidates: [prv.id], margin: 10 * MINUTE, replacing: original.id, emit: () => [],
+        booking: moved,
+        candidates: [prv.id],
+        margin: 10 * MINUTE,
+        replacing: original.id,
+        emit: () => [],
         fits: (_providerId, busy) => {
           seen.push(busy);
           return busy.length > 0 ? 'taken' : null;
@@ -1038,7 +1267,11 @@ export function storageContract(adapter: AdapterName) {
       const original = await book(storage, aBooking(srv, prv));
       const moved = { ...original, providerId: second.id, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE, updatedAt: T0 + MINUTE, revision: 1 };
       const result = await storage.reserveBooking({
-        booking: { ...moved, providerId: prv.id }, candidates: [second.id], margin: 0, replacing: original.id, emit: () => [],
+        booking: { ...moved, providerId: prv.id },
+        candidates: [second.id],
+        margin: 0,
+        replacing: original.id,
+        emit: () => [],
         fits: (_providerId, busy) => (busy.length > 0 ? 'taken' : null),
       });
       expect(result).toEqual({ ok: true, booking: moved });
@@ -1047,13 +1280,16 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listBusy([second.id], SLOT - DAY, SLOT + DAY)).toEqual([busyOf(moved)]);
     });
 
-    test('replacing still sees the provider\'s other bookings: a move onto another booking is refused and changes nothing', async () => {
+    test("replacing still sees the provider's other bookings: a move onto another booking is refused and changes nothing", async () => {
       const { ws, srv, prv } = await seed(storage);
       const original = await book(storage, aBooking(srv, prv));
       const blocker = await book(storage, aBooking(srv, prv, { startTime: SLOT + HOUR }));
       const result = await storage.reserveBooking({
-        booking: { ...original, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE }, candidates: [prv.id], margin: 0,
-        replacing: original.id, emit: () => [],
+        booking: { ...original, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE },
+        candidates: [prv.id],
+        margin: 0,
+        replacing: original.id,
+        emit: () => [],
         fits: (_providerId, busy) => (busy.some((interval) => interval.bookingId === blocker.id) ? 'taken' : null),
       });
       expect(result).toEqual({ ok: false, reason: 'taken' });
@@ -1065,8 +1301,12 @@ export function storageContract(adapter: AdapterName) {
       await storage.createWebhook(aWebhook(ws));
       const cancelled = await book(storage, aBooking(srv, prv, { status: 'CANCELLED', cancelReason: 'ill' }));
       const result = await storage.reserveBooking({
-        booking: { ...cancelled, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE }, candidates: [prv.id], margin: 0,
-        replacing: cancelled.id, fits: () => null, emit: () => [anEvent(ws, 'booking.rescheduled')],
+        booking: { ...cancelled, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE },
+        candidates: [prv.id],
+        margin: 0,
+        replacing: cancelled.id,
+        fits: () => null,
+        emit: () => [anEvent(ws, 'booking.rescheduled')],
       });
       expect(result.ok).toBe(false);
       expect(await storage.getBooking(ws.id, cancelled.id)).toEqual(cancelled);
@@ -1080,14 +1320,18 @@ export function storageContract(adapter: AdapterName) {
       const victim = await book(storage, aBooking(theirs.srv, theirs.prv));
       const result = await storage.reserveBooking({
         booking: { ...aBooking(mine.srv, mine.prv), id: victim.id, startTime: SLOT + HOUR, endTime: SLOT + 90 * MINUTE },
-        candidates: [mine.prv.id], margin: 0, replacing: victim.id, fits: () => null, emit: () => [],
+        candidates: [mine.prv.id],
+        margin: 0,
+        replacing: victim.id,
+        fits: () => null,
+        emit: () => [],
       });
       expect(result.ok).toBe(false);
       expect(await storage.getBooking(theirs.ws.id, victim.id)).toEqual(victim);
       expect(await storage.listBookings(mine.ws.id, { limit: 10 })).toEqual([]);
     });
 
-    test('the events of a reservation go, built from the stored booking, to the workspace\'s active webhooks subscribed to their type or to all', async () => {
+    test("the events of a reservation go, built from the stored booking, to the workspace's active webhooks subscribed to their type or to all", async () => {
       const { ws, srv, prv } = await seed(storage);
       const second = await addProvider(storage, ws);
       const all = aWebhook(ws, { events: [] });
@@ -1102,7 +1346,9 @@ export function storageContract(adapter: AdapterName) {
       const body = (type: string, booking: BookingRecord) => JSON.stringify({ type, booking: booking.id, provider: booking.providerId });
       const booking = aBooking(srv, prv);
       const result = await storage.reserveBooking({
-        booking, candidates: [prv.id, second.id], margin: 0,
+        booking,
+        candidates: [prv.id, second.id],
+        margin: 0,
         fits: (providerId) => (providerId === prv.id ? 'taken' : null),
         emit: (stored) => {
           emittedFor.push(stored);
@@ -1114,11 +1360,20 @@ export function storageContract(adapter: AdapterName) {
       expect(emittedFor).toEqual([stored]);
 
       const message = (webhookId: string, eventType: string) => ({
-        id: expect.stringMatching(/^msg_/), webhookId, workspaceId: ws.id, eventType, body: body(eventType, stored), status: 'pending' as const,
-        attempts: 0, nextAttemptAt: T0 + SECOND, createdAt: T0 + SECOND, deliveredAt: null,
+        id: expect.stringMatching(/^msg_/),
+        webhookId,
+        workspaceId: ws.id,
+        eventType,
+        body: body(eventType, stored),
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: T0 + SECOND,
+        createdAt: T0 + SECOND,
+        deliveredAt: null,
       });
-      const expected = [message(all.id, 'booking.created'), message(all.id, 'booking.confirmed'), message(created.id, 'booking.created')]
-        .sort((a, b) => (a.webhookId + a.eventType).localeCompare(b.webhookId + b.eventType));
+      const expected = [message(all.id, 'booking.created'), message(all.id, 'booking.confirmed'), message(created.id, 'booking.created')].sort((a, b) =>
+        (a.webhookId + a.eventType).localeCompare(b.webhookId + b.eventType),
+      );
       expect(await dueMessages(storage)).toEqual(expected);
     });
   });
@@ -1130,21 +1385,35 @@ export function storageContract(adapter: AdapterName) {
       await storage.createWebhook(hook);
       const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING', holdExpiresAt: T0 + HOUR }));
       const moved = await storage.transitionBooking(ws.id, booking.id, {
-        from: ['PENDING', 'CONFIRMED'], to: 'CANCELLED', at: T0 + MINUTE, cancelReason: 'customer asked',
-        emit: (b) => [{ workspaceId: ws.id, type: 'booking.cancelled', body: JSON.stringify({ status: b.status, reason: b.cancelReason }), occurredAt: T0 + MINUTE }],
+        from: ['PENDING', 'CONFIRMED'],
+        to: 'CANCELLED',
+        at: T0 + MINUTE,
+        cancelReason: 'customer asked',
+        emit: (b) => [
+          { workspaceId: ws.id, type: 'booking.cancelled', body: JSON.stringify({ status: b.status, reason: b.cancelReason }), occurredAt: T0 + MINUTE },
+        ],
       });
       const expected = { ...booking, status: 'CANCELLED' as const, updatedAt: T0 + MINUTE, cancelReason: 'customer asked', revision: 1 };
       expect(moved).toEqual(expected);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(expected);
       expect(await storage.listBusy([prv.id], SLOT - DAY, SLOT + DAY)).toEqual([]);
-      expect(await dueMessages(storage)).toEqual([{
-        id: expect.stringMatching(/^msg_/), webhookId: hook.id, workspaceId: ws.id, eventType: 'booking.cancelled',
-        body: JSON.stringify({ status: 'CANCELLED', reason: 'customer asked' }), status: 'pending', attempts: 0,
-        nextAttemptAt: T0 + MINUTE, createdAt: T0 + MINUTE, deliveredAt: null,
-      }]);
+      expect(await dueMessages(storage)).toEqual([
+        {
+          id: expect.stringMatching(/^msg_/),
+          webhookId: hook.id,
+          workspaceId: ws.id,
+          eventType: 'booking.cancelled',
+          body: JSON.stringify({ status: 'CANCELLED', reason: 'customer asked' }),
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: T0 + MINUTE,
+          createdAt: T0 + MINUTE,
+          deliveredAt: null,
+        },
+      ]);
     });
 
-    test('transitionBooking without cancelReason leaves the booking\'s cancelReason as it was', async () => {
+    test("transitionBooking without cancelReason leaves the booking's cancelReason as it was", async () => {
       const { ws, srv, prv } = await seed(storage);
       const booking = await book(storage, aBooking(srv, prv, { status: 'CONFIRMED', cancelReason: 'kept note' }));
       const moved = await storage.transitionBooking(ws.id, booking.id, { from: ['CONFIRMED'], to: 'COMPLETED', at: T0 + DAY * 2, emit: () => [] });
@@ -1156,14 +1425,18 @@ export function storageContract(adapter: AdapterName) {
       await storage.createWebhook(aWebhook(ws));
       const booking = await book(storage, aBooking(srv, prv, { status: 'CONFIRMED' }));
       const result = await storage.transitionBooking(ws.id, booking.id, {
-        from: ['PENDING'], to: 'CANCELLED', at: T0 + MINUTE, cancelReason: 'expired', emit: () => [anEvent(ws, 'booking.cancelled')],
+        from: ['PENDING'],
+        to: 'CANCELLED',
+        at: T0 + MINUTE,
+        cancelReason: 'expired',
+        emit: () => [anEvent(ws, 'booking.cancelled')],
       });
       expect(result).toBeNull();
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
       expect(await dueMessages(storage)).toEqual([]);
     });
 
-    test('transitionBooking of another workspace\'s booking or an unknown id -> null and nothing changes', async () => {
+    test("transitionBooking of another workspace's booking or an unknown id -> null and nothing changes", async () => {
       const { ws, srv, prv } = await seed(storage);
       const other = await seed(storage);
       const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING' }));
@@ -1173,20 +1446,31 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
     });
 
-    test('of 10 concurrent transitions from PENDING exactly one moves the booking, and one set of events is written', async () => {
-      const { ws, srv, prv } = await seed(storage);
-      await storage.createWebhook(aWebhook(ws));
-      const other = db.reopen();
-      const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING' }));
-      await warm([storage, other]);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : storage).transitionBooking(ws.id, booking.id, {
-        from: ['PENDING'], to: 'CONFIRMED', at: T0 + i, emit: () => [anEvent(ws, 'booking.confirmed')],
-      })));
-      const winners = results.filter((result) => result !== null);
-      expect(winners).toHaveLength(1);
-      expect(await storage.getBooking(ws.id, booking.id)).toEqual(winners[0]!);
-      expect(await dueMessages(storage)).toHaveLength(1);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'of 10 concurrent transitions from PENDING exactly one moves the booking, and one set of events is written',
+      async () => {
+        const { ws, srv, prv } = await seed(storage);
+        await storage.createWebhook(aWebhook(ws));
+        const other = db.reopen();
+        const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING' }));
+        await warm([storage, other]);
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 ? other : storage).transitionBooking(ws.id, booking.id, {
+              from: ['PENDING'],
+              to: 'CONFIRMED',
+              at: T0 + i,
+              emit: () => [anEvent(ws, 'booking.confirmed')],
+            }),
+          ),
+        );
+        const winners = results.filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        expect(await storage.getBooking(ws.id, booking.id)).toEqual(winners[0]!);
+        expect(await dueMessages(storage)).toHaveLength(1);
+      },
+      RACE_TIMEOUT_MS,
+    );
   });
 
   describe('scheduler reads', () => {
@@ -1240,7 +1524,9 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getPaymentByReference('test', first.reference)).toEqual(first);
       expect(await storage.getPaymentByReference('stripe', second.reference)).toEqual(second);
       expect(await storage.getPaymentByReference('stripe', first.reference)).toBeNull();
-      expect((await storage.listPayments(booking.id)).sort((a, b) => a.id.localeCompare(b.id))).toEqual([first, second].sort((a, b) => a.id.localeCompare(b.id)));
+      expect((await storage.listPayments(booking.id)).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+        [first, second].sort((a, b) => a.id.localeCompare(b.id)),
+      );
       expect(await storage.listPayments(otherBooking.id)).toEqual([unrelated]);
       expect(await storage.listPayments(newId('bk'))).toEqual([]);
     });
@@ -1270,7 +1556,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
     });
 
-    test('settlePayment with a booking transition moves payment and booking in one step and writes the booking\'s events', async () => {
+    test("settlePayment with a booking transition moves payment and booking in one step and writes the booking's events", async () => {
       const { ws, srv, prv } = await seed(storage);
       await storage.createWebhook(aWebhook(ws));
       const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING', holdExpiresAt: T0 + HOUR }));
@@ -1279,8 +1565,11 @@ export function storageContract(adapter: AdapterName) {
       const result = await storage.settlePayment(payment.id, 'pending', { status: 'paid' }, T0 + MINUTE, {
         workspaceId: ws.id,
         transition: {
-          from: ['PENDING'], to: 'CONFIRMED', at: T0 + MINUTE,
-          emit: (b) => ['payment.received', 'booking.confirmed'].map((type) => ({ workspaceId: ws.id, type, body: `${type}:${b.status}`, occurredAt: T0 + MINUTE })),
+          from: ['PENDING'],
+          to: 'CONFIRMED',
+          at: T0 + MINUTE,
+          emit: (b) =>
+            ['payment.received', 'booking.confirmed'].map((type) => ({ workspaceId: ws.id, type, body: `${type}:${b.status}`, occurredAt: T0 + MINUTE })),
         },
       });
       const paid = { ...payment, status: 'paid' as const, updatedAt: T0 + MINUTE };
@@ -1297,10 +1586,11 @@ export function storageContract(adapter: AdapterName) {
       const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING' }));
       const payment = aPayment(booking);
       await storage.createPayment(payment);
-      const settle = (at: number) => storage.settlePayment(payment.id, 'pending', { status: 'paid' }, at, {
-        workspaceId: ws.id,
-        transition: { from: ['PENDING', 'CONFIRMED'], to: 'CONFIRMED', at, emit: () => [anEvent(ws, 'payment.received', at)] },
-      });
+      const settle = (at: number) =>
+        storage.settlePayment(payment.id, 'pending', { status: 'paid' }, at, {
+          workspaceId: ws.id,
+          transition: { from: ['PENDING', 'CONFIRMED'], to: 'CONFIRMED', at, emit: () => [anEvent(ws, 'payment.received', at)] },
+        });
       const first = await settle(T0 + MINUTE);
       expect(first?.payment.status).toBe('paid');
       expect(await settle(T0 + 2 * MINUTE)).toBeNull();
@@ -1309,7 +1599,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await dueMessages(storage)).toHaveLength(1);
     });
 
-    test('settlePayment whose booking is no longer in the transition\'s `from` settles the payment and returns booking null', async () => {
+    test("settlePayment whose booking is no longer in the transition's `from` settles the payment and returns booking null", async () => {
       const { ws, srv, prv } = await seed(storage);
       await storage.createWebhook(aWebhook(ws));
       const booking = await book(storage, aBooking(srv, prv, { status: 'CANCELLED', cancelReason: 'hold expired' }));
@@ -1336,27 +1626,35 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getPaymentByReference(payment.provider, payment.reference)).toEqual(payment);
     });
 
-    test('of 10 concurrent settlePayment calls exactly one settles and moves the booking', async () => {
-      const { ws, srv, prv } = await seed(storage);
-      await storage.createWebhook(aWebhook(ws));
-      const other = db.reopen();
-      const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING' }));
-      const payment = aPayment(booking);
-      await storage.createPayment(payment);
-      await warm([storage, other]);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : storage).settlePayment(
-        payment.id, 'pending', { status: 'paid' }, T0 + i,
-        { workspaceId: ws.id, transition: { from: ['PENDING'], to: 'CONFIRMED', at: T0 + i, emit: () => [anEvent(ws, 'payment.received')] } },
-      )));
-      const winners = results.filter((result) => result !== null);
-      expect(winners).toHaveLength(1);
-      expect(winners[0]!.booking?.status).toBe('CONFIRMED');
-      expect(await dueMessages(storage)).toHaveLength(1);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'of 10 concurrent settlePayment calls exactly one settles and moves the booking',
+      async () => {
+        const { ws, srv, prv } = await seed(storage);
+        await storage.createWebhook(aWebhook(ws));
+        const other = db.reopen();
+        const booking = await book(storage, aBooking(srv, prv, { status: 'PENDING' }));
+        const payment = aPayment(booking);
+        await storage.createPayment(payment);
+        await warm([storage, other]);
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 ? other : storage).settlePayment(payment.id, 'pending', { status: 'paid' }, T0 + i, {
+              workspaceId: ws.id,
+              transition: { from: ['PENDING'], to: 'CONFIRMED', at: T0 + i, emit: () => [anEvent(ws, 'payment.received')] },
+            }),
+          ),
+        );
+        const winners = results.filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        expect(winners[0]!.booking?.status).toBe('CONFIRMED');
+        expect(await dueMessages(storage)).toHaveLength(1);
+      },
+      RACE_TIMEOUT_MS,
+    );
   });
 
   describe('webhooks', () => {
-    test('createWebhook stores the record; getWebhook returns it and listWebhooks lists the workspace\'s webhooks by createdAt', async () => {
+    test("createWebhook stores the record; getWebhook returns it and listWebhooks lists the workspace's webhooks by createdAt", async () => {
       const ws = aWorkspace();
       const other = aWorkspace();
       await storage.createWorkspace(ws);
@@ -1372,7 +1670,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listWebhooks(other.id)).toEqual([theirs]);
     });
 
-    test('updateWebhook applies the patch and sets updatedAt; another workspace\'s webhook or an unknown id -> null', async () => {
+    test("updateWebhook applies the patch and sets updatedAt; another workspace's webhook or an unknown id -> null", async () => {
       const ws = aWorkspace();
       const other = aWorkspace();
       await storage.createWorkspace(ws);
@@ -1388,7 +1686,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.getWebhook(ws.id, hook.id)).toEqual(expected);
     });
 
-    test('deleteWebhook removes the webhook and its pending messages; again, or another workspace\'s webhook -> false', async () => {
+    test("deleteWebhook removes the webhook and its pending messages; again, or another workspace's webhook -> false", async () => {
       const ws = aWorkspace();
       const other = aWorkspace();
       await storage.createWorkspace(ws);
@@ -1412,7 +1710,7 @@ export function storageContract(adapter: AdapterName) {
   });
 
   describe('outbox', () => {
-    test('enqueueEvents writes one message per active subscribed webhook of the event\'s workspace and returns them as stored', async () => {
+    test("enqueueEvents writes one message per active subscribed webhook of the event's workspace and returns them as stored", async () => {
       const ws = aWorkspace();
       const other = aWorkspace();
       await storage.createWorkspace(ws);
@@ -1428,8 +1726,16 @@ export function storageContract(adapter: AdapterName) {
       expect(written.map((message) => message.webhookId).sort()).toEqual([all.id, subscribed.id].sort());
       for (const message of written) {
         expect(message).toEqual({
-          id: expect.stringMatching(/^msg_/), webhookId: message.webhookId, workspaceId: ws.id, eventType: 'booking.completed',
-          body: event.body, status: 'pending', attempts: 0, nextAttemptAt: T0 + 5 * SECOND, createdAt: T0 + 5 * SECOND, deliveredAt: null,
+          id: expect.stringMatching(/^msg_/),
+          webhookId: message.webhookId,
+          workspaceId: ws.id,
+          eventType: 'booking.completed',
+          body: event.body,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: T0 + 5 * SECOND,
+          createdAt: T0 + 5 * SECOND,
+          deliveredAt: null,
         });
         expect(await storage.getMessage(message.id)).toEqual(message);
       }
@@ -1449,7 +1755,7 @@ export function storageContract(adapter: AdapterName) {
       expect((await dueMessages(storage)).map((message) => message.webhookId)).toEqual([target.id]);
     });
 
-    test('enqueueEvents with onlyWebhookId of another workspace\'s webhook writes nothing', async () => {
+    test("enqueueEvents with onlyWebhookId of another workspace's webhook writes nothing", async () => {
       const ws = aWorkspace();
       const other = aWorkspace();
       await storage.createWorkspace(ws);
@@ -1582,7 +1888,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listAttempts(hook.id, 10)).toEqual([first.attempt]);
     });
 
-    test('recordAttempt applies the outcome\'s webhook patch', async () => {
+    test("recordAttempt applies the outcome's webhook patch", async () => {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);
       const hook = aWebhook(ws);
@@ -1591,7 +1897,12 @@ export function storageContract(adapter: AdapterName) {
       await storage.createWebhook(bystander);
       await storage.enqueueEvents([anEvent(ws, 'booking.created', T0)], hook.id);
       const message = await claimOne(storage, 'worker');
-      const outcome = anOutcome(message, { status: 'failed', nextAttemptAt: null, webhook: { isActive: false, failingSince: T0 - 5 * DAY }, attempt: { statusCode: 410 } });
+      const outcome = anOutcome(message, {
+        status: 'failed',
+        nextAttemptAt: null,
+        webhook: { isActive: false, failingSince: T0 - 5 * DAY },
+        attempt: { statusCode: 410 },
+      });
       expect(await storage.recordAttempt('worker', message.id, outcome)).toBe(true);
       expect(await storage.getWebhook(ws.id, hook.id)).toEqual({ ...hook, isActive: false, failingSince: T0 - 5 * DAY, updatedAt: expect.any(Number) });
       expect(await storage.getWebhook(ws.id, bystander.id)).toEqual(bystander);
@@ -1630,7 +1941,7 @@ export function storageContract(adapter: AdapterName) {
       expect(await dueMessages(storage)).toEqual([]);
     });
 
-    test('listAttempts returns the webhook\'s attempts newest first, up to limit', async () => {
+    test("listAttempts returns the webhook's attempts newest first, up to limit", async () => {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);
       const hook = aWebhook(ws);
@@ -1660,13 +1971,25 @@ export function storageContract(adapter: AdapterName) {
 
   describe('mail outbox, manage links and calendar feeds', () => {
     const aMail = (booking: BookingRecord, overrides: Partial<MailEntry> = {}): MailEntry => ({
-      workspaceId: booking.workspaceId, bookingId: booking.id, kind: 'confirmed', revision: booking.revision,
-      snapshot: { status: booking.status, startTime: booking.startTime, endTime: booking.endTime, cancelReason: null }, createdAt: T0, ...overrides,
+      workspaceId: booking.workspaceId,
+      bookingId: booking.id,
+      kind: 'confirmed',
+      revision: booking.revision,
+      snapshot: { status: booking.status, startTime: booking.startTime, endTime: booking.endTime, cancelReason: null },
+      createdAt: T0,
+      ...overrides,
     });
     async function booked(overrides: Partial<BookingRecord> = {}) {
       const { ws, srv, prv } = await seed(storage);
       const booking = aBooking(srv, prv, overrides);
-      const result = await storage.reserveBooking({ booking, candidates: [prv.id], margin: 0, fits: () => null, emit: () => [], mails: (saved) => [aMail(saved)] });
+      const result = await storage.reserveBooking({
+        booking,
+        candidates: [prv.id],
+        margin: 0,
+        fits: () => null,
+        emit: () => [],
+        mails: (saved) => [aMail(saved)],
+      });
       if (!result.ok) throw new Error(result.reason);
       return { ws, srv, prv, booking: result.booking };
     }
@@ -1674,45 +1997,73 @@ export function storageContract(adapter: AdapterName) {
     test('reserveBooking and transitionBooking write their mails in the same write; the revision rises with each change', async () => {
       const { ws, booking } = await booked();
       const moved = await storage.transitionBooking(ws.id, booking.id, {
-        from: ['CONFIRMED'], to: 'CANCELLED', at: T0 + MINUTE, emit: () => [], mails: (saved) => [aMail(saved, { kind: 'cancelled', createdAt: T0 + MINUTE })],
+        from: ['CONFIRMED'],
+        to: 'CANCELLED',
+        at: T0 + MINUTE,
+        emit: () => [],
+        mails: (saved) => [aMail(saved, { kind: 'cancelled', createdAt: T0 + MINUTE })],
       });
       expect(moved!.revision).toBe(1);
       const mails = await storage.listBookingMails(booking.id);
-      expect(mails.map((mail) => [mail.kind, mail.revision, mail.status, mail.attempts])).toEqual([['confirmed', 0, 'pending', 0], ['cancelled', 1, 'pending', 0]]);
-      expect(mails[0]).toEqual({ ...aMail(booking), id: expect.stringMatching(/^mail_/), status: 'pending', attempts: 0, nextAttemptAt: T0, lastError: null, sentAt: null });
+      expect(mails.map((mail) => [mail.kind, mail.revision, mail.status, mail.attempts])).toEqual([
+        ['confirmed', 0, 'pending', 0],
+        ['cancelled', 1, 'pending', 0],
+      ]);
+      expect(mails[0]).toEqual({
+        ...aMail(booking),
+        id: expect.stringMatching(/^mail_/),
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: T0,
+        lastError: null,
+        sentAt: null,
+      });
     });
 
-    test('enqueueMails writes a (booking, kind, revision) once, whoever writes it again', async () => {
-      const { booking } = await booked();
-      const other = db.reopen();
-      const reminder = aMail(booking, { kind: 'reminder', dueAt: T0 + HOUR });
-      const written = await Promise.all([storage.enqueueMails([reminder]), other.enqueueMails([reminder]), storage.enqueueMails([reminder])]);
-      expect(written.reduce((sum, count) => sum + count, 0)).toBe(1);
-      expect((await storage.listBookingMails(booking.id)).map((mail) => [mail.kind, mail.nextAttemptAt])).toEqual([['confirmed', T0], ['reminder', T0 + HOUR]]);
-      expect(await storage.nextMailDueAt()).toBe(T0);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'enqueueMails writes a (booking, kind, revision) once, whoever writes it again',
+      async () => {
+        const { booking } = await booked();
+        const other = db.reopen();
+        const reminder = aMail(booking, { kind: 'reminder', dueAt: T0 + HOUR });
+        const written = await Promise.all([storage.enqueueMails([reminder]), other.enqueueMails([reminder]), storage.enqueueMails([reminder])]);
+        expect(written.reduce((sum, count) => sum + count, 0)).toBe(1);
+        expect((await storage.listBookingMails(booking.id)).map((mail) => [mail.kind, mail.nextAttemptAt])).toEqual([
+          ['confirmed', T0],
+          ['reminder', T0 + HOUR],
+        ]);
+        expect(await storage.nextMailDueAt()).toBe(T0);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('claimDueMails leases a due mail to one claimer; recordMailAttempt counts only for the lease owner', async () => {
-      const { booking } = await booked();
-      const other = db.reopen();
-      const claims = await Promise.all([storage.claimDueMails('a', T0, T0 + MINUTE, 10), other.claimDueMails('b', T0, T0 + MINUTE, 10)]);
-      expect(claims.flat()).toHaveLength(1);
-      const [mail] = claims.flat();
-      const owner = claims[0]!.length === 1 ? 'a' : 'b';
-      expect(await storage.claimDueMails('c', T0 + 1, T0 + MINUTE, 10)).toEqual([]);
-      expect(await storage.recordMailAttempt('c', mail!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 2 })).toBe(false);
-      expect(await storage.recordMailAttempt(owner, mail!.id, { status: 'pending', nextAttemptAt: T0 + 5000, error: 'SMTP 451', at: T0 + 2 })).toBe(true);
-      expect(await storage.claimDueMails('c', T0 + 4999, T0 + MINUTE, 10)).toEqual([]);
-      const [again] = await storage.claimDueMails('c', T0 + 5000, T0 + MINUTE, 10);
-      expect(again).toMatchObject({ id: mail!.id, attempts: 1, lastError: 'SMTP 451' });
-      expect(await storage.recordMailAttempt('c', mail!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 5001 })).toBe(true);
-      expect(await storage.listBookingMails(booking.id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2, sentAt: T0 + 5001, lastError: null })]);
-      expect(await storage.nextMailDueAt()).toBeNull();
-      // a lapsed lease is claimable again
-      await storage.enqueueMails([aMail(booking, { kind: 'reminder' })]);
-      expect(await storage.claimDueMails('dead', T0, T0 + MINUTE, 10)).toHaveLength(1);
-      expect(await storage.claimDueMails('alive', T0 + MINUTE + 1, T0 + 2 * MINUTE, 10)).toHaveLength(1);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'claimDueMails leases a due mail to one claimer; recordMailAttempt counts only for the lease owner',
+      async () => {
+        const { booking } = await booked();
+        const other = db.reopen();
+        const claims = await Promise.all([storage.claimDueMails('a', T0, T0 + MINUTE, 10), other.claimDueMails('b', T0, T0 + MINUTE, 10)]);
+        expect(claims.flat()).toHaveLength(1);
+        const [mail] = claims.flat();
+        const owner = claims[0]!.length === 1 ? 'a' : 'b';
+        expect(await storage.claimDueMails('c', T0 + 1, T0 + MINUTE, 10)).toEqual([]);
+        expect(await storage.recordMailAttempt('c', mail!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 2 })).toBe(false);
+        expect(await storage.recordMailAttempt(owner, mail!.id, { status: 'pending', nextAttemptAt: T0 + 5000, error: 'SMTP 451', at: T0 + 2 })).toBe(true);
+        expect(await storage.claimDueMails('c', T0 + 4999, T0 + MINUTE, 10)).toEqual([]);
+        const [again] = await storage.claimDueMails('c', T0 + 5000, T0 + MINUTE, 10);
+        expect(again).toMatchObject({ id: mail!.id, attempts: 1, lastError: 'SMTP 451' });
+        expect(await storage.recordMailAttempt('c', mail!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 5001 })).toBe(true);
+        expect(await storage.listBookingMails(booking.id)).toEqual([
+          expect.objectContaining({ status: 'sent', attempts: 2, sentAt: T0 + 5001, lastError: null }),
+        ]);
+        expect(await storage.nextMailDueAt()).toBeNull();
+        // a lapsed lease is claimable again
+        await storage.enqueueMails([aMail(booking, { kind: 'reminder' })]);
+        expect(await storage.claimDueMails('dead', T0, T0 + MINUTE, 10)).toHaveLength(1);
+        expect(await storage.claimDueMails('alive', T0 + MINUTE + 1, T0 + 2 * MINUTE, 10)).toHaveLength(1);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
     test('listDueReminders: CONFIRMED, starting within the window, changed before it, without a reminder for the revision', async () => {
       const { booking } = await booked({ startTime: SLOT, endTime: SLOT + HOUR });
@@ -1916,128 +2267,186 @@ export function storageContract(adapter: AdapterName) {
   });
 
   describe('concurrency (the guarantees written on the port)', () => {
-    test('of 50 concurrent reservations of a capacity-1 slot exactly one succeeds, and the database holds one booking', async () => {
-      const { ws, srv, prv } = await seed(storage);
-      const { won, lost } = await race([storage], Array.from({ length: 50 }, () => racer(srv, [prv.id], 1)));
-      expect(won).toHaveLength(1);
-      expect(lost).toEqual(Array(49).fill('taken'));
-      expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(won);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'of 50 concurrent reservations of a capacity-1 slot exactly one succeeds, and the database holds one booking',
+      async () => {
+        const { ws, srv, prv } = await seed(storage);
+        const { won, lost } = await race(
+          [storage],
+          Array.from({ length: 50 }, () => racer(srv, [prv.id], 1)),
+        );
+        expect(won).toHaveLength(1);
+        expect(lost).toEqual(Array(49).fill('taken'));
+        expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(won);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('of 50 concurrent reservations of a capacity-5 slot exactly five succeed', async () => {
-      const { ws, srv, prv } = await seed(storage, { capacity: 5 });
-      const { won, lost } = await race([storage], Array.from({ length: 50 }, () => racer(srv, [prv.id], 5)));
-      expect(won).toHaveLength(5);
-      expect(lost).toHaveLength(45);
-      expect(sortedIds(await storage.listBookings(ws.id, { limit: 100 }))).toEqual(sortedIds(won));
-      expect(await storage.listBusy([prv.id], SLOT, SLOT + HOUR)).toHaveLength(5);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'of 50 concurrent reservations of a capacity-5 slot exactly five succeed',
+      async () => {
+        const { ws, srv, prv } = await seed(storage, { capacity: 5 });
+        const { won, lost } = await race(
+          [storage],
+          Array.from({ length: 50 }, () => racer(srv, [prv.id], 5)),
+        );
+        expect(won).toHaveLength(5);
+        expect(lost).toHaveLength(45);
+        expect(sortedIds(await storage.listBookings(ws.id, { limit: 100 }))).toEqual(sortedIds(won));
+        expect(await storage.listBusy([prv.id], SLOT, SLOT + HOUR)).toHaveLength(5);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('split over two storage instances on one database, 50 racers for a capacity-1 slot: exactly one succeeds', async () => {
-      const { ws, srv, prv } = await seed(storage);
-      const { won } = await race([storage, db.reopen()], Array.from({ length: 50 }, () => racer(srv, [prv.id], 1)));
-      expect(won).toHaveLength(1);
-      expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(won);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'split over two storage instances on one database, 50 racers for a capacity-1 slot: exactly one succeeds',
+      async () => {
+        const { ws, srv, prv } = await seed(storage);
+        const { won } = await race(
+          [storage, db.reopen()],
+          Array.from({ length: 50 }, () => racer(srv, [prv.id], 1)),
+        );
+        expect(won).toHaveLength(1);
+        expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(won);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('split over two storage instances on one database, 50 racers for a capacity-5 slot: exactly five succeed', async () => {
-      const { ws, srv, prv } = await seed(storage, { capacity: 5 });
-      const { won } = await race([storage, db.reopen()], Array.from({ length: 50 }, () => racer(srv, [prv.id], 5)));
-      expect(won).toHaveLength(5);
-      expect(sortedIds(await storage.listBookings(ws.id, { limit: 100 }))).toEqual(sortedIds(won));
-    }, RACE_TIMEOUT_MS);
+    test(
+      'split over two storage instances on one database, 50 racers for a capacity-5 slot: exactly five succeed',
+      async () => {
+        const { ws, srv, prv } = await seed(storage, { capacity: 5 });
+        const { won } = await race(
+          [storage, db.reopen()],
+          Array.from({ length: 50 }, () => racer(srv, [prv.id], 5)),
+        );
+        expect(won).toHaveLength(5);
+        expect(sortedIds(await storage.listBookings(ws.id, { limit: 100 }))).toEqual(sortedIds(won));
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('auto-assignment across two candidate providers, 10 racers for a capacity-1 slot: exactly two bookings, one per provider', async () => {
-      const { ws, srv, prv } = await seed(storage);
-      const second = await addProvider(storage, ws, { serviceIds: [srv.id] });
-      const { won } = await race([storage, db.reopen()], Array.from({ length: 10 }, () => racer(srv, [prv.id, second.id], 1)));
-      expect(won.map((booking) => booking.providerId).sort()).toEqual([prv.id, second.id].sort());
-      expect(sortedIds(await storage.listBookings(ws.id, { limit: 100 }))).toEqual(sortedIds(won));
-    }, RACE_TIMEOUT_MS);
+    test(
+      'auto-assignment across two candidate providers, 10 racers for a capacity-1 slot: exactly two bookings, one per provider',
+      async () => {
+        const { ws, srv, prv } = await seed(storage);
+        const second = await addProvider(storage, ws, { serviceIds: [srv.id] });
+        const { won } = await race(
+          [storage, db.reopen()],
+          Array.from({ length: 10 }, () => racer(srv, [prv.id, second.id], 1)),
+        );
+        expect(won.map((booking) => booking.providerId).sort()).toEqual([prv.id, second.id].sort());
+        expect(sortedIds(await storage.listBookings(ws.id, { limit: 100 }))).toEqual(sortedIds(won));
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('10 concurrent claimDueMessages from two instances over 30 due messages: every message is claimed exactly once', async () => {
-      const ws = aWorkspace();
-      await storage.createWorkspace(ws);
-      await storage.createWebhook(aWebhook(ws));
-      const written = await storage.enqueueEvents(Array.from({ length: 30 }, (_, i) => anEvent(ws, 'booking.created', T0 - i)));
-      expect(written).toHaveLength(30);
-      const other = db.reopen();
-      await warm([storage, other]);
-      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-        (i % 2 ? other : storage).claimDueMessages(`worker-${i}`, T0, T0 + MINUTE, 5).then((messages) => ({ owner: `worker-${i}`, messages }))));
-      const claimed = claims.flatMap((claim) => claim.messages);
-      expect(claimed).toHaveLength(30);
-      expect(sortedIds(claimed)).toEqual(sortedIds(written));
-      expect(await storage.claimDueMessages('late', T0, T0 + MINUTE, 100)).toEqual([]);
-      // Each lease belongs to the claimer that received the message.
-      const { owner, messages } = claims.find((claim) => claim.messages.length > 0)!;
-      expect(await storage.recordAttempt(owner === 'worker-0' ? 'worker-1' : 'worker-0', messages[0]!.id, anOutcome(messages[0]!))).toBe(false);
-      expect(await storage.recordAttempt(owner, messages[0]!.id, anOutcome(messages[0]!))).toBe(true);
-    }, RACE_TIMEOUT_MS);
+    test(
+      '10 concurrent claimDueMessages from two instances over 30 due messages: every message is claimed exactly once',
+      async () => {
+        const ws = aWorkspace();
+        await storage.createWorkspace(ws);
+        await storage.createWebhook(aWebhook(ws));
+        const written = await storage.enqueueEvents(Array.from({ length: 30 }, (_, i) => anEvent(ws, 'booking.created', T0 - i)));
+        expect(written).toHaveLength(30);
+        const other = db.reopen();
+        await warm([storage, other]);
+        const claims = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 ? other : storage).claimDueMessages(`worker-${i}`, T0, T0 + MINUTE, 5).then((messages) => ({ owner: `worker-${i}`, messages })),
+          ),
+        );
+        const claimed = claims.flatMap((claim) => claim.messages);
+        expect(claimed).toHaveLength(30);
+        expect(sortedIds(claimed)).toEqual(sortedIds(written));
+        expect(await storage.claimDueMessages('late', T0, T0 + MINUTE, 100)).toEqual([]);
+        // Each lease belongs to the claimer that received the message.
+        const { owner, messages } = claims.find((claim) => claim.messages.length > 0)!;
+        expect(await storage.recordAttempt(owner === 'worker-0' ? 'worker-1' : 'worker-0', messages[0]!.id, anOutcome(messages[0]!))).toBe(false);
+        expect(await storage.recordAttempt(owner, messages[0]!.id, anOutcome(messages[0]!))).toBe(true);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('20 concurrent consumePairingCode calls for one code, from two instances: exactly one wins', async () => {
-      const ws = aWorkspace();
-      await storage.createWorkspace(ws);
-      const code = aPairingCode(ws);
-      await storage.createPairingCode(code);
-      const other = db.reopen();
-      await warm([storage, other]);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : storage).consumePairingCode(code.codeHash, T0 + i)));
-      const winners = results.filter((result) => result !== null);
-      expect(winners).toHaveLength(1);
-      expect(winners[0]).toEqual({ ...code, usedAt: winners[0]!.usedAt });
-      expect(await storage.consumePairingCode(code.codeHash, T0 + 100)).toBeNull();
-    }, RACE_TIMEOUT_MS);
+    test(
+      '20 concurrent consumePairingCode calls for one code, from two instances: exactly one wins',
+      async () => {
+        const ws = aWorkspace();
+        await storage.createWorkspace(ws);
+        const code = aPairingCode(ws);
+        await storage.createPairingCode(code);
+        const other = db.reopen();
+        await warm([storage, other]);
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : storage).consumePairingCode(code.codeHash, T0 + i)));
+        const winners = results.filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        expect(winners[0]).toEqual({ ...code, usedAt: winners[0]!.usedAt });
+        expect(await storage.consumePairingCode(code.codeHash, T0 + 100)).toBeNull();
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('20 concurrent consumePanelCode calls for one code, from two instances: exactly one wins', async () => {
-      const ws = aWorkspace();
-      await storage.createWorkspace(ws);
-      const code = aPanelCode(ws);
-      await storage.createPanelCode(code);
-      const other = db.reopen();
-      await warm([storage, other]);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : storage).consumePanelCode(code.codeHash, T0 + i)));
-      const winners = results.filter((result) => result !== null);
-      expect(winners).toHaveLength(1);
-      expect(winners[0]).toEqual({ ...code, usedAt: winners[0]!.usedAt });
-    }, RACE_TIMEOUT_MS);
+    test(
+      '20 concurrent consumePanelCode calls for one code, from two instances: exactly one wins',
+      async () => {
+        const ws = aWorkspace();
+        await storage.createWorkspace(ws);
+        const code = aPanelCode(ws);
+        await storage.createPanelCode(code);
+        const other = db.reopen();
+        await warm([storage, other]);
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other : storage).consumePanelCode(code.codeHash, T0 + i)));
+        const winners = results.filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        expect(winners[0]).toEqual({ ...code, usedAt: winners[0]!.usedAt });
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('20 concurrent rotatePanelSession calls with one token, from two instances: exactly one renews it', async () => {
-      const ws = aWorkspace();
-      await storage.createWorkspace(ws);
-      const session = aPanelSession(ws);
-      await storage.createPanelSession(session);
-      const other = db.reopen();
-      await warm([storage, other]);
-      const nexts = Array.from({ length: 20 }, () => aPanelSession(ws));
-      const results = await Promise.all(nexts.map((next, i) => (i % 2 ? other : storage).rotatePanelSession(session.tokenHash, next, T0 + i)));
-      const winners = results.flatMap((result, i) => (result ? [i] : []));
-      expect(winners).toHaveLength(1);
-      expect(results[winners[0]!]).toEqual(session);
-      const live = await Promise.all(nexts.map((next) => storage.findPanelSession(next.tokenHash, T0)));
-      expect(live.filter((each) => each !== null)).toEqual([nexts[winners[0]!]!]);
-    }, RACE_TIMEOUT_MS);
+    test(
+      '20 concurrent rotatePanelSession calls with one token, from two instances: exactly one renews it',
+      async () => {
+        const ws = aWorkspace();
+        await storage.createWorkspace(ws);
+        const session = aPanelSession(ws);
+        await storage.createPanelSession(session);
+        const other = db.reopen();
+        await warm([storage, other]);
+        const nexts = Array.from({ length: 20 }, () => aPanelSession(ws));
+        const results = await Promise.all(nexts.map((next, i) => (i % 2 ? other : storage).rotatePanelSession(session.tokenHash, next, T0 + i)));
+        const winners = results.flatMap((result, i) => (result ? [i] : []));
+        expect(winners).toHaveLength(1);
+        expect(results[winners[0]!]).toEqual(session);
+        const live = await Promise.all(nexts.map((next) => storage.findPanelSession(next.tokenHash, T0)));
+        expect(live.filter((each) => each !== null)).toEqual([nexts[winners[0]!]!]);
+      },
+      RACE_TIMEOUT_MS,
+    );
 
-    test('single writes issued while reservations are in flight all succeed, on one instance and across two', async () => {
-      const { ws, srv, prv } = await seed(storage);
-      const other = db.reopen();
-      const hook = aWebhook(ws);
-      await storage.createWebhook(hook);
-      const codes = Array.from({ length: 5 }, () => aPairingCode(ws));
-      for (const code of codes) await storage.createPairingCode(code);
-      await warm([storage, other]);
-      const work: Promise<unknown>[] = [];
-      for (let i = 0; i < 10; i++) {
-        const on = i % 2 ? other : storage;
-        work.push(on.reserveBooking({ ...racer(srv, [prv.id], 100), emit: () => [anEvent(ws, 'booking.created')] }));
-        work.push(on.createWorkspace(aWorkspace()));
-        work.push(on.putSettingIfAbsent(`setting-${i}`, 'value'));
-        work.push(on.updateWebhook(ws.id, hook.id, { name: `name-${i}` }, T0 + i));
-        if (i < codes.length) work.push(on.consumePairingCode(codes[i]!.codeHash, T0));
-      }
-      const settled = await Promise.allSettled(work);
-      expect(settled.filter((each) => each.status === 'rejected').map((each) => String((each as PromiseRejectedResult).reason))).toEqual([]);
-      expect(await storage.listBookings(ws.id, { limit: 100 })).toHaveLength(10);
-    }, RACE_TIMEOUT_MS);
+    test(
+      'single writes issued while reservations are in flight all succeed, on one instance and across two',
+      async () => {
+        const { ws, srv, prv } = await seed(storage);
+        const other = db.reopen();
+        const hook = aWebhook(ws);
+        await storage.createWebhook(hook);
+        const codes = Array.from({ length: 5 }, () => aPairingCode(ws));
+        for (const code of codes) await storage.createPairingCode(code);
+        await warm([storage, other]);
+        const work: Promise<unknown>[] = [];
+        for (let i = 0; i < 10; i++) {
+          const on = i % 2 ? other : storage;
+          work.push(on.reserveBooking({ ...racer(srv, [prv.id], 100), emit: () => [anEvent(ws, 'booking.created')] }));
+          work.push(on.createWorkspace(aWorkspace()));
+          work.push(on.putSettingIfAbsent(`setting-${i}`, 'value'));
+          work.push(on.updateWebhook(ws.id, hook.id, { name: `name-${i}` }, T0 + i));
+          if (i < codes.length) work.push(on.consumePairingCode(codes[i]!.codeHash, T0));
+        }
+        const settled = await Promise.allSettled(work);
+        expect(settled.filter((each) => each.status === 'rejected').map((each) => String((each as PromiseRejectedResult).reason))).toEqual([]);
+        expect(await storage.listBookings(ws.id, { limit: 100 })).toHaveLength(10);
+      },
+      RACE_TIMEOUT_MS,
+    );
   });
 }

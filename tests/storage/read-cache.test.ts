@@ -51,7 +51,23 @@ describe('catalogue read cache', () => {
   test('services: active filter, lookup by id and invalidation on update', async () => {
     const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'services-shop', name: 'S' });
     const now = clock.now();
-    const base = { workspaceId: workspace.id, description: null, duration: 30, priceMinor: 0, currency: 'EUR', category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null, slotInterval: null, providerIds: [], createdAt: now, updatedAt: now };
+    const base = {
+      workspaceId: workspace.id,
+      description: null,
+      duration: 30,
+      priceMinor: 0,
+      currency: 'EUR',
+      category: null,
+      capacity: 1,
+      bufferTime: 0,
+      minNotice: 0,
+      maxAdvance: null,
+      depositMinor: null,
+      slotInterval: null,
+      providerIds: [],
+      createdAt: now,
+      updatedAt: now,
+    };
     await cached.createService({ ...base, id: newId('srv'), name: 'Active', active: true, order: 0 });
     const inactiveId = newId('srv');
     await cached.createService({ ...base, id: inactiveId, name: 'Inactive', active: false, order: 1 });
@@ -67,14 +83,63 @@ describe('catalogue read cache', () => {
     const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'busy-shop', name: 'B' });
     const now = clock.now();
     const providerId = newId('prv');
-    await raw.createProvider({ id: providerId, workspaceId: workspace.id, name: 'P', email: null, active: true, hours: null, serviceIds: [], createdAt: now, updatedAt: now });
+    await raw.createProvider({
+      id: providerId,
+      workspaceId: workspace.id,
+      name: 'P',
+      email: null,
+      active: true,
+      hours: null,
+      serviceIds: [],
+      createdAt: now,
+      updatedAt: now,
+    });
     const serviceId = newId('srv');
-    await raw.createService({ id: serviceId, workspaceId: workspace.id, name: 'S', description: null, duration: 30, priceMinor: 0, currency: 'EUR', active: true, category: null, capacity: 1, bufferTime: 0, minNotice: 0, maxAdvance: null, depositMinor: null, order: 0, slotInterval: null, providerIds: [providerId], createdAt: now, updatedAt: now });
+    await raw.createService({
+      id: serviceId,
+      workspaceId: workspace.id,
+      name: 'S',
+      description: null,
+      duration: 30,
+      priceMinor: 0,
+      currency: 'EUR',
+      active: true,
+      category: null,
+      capacity: 1,
+      bufferTime: 0,
+      minNotice: 0,
+      maxAdvance: null,
+      depositMinor: null,
+      order: 0,
+      slotInterval: null,
+      providerIds: [providerId],
+      createdAt: now,
+      updatedAt: now,
+    });
     expect(await cached.listBusy([providerId], now, now + 3_600_000)).toEqual([]);
     const booking = {
-      id: newId('bk'), workspaceId: workspace.id, serviceId, providerId, status: 'CONFIRMED' as const, startTime: now + 600_000, endTime: now + 2_400_000,
-      bufferTime: 0, customerName: null, customerEmail: 'a@example.com', phone: null, notes: null, customFields: {}, amountMinor: null, currency: null,
-      cancelReason: null, holdExpiresAt: null, createdAt: now, updatedAt: now, revision: 0, manageTokenHash: null, manageTokenSealed: null,
+      id: newId('bk'),
+      workspaceId: workspace.id,
+      serviceId,
+      providerId,
+      status: 'CONFIRMED' as const,
+      startTime: now + 600_000,
+      endTime: now + 2_400_000,
+      bufferTime: 0,
+      customerName: null,
+      customerEmail: 'a@example.com',
+      phone: null,
+      notes: null,
+      customFields: {},
+      amountMinor: null,
+      currency: null,
+      cancelReason: null,
+      holdExpiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+      revision: 0,
+      manageTokenHash: null,
+      manageTokenSealed: null,
     };
     await raw.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
     expect((await cached.listBusy([providerId], now, now + 3_600_000)).map((interval) => interval.bookingId)).toEqual([booking.id]);

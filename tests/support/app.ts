@@ -78,13 +78,23 @@ export async function createTestApp(adapter: AdapterName = 'libsql', options: Te
   const config = parseConfig({ SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, ...options.config });
   const payments = typeof options.payments === 'object' ? options.payments : openPayments({ ...config, SVC_PAYMENTS: options.payments ?? config.SVC_PAYMENTS });
   const deps = buildDeps({
-    storage: db.storage, config, clock, logger: options.logger ?? silentLogger, rateLimiter: options.rateLimiter ?? memoryRateLimiter(), payments,
+    storage: db.storage,
+    config,
+    clock,
+    logger: options.logger ?? silentLogger,
+    rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
+    payments,
     onOutboxWrite: options.onOutboxWrite,
   });
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   const app = createApp(deps);
   return {
-    app, deps, db, clock, workspace, apiKey,
+    app,
+    deps,
+    db,
+    clock,
+    workspace,
+    apiKey,
     request: (method, path, requestOptions) => send(app, method, path, requestOptions),
     close: () => db.drop(),
   };

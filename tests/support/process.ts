@@ -72,20 +72,37 @@ export interface ServeProcess {
 export async function startServe(options: { env: Record<string, string>; port?: number; args?: string[]; timeoutMs?: number }): Promise<ServeProcess> {
   const port = options.port ?? freePort();
   const args = options.args ?? ['--port', String(port), '--host', '127.0.0.1'];
-  const child = Bun.spawn({ cmd: [BUN, MAIN, 'serve', ...args], env: childEnv(options.env), cwd: CHILD_CWD, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
+  const child = Bun.spawn({
+    cmd: [BUN, MAIN, 'serve', ...args],
+    env: childEnv(options.env),
+    cwd: CHILD_CWD,
+    stdin: 'ignore',
+    stdout: 'ignore',
+    stderr: 'pipe',
+  });
   let text = '';
   const collecting = (async () => {
     const decoder = new TextDecoder();
     for await (const chunk of child.stderr) text += decoder.decode(chunk, { stream: true });
   })();
-  const logs = () => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const logs = () =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   const url = `http://127.0.0.1:${port}`;
 
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`svc serve exited with ${child.exitCode} before answering:\n${text}`);
-      return fetch(`${url}/healthz`).then((response) => response.status === 200, () => false);
-    }, { timeoutMs: options.timeoutMs ?? 15_000, what: `svc serve to answer /healthz on ${url}` });
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`svc serve exited with ${child.exitCode} before answering:\n${text}`);
+        return fetch(`${url}/healthz`).then(
+          (response) => response.status === 200,
+          () => false,
+        );
+      },
+      { timeoutMs: options.timeoutMs ?? 15_000, what: `svc serve to answer /healthz on ${url}` },
+    );
   } catch (error) {
     if (child.exitCode !== null) throw error;
     child.kill('SIGKILL');
@@ -94,7 +111,9 @@ export async function startServe(options: { env: Record<string, string>; port?: 
 
   let signalled = false;
   return {
-    child, port, url,
+    child,
+    port,
+    url,
     stderr: () => text,
     logs,
     waitForLog(match, timeoutMs = 5000) {

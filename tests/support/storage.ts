@@ -40,7 +40,9 @@ export async function createTestDatabase(adapter: AdapterName): Promise<TestData
     await storage.migrate();
     const opened: Storage[] = [storage];
     return {
-      adapter, storage, env: { DATABASE_URL: url },
+      adapter,
+      storage,
+      env: { DATABASE_URL: url },
       reopen: () => {
         const other = libsqlStorage(url);
         opened.push(other);
@@ -60,7 +62,9 @@ export async function createTestDatabase(adapter: AdapterName): Promise<TestData
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    adapter, storage, env: { DATABASE_URL: url.toString(), SVC_SECRET: `test-secret-${schema}-0123456789abcdef` },
+    adapter,
+    storage,
+    env: { DATABASE_URL: url.toString(), SVC_SECRET: `test-secret-${schema}-0123456789abcdef` },
     reopen: () => {
       const other = postgresStorage(POSTGRES_URL, { schema });
       opened.push(other);

@@ -6,9 +6,16 @@ const SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const ok: AttemptResult = { statusCode: 200, error: null, durationMs: 12, retryAfterMs: null };
 const failed = (statusCode: number | null, retryAfterMs: number | null = null): AttemptResult => ({ statusCode, error: null, durationMs: 12, retryAfterMs });
 
-const plan = (overrides: Partial<PlanInput>) => planOutcome({
-  attempt: 1, schedule: SCHEDULE, result: ok, attemptedAt: AT, webhook: { failingSince: null }, random: () => 0.5, ...overrides,
-});
+const plan = (overrides: Partial<PlanInput>) =>
+  planOutcome({
+    attempt: 1,
+    schedule: SCHEDULE,
+    result: ok,
+    attemptedAt: AT,
+    webhook: { failingSince: null },
+    random: () => 0.5,
+    ...overrides,
+  });
 
 describe('planOutcome (pure)', () => {
   test('any 2xx delivers; a 2xx after failures clears the failing run', () => {
@@ -38,7 +45,11 @@ describe('planOutcome (pure)', () => {
   });
 
   test('a failure 5 days into the failing run disables the endpoint; one just before does not', () => {
-    expect(plan({ result: failed(500), webhook: { failingSince: AT - FAILING_DISABLE_AFTER_MS } })).toEqual({ status: 'failed', nextAttemptAt: null, webhook: { isActive: false } });
+    expect(plan({ result: failed(500), webhook: { failingSince: AT - FAILING_DISABLE_AFTER_MS } })).toEqual({
+      status: 'failed',
+      nextAttemptAt: null,
+      webhook: { isActive: false },
+    });
     expect(plan({ result: failed(500), webhook: { failingSince: AT - FAILING_DISABLE_AFTER_MS + 1 } }).status).toBe('pending');
   });
 

@@ -55,7 +55,9 @@ describeEachAdapter('webhook delivery', (adapter) => {
     await sendTest(hook.id);
     await t.dispatcher.runOnce();
     expect(() => verify(other.secret, receiver.receipts[0]!)).toThrow('No matching signature found');
-    expect(() => verify(hook.secret, { ...receiver.receipts[0]!, body: receiver.receipts[0]!.body.replace('acme', 'acmf') })).toThrow('No matching signature found');
+    expect(() => verify(hook.secret, { ...receiver.receipts[0]!, body: receiver.receipts[0]!.body.replace('acme', 'acmf') })).toThrow(
+      'No matching signature found',
+    );
   });
 
   test('every event type is delivered by the operation that causes it, with the booking as the API answers it', async () => {
@@ -73,7 +75,10 @@ describeEachAdapter('webhook delivery', (adapter) => {
     const event = (type: string, booking: unknown) => ({ type, timestamp: iso(now()), data: { workspace: 'acme', booking } });
 
     // booking.created: createBooking
-    const created = await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', name: 'Ada', date: workdayAt(now(), '10:00') } });
+    const created = await t.request('POST', `${WS}/bookings`, {
+      key: t.apiKey,
+      body: { serviceId, email: 'ada@example.com', name: 'Ada', date: workdayAt(now(), '10:00') },
+    });
     expect(created.status).toBe(200);
     expect(await delivered()).toEqual([event('booking.created', created.body.booking)]);
 
@@ -101,7 +106,10 @@ describeEachAdapter('webhook delivery', (adapter) => {
     try {
       const { serviceId: priced } = await createCatalogue(paid, { price: 40, name: 'Paid massage' });
       const paidHook = await paid.createWebhook(receiver.url, { events: ['payment.received', 'booking.confirmed'] });
-      const unpaid = await paid.request('POST', `${WS}/bookings`, { key: paid.apiKey, body: { serviceId: priced, email: 'cy@example.com', date: workdayAt(paid.clock.now(), '14:00') } });
+      const unpaid = await paid.request('POST', `${WS}/bookings`, {
+        key: paid.apiKey,
+        body: { serviceId: priced, email: 'cy@example.com', date: workdayAt(paid.clock.now(), '14:00') },
+      });
       expect(unpaid.body.booking.status).toBe('PENDING');
       const reference = new URL(unpaid.body.checkoutUrl).pathname.split('/').at(-1)!;
       const paidAt = paid.clock.now();
@@ -111,11 +119,17 @@ describeEachAdapter('webhook delivery', (adapter) => {
       // The payment's two messages are stamped 1 ms apart so that they are sent in that order.
       paid.clock.advance(1);
       expect(await paid.dispatcher.runOnce()).toBe(2);
-      const payments = receiver.receipts.slice(seen).map((receipt) => verify(paidHook.secret, receipt, paid.clock.now()) as { type: string; [key: string]: unknown });
+      const payments = receiver.receipts
+        .slice(seen)
+        .map((receipt) => verify(paidHook.secret, receipt, paid.clock.now()) as { type: string; [key: string]: unknown });
       seen = receiver.receipts.length;
       // Claimed in that order, sent concurrently: they may arrive in either order.
       expect(payments.sort((a, b) => b.type.localeCompare(a.type))).toEqual([
-        { type: 'payment.received', timestamp: iso(paidAt), data: { workspace: 'acme', booking: confirmedByPayment, payment: { amount: 40, currency: 'EUR', provider: 'test', reference } } },
+        {
+          type: 'payment.received',
+          timestamp: iso(paidAt),
+          data: { workspace: 'acme', booking: confirmedByPayment, payment: { amount: 40, currency: 'EUR', provider: 'test', reference } },
+        },
         { type: 'booking.confirmed', timestamp: iso(paidAt), data: { workspace: 'acme', booking: confirmedByPayment } },
       ]);
     } finally {
@@ -135,11 +149,17 @@ describeEachAdapter('webhook delivery', (adapter) => {
     const everything = startReceiver();
     try {
       const all = await t.createWebhook(everything.url);
-      const created = await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') } });
+      const created = await t.request('POST', `${WS}/bookings`, {
+        key: t.apiKey,
+        body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') },
+      });
       await t.request('POST', `${WS}/bookings/${created.body.booking.id}/cancel`, { key: t.apiKey });
       expect(await t.dispatcher.runOnce()).toBe(3);
       expect(receiver.receipts.map((receipt) => (verify(cancelledOnly.secret, receipt) as { type: string }).type)).toEqual(['booking.cancelled']);
-      expect(everything.receipts.map((receipt) => (verify(all.secret, receipt) as { type: string }).type).sort()).toEqual(['booking.cancelled', 'booking.created']);
+      expect(everything.receipts.map((receipt) => (verify(all.secret, receipt) as { type: string }).type).sort()).toEqual([
+        'booking.cancelled',
+        'booking.created',
+      ]);
     } finally {
       await everything.stop();
     }
@@ -232,7 +252,9 @@ describeEachAdapter('webhook delivery', (adapter) => {
     expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
     const shown = await t.request('GET', `${WS}/webhooks/${hook.id}`, { key: t.apiKey });
     expect(shown.body.webhook.isActive).toBe(false);
-    expect(await deliveries(hook.id)).toEqual([expect.objectContaining({ statusCode: 410, error: 'the endpoint answered 410 Gone: it was disabled', nextRetryAt: null })]);
+    expect(await deliveries(hook.id)).toEqual([
+      expect.objectContaining({ statusCode: 410, error: 'the endpoint answered 410 Gone: it was disabled', nextRetryAt: null }),
+    ]);
 
     const { serviceId } = await createCatalogue(t);
     await t.request('POST', `${WS}/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', date: workdayAt(t.clock.now(), '10:00') } });
@@ -247,7 +269,14 @@ describeEachAdapter('webhook delivery', (adapter) => {
     await t.request('PATCH', `${WS}/webhooks/${hook.id}`, { key: t.apiKey, body: { isActive: false } });
     expect(await t.dispatcher.runOnce()).toBe(1);
     expect(receiver.receipts).toHaveLength(0);
-    expect(await deliveries(hook.id)).toEqual([expect.objectContaining({ statusCode: null, error: 'the endpoint is disabled: the message was not sent', nextRetryAt: null, eventType: 'booking.created' })]);
+    expect(await deliveries(hook.id)).toEqual([
+      expect.objectContaining({
+        statusCode: null,
+        error: 'the endpoint is disabled: the message was not sent',
+        nextRetryAt: null,
+        eventType: 'booking.created',
+      }),
+    ]);
   });
 
   test('failing every delivery for 5 days disables the endpoint (manual clock)', async () => {
@@ -294,11 +323,13 @@ describeEachAdapter('webhook delivery', (adapter) => {
       await t.dispatcher.runOnce();
       expect(receiver.receipts).toHaveLength(1);
       expect(target.receipts).toHaveLength(0);
-      expect(await deliveries(hook.id)).toEqual([expect.objectContaining({
-        statusCode: 307,
-        error: `redirects are not followed (Location: ${target.url}): set the webhook url to the final address`,
-        nextRetryAt: iso(t.clock.now() + 1000),
-      })]);
+      expect(await deliveries(hook.id)).toEqual([
+        expect.objectContaining({
+          statusCode: 307,
+          error: `redirects are not followed (Location: ${target.url}): set the webhook url to the final address`,
+          nextRetryAt: iso(t.clock.now() + 1000),
+        }),
+      ]);
       expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'pending', attempts: 1 });
     } finally {
       await target.stop();
@@ -316,7 +347,9 @@ describeEachAdapter('webhook delivery', (adapter) => {
     await sendTest(hook.id);
     await slow.runOnce();
     held.open();
-    expect(await deliveries(hook.id)).toEqual([expect.objectContaining({ statusCode: null, error: 'no response within 0.2 s', nextRetryAt: iso(t.clock.now() + 1000) })]);
+    expect(await deliveries(hook.id)).toEqual([
+      expect.objectContaining({ statusCode: null, error: 'no response within 0.2 s', nextRetryAt: iso(t.clock.now() + 1000) }),
+    ]);
   });
 
   test('a refused connection is a failure with the reason, retried', async () => {
@@ -334,16 +367,22 @@ describeEachAdapter('webhook delivery', (adapter) => {
   test('the destination is checked again at delivery: a private address is refused without SVC_WEBHOOK_ALLOW_PRIVATE, nothing is sent', async () => {
     const hook = await t.createWebhook(receiver.url);
     const strict = createDispatcher({
-      storage: t.deps.storage, config: { ...t.deps.config, SVC_WEBHOOK_ALLOW_PRIVATE: false }, clock: t.clock, logger: t.deps.logger, random: () => 0.5,
+      storage: t.deps.storage,
+      config: { ...t.deps.config, SVC_WEBHOOK_ALLOW_PRIVATE: false },
+      clock: t.clock,
+      logger: t.deps.logger,
+      random: () => 0.5,
     });
     const messageId = await sendTest(hook.id);
     await strict.runOnce();
     expect(receiver.receipts).toHaveLength(0);
-    expect(await deliveries(hook.id)).toEqual([expect.objectContaining({
-      statusCode: null,
-      error: 'refused: 127.0.0.1 is not a public address (loopback); webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)',
-      nextRetryAt: iso(t.clock.now() + 1000),
-    })]);
+    expect(await deliveries(hook.id)).toEqual([
+      expect.objectContaining({
+        statusCode: null,
+        error: 'refused: 127.0.0.1 is not a public address (loopback); webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)',
+        nextRetryAt: iso(t.clock.now() + 1000),
+      }),
+    ]);
     expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'pending', attempts: 1 });
   });
 
@@ -351,7 +390,11 @@ describeEachAdapter('webhook delivery', (adapter) => {
     const hook = await t.createWebhook(`http://hooks.customer.test:${receiver.port}/hooks`);
     const resolved: string[] = [];
     const strict = createDispatcher({
-      storage: t.deps.storage, config: { ...t.deps.config, SVC_WEBHOOK_ALLOW_PRIVATE: false }, clock: t.clock, logger: t.deps.logger, random: () => 0.5,
+      storage: t.deps.storage,
+      config: { ...t.deps.config, SVC_WEBHOOK_ALLOW_PRIVATE: false },
+      clock: t.clock,
+      logger: t.deps.logger,
+      random: () => 0.5,
       resolve: async (host) => {
         resolved.push(host);
         return ['203.0.113.7', '10.0.0.5'];
@@ -360,14 +403,20 @@ describeEachAdapter('webhook delivery', (adapter) => {
     await sendTest(hook.id);
     await strict.runOnce();
     expect(resolved).toEqual(['hooks.customer.test']);
-    expect((await deliveries(hook.id))[0].error).toBe('refused: hooks.customer.test resolves to 10.0.0.5, not a public address (private); webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)');
+    expect((await deliveries(hook.id))[0].error).toBe(
+      'refused: hooks.customer.test resolves to 10.0.0.5, not a public address (private); webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)',
+    );
     expect(receiver.receipts).toHaveLength(0);
   });
 
   test('a signing secret that does not open (SVC_SECRET changed) fails the attempt with the reason; nothing is sent', async () => {
     const hook = await t.createWebhook(receiver.url);
     const rotated = createDispatcher({
-      storage: t.deps.storage, config: { ...t.deps.config, SVC_SECRET: 'a-different-secret-a-different-secret-0000' }, clock: t.clock, logger: t.deps.logger, random: () => 0.5,
+      storage: t.deps.storage,
+      config: { ...t.deps.config, SVC_SECRET: 'a-different-secret-a-different-secret-0000' },
+      clock: t.clock,
+      logger: t.deps.logger,
+      random: () => 0.5,
     });
     await sendTest(hook.id);
     await rotated.runOnce();
@@ -456,8 +505,9 @@ describeEachAdapter('webhook delivery', (adapter) => {
     try {
       await receiver.waitFor(60);
       // Once every message is recorded delivered nothing is left to send: the receipts are final.
-      await waitFor(async () => (await Promise.all([...ids].map((id) => t.deps.storage.getMessage(id)))).every((message) => message?.status === 'delivered'),
-        { what: 'all 60 messages recorded delivered' });
+      await waitFor(async () => (await Promise.all([...ids].map((id) => t.deps.storage.getMessage(id)))).every((message) => message?.status === 'delivered'), {
+        what: 'all 60 messages recorded delivered',
+      });
     } finally {
       await second.stop();
     }
@@ -481,7 +531,10 @@ describeEachAdapter('webhook delivery', (adapter) => {
     try {
       const hook = await woken.createWebhook(receiver.url);
       woken.dispatcher.start();
-      const [bypassed] = await woken.db.storage.enqueueEvents([{ workspaceId: woken.workspace.id, type: 'webhook.test', body: '{"type":"webhook.test"}', occurredAt: woken.clock.now() }], hook.id);
+      const [bypassed] = await woken.db.storage.enqueueEvents(
+        [{ workspaceId: woken.workspace.id, type: 'webhook.test', body: '{"type":"webhook.test"}', occurredAt: woken.clock.now() }],
+        hook.id,
+      );
       expect(wakes).toBe(0);
 
       const signalled = await woken.request('POST', `${WS}/webhooks/${hook.id}/test`, { key: woken.apiKey });

@@ -37,7 +37,9 @@ test('an attempt with a pinned address connects there without resolving the name
   expect(seen).toHaveLength(1);
   expect(seen[0]).toMatchObject({ host: `hooks.customer.test:${receiver.port}`, body: message.body });
   const verified = signer.verify(message.body, {
-    'webhook-id': message.id, 'webhook-timestamp': String(Math.floor(NOW / 1000)), 'webhook-signature': seen[0]!.signature!,
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(NOW / 1000)),
+    'webhook-signature': seen[0]!.signature!,
   });
   expect(verified).toEqual({ type: 'webhook.test' });
 });

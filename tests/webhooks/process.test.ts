@@ -57,16 +57,24 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
 
     const hook = (await call(first.url, 'POST', '/webhooks', { key: apiKey, body: { url: `http://127.0.0.1:${receiverPort}/hooks` } })).webhook;
     const provider = (await call(first.url, 'POST', '/providers', { key: apiKey, body: { name: 'Robin' } })).provider;
-    const service = (await call(first.url, 'POST', '/services', { key: apiKey, body: { name: 'Massage', duration: 30, price: 40, currency: 'EUR', providerIds: [provider.id] } })).service;
+    const service = (
+      await call(first.url, 'POST', '/services', {
+        key: apiKey,
+        body: { name: 'Massage', duration: 30, price: 40, currency: 'EUR', providerIds: [provider.id] },
+      })
+    ).service;
     for (const time of ['10:00', '10:30', '11:00', '11:30', '12:00']) {
       await call(first.url, 'POST', '/bookings', { key: apiKey, body: { serviceId: service.id, email: 'ada@example.com', date: workdayAt(Date.now(), time) } });
       await call(first.url, 'POST', `/webhooks/${hook.id}/test`, { key: apiKey });
     }
     // Every message has been tried once (the receiver is down) and waits for its retry: kill the process now.
-    await waitFor(async () => {
-      const { deliveries } = await call(first.url, 'GET', `/webhooks/${hook.id}/deliveries?limit=100`, { key: apiKey });
-      return new Set(deliveries.map((delivery: { messageId: string }) => delivery.messageId)).size === 10;
-    }, { what: 'one attempt of each of the 10 messages' });
+    await waitFor(
+      async () => {
+        const { deliveries } = await call(first.url, 'GET', `/webhooks/${hook.id}/deliveries?limit=100`, { key: apiKey });
+        return new Set(deliveries.map((delivery: { messageId: string }) => delivery.messageId)).size === 10;
+      },
+      { what: 'one attempt of each of the 10 messages' },
+    );
     first.signal('SIGKILL');
     expect(await first.child.exited).not.toBe(0);
 
@@ -81,8 +89,10 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
     const second = killOnCleanup(await startServe({ env }));
     await receiver.waitFor(10, 15_000);
     // Once every message is recorded delivered nothing is left to send: the receipts are final.
-    await waitFor(async () => (await Promise.all(stored.map((message) => db.storage.getMessage(message!.id)))).every((message) => message?.status === 'delivered'),
-      { what: 'every message recorded delivered' });
+    await waitFor(
+      async () => (await Promise.all(stored.map((message) => db.storage.getMessage(message!.id)))).every((message) => message?.status === 'delivered'),
+      { what: 'every message recorded delivered' },
+    );
     expect(receiver.receipts).toHaveLength(10);
     const byId = new Map(stored.map((message) => [message!.id, message!]));
     for (const receipt of receiver.receipts) {
@@ -117,13 +127,17 @@ describeEachAdapter('svc serve: webhook messages survive kill -9', (adapter) => 
     const hook = (await call(a!.url, 'POST', '/webhooks', { key: apiKey, body: { url: receiver.url } })).webhook;
     const sent: string[] = [];
     for (let batch = 0; batch < 10; batch++) {
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call((i % 2 === 0 ? a! : b!).url, 'POST', `/webhooks/${hook.id}/test`, { key: apiKey })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => call((i % 2 === 0 ? a! : b!).url, 'POST', `/webhooks/${hook.id}/test`, { key: apiKey })),
+      );
       sent.push(...answers.map((answer) => answer.messageId));
     }
     await receiver.waitFor(100, 20_000);
     // Once every message is recorded delivered nothing is left to send: the receipts are final.
-    await waitFor(async () => (await Promise.all(sent.map((id) => db.storage.getMessage(id)))).every((message) => message?.status === 'delivered'),
-      { timeoutMs: 20_000, what: 'every message recorded delivered' });
+    await waitFor(async () => (await Promise.all(sent.map((id) => db.storage.getMessage(id)))).every((message) => message?.status === 'delivered'), {
+      timeoutMs: 20_000,
+      what: 'every message recorded delivered',
+    });
 
     const counts = new Map<string, number>();
     for (const receipt of receiver.receipts) counts.set(receipt.id, (counts.get(receipt.id) ?? 0) + 1);

@@ -21,14 +21,24 @@ describeEachAdapter('webhook routes, errors', (adapter) => {
   test('POST without url -> 400 naming url, nothing stored', async () => {
     const response = await create({ name: 'no url' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'url is required', code: 'VALIDATION_ERROR', details: [{ path: '/url', message: 'url is required' }] });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'url is required',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: '/url', message: 'url is required' }],
+    });
     expect(await createdCount()).toBe(0);
   });
 
   test('POST with a url that is not a URL -> 400 naming url', async () => {
     const response = await create({ url: 'not a url' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'url must be a URL', code: 'VALIDATION_ERROR', details: [{ path: '/url', message: 'url must be a URL' }] });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'url must be a URL',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: '/url', message: 'url must be a URL' }],
+    });
   });
 
   for (const url of ['ftp://files.example.com/hook', 'ws://hooks.example.com/socket', 'file:///etc/passwd']) {
@@ -65,7 +75,12 @@ describeEachAdapter('webhook routes, errors', (adapter) => {
   test('POST with events not an array -> 400 naming events', async () => {
     const response = await create({ url: 'https://hooks.example.com/x', events: 'booking.created' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: 'events must be an array', code: 'VALIDATION_ERROR', details: [{ path: '/events', message: 'events must be an array' }] });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'events must be an array',
+      code: 'VALIDATION_ERROR',
+      details: [{ path: '/events', message: 'events must be an array' }],
+    });
   });
 
   test('POST with malformed JSON -> 400 VALIDATION_ERROR', async () => {

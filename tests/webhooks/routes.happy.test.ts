@@ -75,7 +75,13 @@ describeEachAdapter('webhook routes, happy paths', (adapter) => {
       success: true,
       webhooks: [
         { id: first.body.webhook.id, name: 'first', url: 'https://hooks.example.com/1', isActive: true, createdAt: '2026-11-23T08:00:00.000Z', events: [] },
-        { id: second.body.webhook.id, url: 'https://hooks.example.com/2', isActive: true, createdAt: '2026-11-23T08:00:01.000Z', events: ['booking.completed'] },
+        {
+          id: second.body.webhook.id,
+          url: 'https://hooks.example.com/2',
+          isActive: true,
+          createdAt: '2026-11-23T08:00:01.000Z',
+          events: ['booking.completed'],
+        },
       ],
     });
   });
@@ -92,7 +98,14 @@ describeEachAdapter('webhook routes, happy paths', (adapter) => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
-      webhook: { id: created.body.webhook.id, name: 'one', url: 'https://hooks.example.com/one', isActive: true, createdAt: '2026-11-23T08:00:00.000Z', events: [] },
+      webhook: {
+        id: created.body.webhook.id,
+        name: 'one',
+        url: 'https://hooks.example.com/one',
+        isActive: true,
+        createdAt: '2026-11-23T08:00:00.000Z',
+        events: [],
+      },
     });
   });
 
@@ -229,10 +242,7 @@ describeEachAdapter('webhook deliveries route', (adapter) => {
     });
     expect(response.body).toEqual({
       success: true,
-      deliveries: [
-        attempt(start + 60_000, 204, null),
-        attempt(start, 500, new Date(start + 60_000).toISOString()),
-      ],
+      deliveries: [attempt(start + 60_000, 204, null), attempt(start, 500, new Date(start + 60_000).toISOString())],
     });
     const limited = await t.request('GET', `/api/v1/workspaces/acme/webhooks/${hook.id}/deliveries?limit=1`, { key: t.apiKey });
     expect(limited.status).toBe(200);

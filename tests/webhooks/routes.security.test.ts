@@ -150,7 +150,9 @@ describeEachAdapter('webhook routes, security', (adapter) => {
   test('PATCH to a private url -> 400, url unchanged', async () => {
     const response = await t.request('PATCH', `${BASE}/${webhookId}`, { key: t.apiKey, body: { url: 'http://192.168.1.1/admin' } });
     expect(response.status).toBe(400);
-    expect(response.body.error).toBe('url must point to a public host: 192.168.1.1 is not a public address (private) (private networks are allowed only with SVC_WEBHOOK_ALLOW_PRIVATE=true)');
+    expect(response.body.error).toBe(
+      'url must point to a public host: 192.168.1.1 is not a public address (private) (private networks are allowed only with SVC_WEBHOOK_ALLOW_PRIVATE=true)',
+    );
     expect((await t.deps.storage.getWebhook(t.workspace.id, webhookId))?.url).toBe('https://hooks.example.com/acme');
   });
 });

@@ -125,21 +125,31 @@ export interface WebhookTestApp extends TestApp {
  * time (Standard Webhooks verifiers refuse timestamps more than 5 minutes off), plus a dispatcher with no
  * jitter (random 0.5) on the same clock.
  */
-export async function createWebhookTestApp(adapter: AdapterName, options: {
-  config?: Partial<Config>;
-  dispatcher?: Partial<DispatcherOptions>;
-  /** called after every write that added webhook messages (as `svc serve` wakes its delivery loop) */
-  onOutbox?: () => void;
-  /** `test`: bookings with a sum due start PENDING with a hold and svc's own checkout page */
-  payments?: 'none' | 'test';
-} = {}): Promise<WebhookTestApp> {
+export async function createWebhookTestApp(
+  adapter: AdapterName,
+  options: {
+    config?: Partial<Config>;
+    dispatcher?: Partial<DispatcherOptions>;
+    /** called after every write that added webhook messages (as `svc serve` wakes its delivery loop) */
+    onOutbox?: () => void;
+    /** `test`: bookings with a sum due start PENDING with a hold and svc's own checkout page */
+    payments?: 'none' | 'test';
+  } = {},
+): Promise<WebhookTestApp> {
   const t = await createTestApp(adapter, {
     config: { SVC_WEBHOOK_ALLOW_PRIVATE: true, SVC_WEBHOOK_RETRY_SCHEDULE: '1,2,4', ...options.config },
     payments: options.payments,
     onOutboxWrite: options.onOutbox,
   });
   t.clock.set(Math.floor(Date.now() / 1000) * 1000);
-  const dispatcher = createDispatcher({ storage: t.deps.storage, config: t.deps.config, clock: t.clock, logger: t.deps.logger, random: () => 0.5, ...options.dispatcher });
+  const dispatcher = createDispatcher({
+    storage: t.deps.storage,
+    config: t.deps.config,
+    clock: t.clock,
+    logger: t.deps.logger,
+    random: () => 0.5,
+    ...options.dispatcher,
+  });
   return {
     ...t,
     dispatcher,
@@ -173,5 +183,8 @@ export async function createCatalogue(t: Pick<TestApp, 'request' | 'apiKey'>, op
 export function workdayAt(now: number, time: string, daysAhead = 2): string {
   let day = Temporal.Instant.fromEpochMilliseconds(now).toZonedDateTimeISO('Europe/Berlin').toPlainDate().add({ days: daysAhead });
   while (day.dayOfWeek === 1 || day.dayOfWeek > 5) day = day.add({ days: 1 });
-  return day.toZonedDateTime({ timeZone: 'Europe/Berlin', plainTime: Temporal.PlainTime.from(time) }).toInstant().toString();
+  return day
+    .toZonedDateTime({ timeZone: 'Europe/Berlin', plainTime: Temporal.PlainTime.from(time) })
+    .toInstant()
+    .toString();
 }

@@ -62,7 +62,8 @@ describe('hosted pages', () => {
   });
   afterAll(() => t.close());
   const get = (path: string) => t.app.handle(new Request(`http://localhost${path}`));
-  const STRICT = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'none'; img-src 'self' data: https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  const STRICT =
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'none'; img-src 'self' data: https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
   test('GET /book/{slug}: the widget inline, the workspace name as title, a strict CSP', async () => {
     await t.request('PATCH', '/api/v1/workspaces/acme', { key: t.apiKey, body: { name: 'Acme <Studio>', language: 'de' } });
@@ -93,7 +94,9 @@ describe('hosted pages', () => {
     expect(response.headers.get('content-security-policy')).toBe(STRICT);
     const html = await response.text();
     for (const link of ['href="/book/demo"', 'href="/api/v1/docs"', 'href="/admin"']) expect(html).toContain(link);
-    expect(html).toContain('&lt;script src=&quot;https://svc.example.net/svc-widget.min.js&quot; data-slug=&quot;your-workspace&quot; async&gt;&lt;/script&gt;');
+    expect(html).toContain(
+      '&lt;script src=&quot;https://svc.example.net/svc-widget.min.js&quot; data-slug=&quot;your-workspace&quot; async&gt;&lt;/script&gt;',
+    );
   });
 
   test('GET /svc-pages.css serves the pages stylesheet', async () => {

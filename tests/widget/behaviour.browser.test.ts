@@ -31,7 +31,10 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
   });
   afterAll(() => env?.close());
 
-  for (const [colorScheme, viewport, device] of [['dark', { width: 1280, height: 900 }, 'desktop'], ['light', { width: 375, height: 740 }, 'phone']] as const) {
+  for (const [colorScheme, viewport, device] of [
+    ['dark', { width: 1280, height: 900 }, 'desktop'],
+    ['light', { width: 375, height: 740 }, 'phone'],
+  ] as const) {
     test(`floating, ${colorScheme} theme, ${device}, keyboard only: Tab/Enter/arrows/Esc, focus trapped in the dialog and returned to the launcher`, async () => {
       env.hostPage(`/floating-${colorScheme}`, { html: widgetPage(env.appUrl, { slug: 'acme', theme: colorScheme }) });
       const { context, page, errors } = await env.open({ colorScheme, viewport });
@@ -110,7 +113,9 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     const { context, page, errors } = await env.open();
     const violations: string[] = [];
     await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
-    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (event) => (window as any).reportViolation(`${event.violatedDirective} ${event.blockedURI}`)));
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (event) => (window as any).reportViolation(`${event.violatedDirective} ${event.blockedURI}`)),
+    );
     await page.goto(`${env.hostUrl}/strict`);
     const widget = widgetOf(page);
     // data-service skips the service step
@@ -161,7 +166,14 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     await fillDetails(widget, { name: 'Late Comer', email: 'late@example.com', allergies: 'none' });
     const date = instantIn(day, time, 'Europe/Berlin');
     for (const providerId of [catalogue.alexId, catalogue.samId]) {
-      await acmeApi(env, 'POST', '/bookings', { serviceId: catalogue.consultationId, providerId, email: 'phone@example.com', name: 'By phone', date, customFields: { allergies: 'none' } });
+      await acmeApi(env, 'POST', '/bookings', {
+        serviceId: catalogue.consultationId,
+        providerId,
+        email: 'phone@example.com',
+        name: 'By phone',
+        date,
+        customFields: { allergies: 'none' },
+      });
     }
     await submit(widget);
     await widget.getByRole('alert').filter({ hasText: 'That time was just taken' }).waitFor();
@@ -293,7 +305,10 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
   });
 
   // 2027-03-28: Berlin moves to summer time that night; New York moved on 14 March; Kolkata never does.
-  for (const [zone, shown, zoneName] of [['America/New_York', '03:00', 'Eastern Time'], ['Asia/Kolkata', '12:45', 'India Standard Time']] as const) {
+  for (const [zone, shown, zoneName] of [
+    ['America/New_York', '03:00', 'Eastern Time'],
+    ['Asia/Kolkata', '12:45', 'India Standard Time'],
+  ] as const) {
     test(`visitor in ${zone}, workspace in Europe/Berlin, DST day: workspace times, the visitor's time shown, the exact instant stored`, async () => {
       env.hostPage(`/zone-${zone}`, { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', service: catalogue.consultationId }) });
       const { context, page } = await env.open({ timezoneId: zone });

@@ -45,7 +45,12 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
       await heading(widget, 'Booking confirmed');
       await shot('5-confirmation');
 
-      const [booking] = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, serviceId: catalogue.haircutId, from: Date.parse(instantIn(day, time, 'Europe/Berlin')), to: Date.parse(instantIn(day, time, 'Europe/Berlin')) + 1 });
+      const [booking] = await env.deps.storage.listBookings(env.workspace.id, {
+        limit: 10,
+        serviceId: catalogue.haircutId,
+        from: Date.parse(instantIn(day, time, 'Europe/Berlin')),
+        to: Date.parse(instantIn(day, time, 'Europe/Berlin')) + 1,
+      });
       expect(booking).toBeDefined();
       expect(new Date(booking!.startTime).toISOString()).toBe(instantIn(day, time, 'Europe/Berlin'));
       expect(booking!.customerEmail).toBe('mia@example.com');
@@ -57,7 +62,10 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
     });
   }
 
-  for (const [colorScheme, viewport, device] of [['light', { width: 375, height: 740 }, 'phone'], ['dark', { width: 1280, height: 900 }, 'desktop']] as const) {
+  for (const [colorScheme, viewport, device] of [
+    ['light', { width: 375, height: 740 }, 'phone'],
+    ['dark', { width: 1280, height: 900 }, 'desktop'],
+  ] as const) {
     test(`hosted pages, ${colorScheme}, ${device}: welcome, /book/acme books on svc's own origin, unknown slug 404; no axe violation`, async () => {
       // bypassCSP only lets the test inject axe-core: the pages' own CSP forbids inline scripts
       const { context, page, errors } = await env.open({ colorScheme, viewport, bypassCSP: true });
@@ -78,7 +86,11 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
       await submit(widget);
       await heading(widget, 'Booking confirmed');
       await env.screenshot(page, `page-book-${colorScheme}-${device}-confirmation`);
-      const stored = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, from: Date.parse(instantIn(day, time, 'Europe/Berlin')), to: Date.parse(instantIn(day, time, 'Europe/Berlin')) + 1 });
+      const stored = await env.deps.storage.listBookings(env.workspace.id, {
+        limit: 10,
+        from: Date.parse(instantIn(day, time, 'Europe/Berlin')),
+        to: Date.parse(instantIn(day, time, 'Europe/Berlin')) + 1,
+      });
       expect(stored.map((booking) => booking.customerEmail)).toContain(`own-${device}@example.com`);
       const missing = await page.goto(`${env.appUrl}/book/nobody`);
       expect(missing?.status()).toBe(404);
@@ -89,4 +101,3 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
     });
   }
 });
-

@@ -59,9 +59,18 @@ export async function startBrowserEnv(options: { config?: Record<string, unknown
   const db = await createTestDatabase('libsql');
   const port = freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const config: Config = parseConfig({ SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789', SVC_DEMO: false, SVC_PUBLIC_URL: appUrl, ...options.config });
+  const config: Config = parseConfig({
+    SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    SVC_DEMO: false,
+    SVC_PUBLIC_URL: appUrl,
+    ...options.config,
+  });
   const deps: AppDeps = {
-    storage: db.storage, config, clock: systemClock, logger: silentLogger, rateLimiter: memoryRateLimiter(),
+    storage: db.storage,
+    config,
+    clock: systemClock,
+    logger: silentLogger,
+    rateLimiter: memoryRateLimiter(),
     payments: openPayments({ ...config, SVC_PAYMENTS: options.payments ?? 'none' }),
   };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
@@ -88,8 +97,14 @@ export async function startBrowserEnv(options: { config?: Record<string, unknown
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
-    appUrl, hostUrl: `http://${ALLOWED_HOST}:${hostPort}`, otherHostUrl: `http://${OTHER_HOST}:${hostPort}`,
-    deps, db, workspace: allowed, apiKey, browser,
+    appUrl,
+    hostUrl: `http://${ALLOWED_HOST}:${hostPort}`,
+    otherHostUrl: `http://${OTHER_HOST}:${hostPort}`,
+    deps,
+    db,
+    workspace: allowed,
+    apiKey,
+    browser,
     hostPage: (path, page) => void pages.set(path, page),
     async open(contextOptions = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
@@ -115,7 +130,9 @@ export async function startBrowserEnv(options: { config?: Record<string, unknown
 
 /** A host page with one widget tag; `attributes` become data-* attributes. */
 export function widgetPage(appUrl: string, attributes: Record<string, string>, extra = ''): string {
-  const data = Object.entries(attributes).map(([key, value]) => ` data-${key}="${value}"`).join('');
+  const data = Object.entries(attributes)
+    .map(([key, value]) => ` data-${key}="${value}"`)
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host page</title></head>
 <body><main><h1>A site that takes bookings</h1><p>Some text of the host page.</p>

@@ -5,8 +5,11 @@ describe('getWidgetConfig: everything the widget needs in one answer (decisions 
   let t: TestApp;
   let ids: { alex: string; sam: string; retired: string; haircut: string; colour: string };
   beforeAll(async () => {
-    t = await createTestApp('libsql', { config: { SVC_PUBLIC_URL: 'https://book.example.net', SVC_CAPTCHA_PROVIDER: 'turnstile', SVC_CAPTCHA_SITE_KEY: '0x4AAA-site' } });
-    const provider = async (name: string) => (await t.request('POST', '/api/v1/workspaces/acme/providers', { key: t.apiKey, body: { name } })).body.provider.id as string;
+    t = await createTestApp('libsql', {
+      config: { SVC_PUBLIC_URL: 'https://book.example.net', SVC_CAPTCHA_PROVIDER: 'turnstile', SVC_CAPTCHA_SITE_KEY: '0x4AAA-site' },
+    });
+    const provider = async (name: string) =>
+      (await t.request('POST', '/api/v1/workspaces/acme/providers', { key: t.apiKey, body: { name } })).body.provider.id as string;
     const alex = await provider('Alex');
     const sam = await provider('Sam');
     const retired = await provider('Retired');
@@ -27,15 +30,34 @@ describe('getWidgetConfig: everything the widget needs in one answer (decisions 
     expect(response.body).toEqual({
       success: true,
       workspace: {
-        id: t.workspace.id, name: 'Acme Studio', primaryColor: null, slug: 'acme', timezone: 'Europe/Berlin', language: 'en',
-        timeFormat: '24h', currency: 'CHF', logoUrl: null,
+        id: t.workspace.id,
+        name: 'Acme Studio',
+        primaryColor: null,
+        slug: 'acme',
+        timezone: 'Europe/Berlin',
+        language: 'en',
+        timeFormat: '24h',
+        currency: 'CHF',
+        logoUrl: null,
       },
       customFields: [],
       services: [
-        { id: ids.haircut, name: 'Haircut', description: 'Wash and cut', duration: 30, price: 35, currency: 'CHF', depositAmount: null, providerIds: [ids.alex] },
+        {
+          id: ids.haircut,
+          name: 'Haircut',
+          description: 'Wash and cut',
+          duration: 30,
+          price: 35,
+          currency: 'CHF',
+          depositAmount: null,
+          providerIds: [ids.alex],
+        },
         { id: ids.colour, name: 'Colour', description: null, duration: 90, price: 89.5, currency: 'CHF', depositAmount: 20, providerIds: [ids.sam] },
       ],
-      providers: [{ id: ids.alex, name: 'Alex' }, { id: ids.sam, name: 'Sam' }],
+      providers: [
+        { id: ids.alex, name: 'Alex' },
+        { id: ids.sam, name: 'Sam' },
+      ],
       booking: { allowed: true, captcha: { provider: 'turnstile', siteKey: '0x4AAA-site' } },
     });
   });
@@ -61,7 +83,10 @@ describe('getWidgetConfig: everything the widget needs in one answer (decisions 
     const own = await t.request('POST', '/api/v1/workspaces/acme/bookings', { headers: { origin: 'https://book.example.net' }, body });
     // the captcha is not configured with a secret here, so only the domain decides
     expect(own.status).toBe(200);
-    const other = await t.request('POST', '/api/v1/workspaces/acme/bookings', { headers: { origin: 'https://evil.example.org' }, body: { ...body, date: '2026-11-24T11:00:00+01:00' } });
+    const other = await t.request('POST', '/api/v1/workspaces/acme/bookings', {
+      headers: { origin: 'https://evil.example.org' },
+      body: { ...body, date: '2026-11-24T11:00:00+01:00' },
+    });
     expect(other.status).toBe(403);
     expect(other.body.code).toBe('DOMAIN_NOT_ALLOWED');
   });

@@ -8,7 +8,17 @@ import type { WidgetBookingRequest, WidgetConfig } from '../../src/widget/protoc
 
 const CONFIG: WidgetConfig = {
   success: true,
-  workspace: { id: 'ws_1', name: 'Acme', slug: 'acme', primaryColor: '#0f766e', timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', currency: 'EUR', logoUrl: null },
+  workspace: {
+    id: 'ws_1',
+    name: 'Acme',
+    slug: 'acme',
+    primaryColor: '#0f766e',
+    timezone: 'Europe/Berlin',
+    language: 'en',
+    timeFormat: '24h',
+    currency: 'EUR',
+    logoUrl: null,
+  },
   customFields: [
     { id: 'cf_1', key: 'allergies', label: 'Allergies', type: 'text', required: true, options: null, placeholder: null, order: 0, serviceIds: [] },
     { id: 'cf_2', key: 'guests', label: 'Guests', type: 'number', required: false, options: null, placeholder: null, order: 1, serviceIds: ['srv_b'] },
@@ -40,7 +50,23 @@ function fakeApi(overrides: Partial<WidgetApi> = {}) {
     },
     book: async (request) => {
       sent.push(request);
-      return { ok: true, checkoutUrl: null, booking: { id: 'bk_1', startTime: '2027-03-28T07:00:00.000Z', endTime: '2027-03-28T07:30:00.000Z', status: 'CONFIRMED', customerName: 'Mia', customerEmail: 'mia@example.com', serviceName: 'Haircut', providerName: 'Alex', amount: 35, serviceId: 'srv_a', providerId: 'prv_1' } };
+      return {
+        ok: true,
+        checkoutUrl: null,
+        booking: {
+          id: 'bk_1',
+          startTime: '2027-03-28T07:00:00.000Z',
+          endTime: '2027-03-28T07:30:00.000Z',
+          status: 'CONFIRMED',
+          customerName: 'Mia',
+          customerEmail: 'mia@example.com',
+          serviceName: 'Haircut',
+          providerName: 'Alex',
+          amount: 35,
+          serviceId: 'srv_a',
+          providerId: 'prv_1',
+        },
+      };
     },
     ...overrides,
   };
@@ -53,7 +79,11 @@ async function flowAtDetails(overrides: Partial<WidgetApi> = {}) {
   const fake = fakeApi(overrides);
   const booked: unknown[] = [];
   const redirects: string[] = [];
-  const flow = new BookingFlow(fake.api, { booked: (booking, checkoutUrl) => booked.push({ booking, checkoutUrl }), redirect: (url) => redirects.push(url), now: () => NOW });
+  const flow = new BookingFlow(fake.api, {
+    booked: (booking, checkoutUrl) => booked.push({ booking, checkoutUrl }),
+    redirect: (url) => redirects.push(url),
+    now: () => NOW,
+  });
   await flow.start();
   flow.dispatch({ type: 'chooseService', serviceId: 'srv_a' });
   await flow.idle();
@@ -68,12 +98,19 @@ describe('the booking flow as a state machine, without a browser', () => {
     const { flow, calls, sent, booked } = await flowAtDetails();
     expect(flow.current.step).toBe('details');
     expect(calls).toEqual(['config', 'days srv_a 2027-03-01 2027-03-31', 'slots srv_a 2027-03-28']);
-    for (const [field, value] of [['name', 'Mia'], ['email', 'mia@example.com'], ['cf:allergies', 'none']] as const) flow.dispatch({ type: 'edit', field, value });
+    for (const [field, value] of [
+      ['name', 'Mia'],
+      ['email', 'mia@example.com'],
+      ['cf:allergies', 'none'],
+    ] as const)
+      flow.dispatch({ type: 'edit', field, value });
     flow.dispatch({ type: 'submit' });
     await flow.idle();
     expect(flow.current.step).toBe('done');
     // 2027-03-28 is the day Berlin moves to summer time: 09:00 there is +02:00
-    expect(sent).toEqual([{ serviceId: 'srv_a', email: 'mia@example.com', name: 'Mia', date: '2027-03-28T09:00:00+02:00', customFields: { allergies: 'none' } }]);
+    expect(sent).toEqual([
+      { serviceId: 'srv_a', email: 'mia@example.com', name: 'Mia', date: '2027-03-28T09:00:00+02:00', customFields: { allergies: 'none' } },
+    ]);
     expect(booked).toHaveLength(1);
   });
 
@@ -97,7 +134,12 @@ describe('the booking flow as a state machine, without a browser', () => {
       },
       book: async () => ({ ok: false, failure: failureOf(409, { success: false, error: 'taken', code: 'SLOT_UNAVAILABLE' }) }),
     });
-    for (const [field, value] of [['name', 'Mia'], ['email', 'mia@example.com'], ['cf:allergies', 'none']] as const) flow.dispatch({ type: 'edit', field, value });
+    for (const [field, value] of [
+      ['name', 'Mia'],
+      ['email', 'mia@example.com'],
+      ['cf:allergies', 'none'],
+    ] as const)
+      flow.dispatch({ type: 'edit', field, value });
     flow.dispatch({ type: 'submit' });
     await flow.idle();
     expect(flow.current.step).toBe('time');
@@ -108,7 +150,12 @@ describe('the booking flow as a state machine, without a browser', () => {
 
   test('a network failure keeps the visitor on the form with everything typed, and a retry message', async () => {
     const { flow } = await flowAtDetails({ book: async () => ({ ok: false, failure: { kind: 'network' } }) });
-    for (const [field, value] of [['name', 'Mia'], ['email', 'mia@example.com'], ['cf:allergies', 'none']] as const) flow.dispatch({ type: 'edit', field, value });
+    for (const [field, value] of [
+      ['name', 'Mia'],
+      ['email', 'mia@example.com'],
+      ['cf:allergies', 'none'],
+    ] as const)
+      flow.dispatch({ type: 'edit', field, value });
     flow.dispatch({ type: 'submit' });
     await flow.idle();
     expect(flow.current.step).toBe('details');
@@ -119,9 +166,25 @@ describe('the booking flow as a state machine, without a browser', () => {
 
   test('a 400 with details puts each message next to its field', async () => {
     const { flow } = await flowAtDetails({
-      book: async () => ({ ok: false, failure: failureOf(400, { success: false, error: 'bad', code: 'VALIDATION_ERROR', details: [{ path: '/customFields/allergies', message: 'customFields.allergies is too long' }, { path: '/email', message: 'email must be an email address' }] }) }),
+      book: async () => ({
+        ok: false,
+        failure: failureOf(400, {
+          success: false,
+          error: 'bad',
+          code: 'VALIDATION_ERROR',
+          details: [
+            { path: '/customFields/allergies', message: 'customFields.allergies is too long' },
+            { path: '/email', message: 'email must be an email address' },
+          ],
+        }),
+      }),
     });
-    for (const [field, value] of [['name', 'Mia'], ['email', 'mia@example.com'], ['cf:allergies', 'x']] as const) flow.dispatch({ type: 'edit', field, value });
+    for (const [field, value] of [
+      ['name', 'Mia'],
+      ['email', 'mia@example.com'],
+      ['cf:allergies', 'x'],
+    ] as const)
+      flow.dispatch({ type: 'edit', field, value });
     flow.dispatch({ type: 'submit' });
     await flow.idle();
     expect(flow.current.errors).toEqual({ 'cf:allergies': { text: 'customFields.allergies is too long' }, email: { text: 'email must be an email address' } });
@@ -132,7 +195,23 @@ describe('the booking flow as a state machine, without a browser', () => {
     expect(failureOf(503, null)).toEqual({ kind: 'network' });
     expect(failureOf(429, { success: false, error: 'slow down', code: 'RATE_LIMITED' })).toEqual({ kind: 'network' });
     const { flow, redirects } = await flowAtDetails({
-      book: async () => ({ ok: true, checkoutUrl: 'https://pay.example/c/1', booking: { id: 'bk_2', startTime: '', endTime: '', status: 'PENDING', customerName: null, customerEmail: 'a@b.co', serviceName: null, providerName: null, amount: 35, serviceId: 'srv_a', providerId: 'prv_1' } }),
+      book: async () => ({
+        ok: true,
+        checkoutUrl: 'https://pay.example/c/1',
+        booking: {
+          id: 'bk_2',
+          startTime: '',
+          endTime: '',
+          status: 'PENDING',
+          customerName: null,
+          customerEmail: 'a@b.co',
+          serviceName: null,
+          providerName: null,
+          amount: 35,
+          serviceId: 'srv_a',
+          providerId: 'prv_1',
+        },
+      }),
     });
     flow.dispatch({ type: 'prefill', values: { name: 'Mia', email: 'mia@example.com', customFields: { allergies: 'none' } } });
     flow.dispatch({ type: 'submit' });
@@ -154,7 +233,11 @@ describe('the booking flow as a state machine, without a browser', () => {
 
   test('custom fields follow the chosen service; numbers are sent as numbers', async () => {
     const { flow } = await flowAtDetails();
-    const state = { ...flow.current, serviceId: 'srv_b', form: { name: 'M', email: 'm@example.com', phone: '', notes: '', custom: { allergies: 'no', guests: '2' } } };
+    const state = {
+      ...flow.current,
+      serviceId: 'srv_b',
+      form: { name: 'M', email: 'm@example.com', phone: '', notes: '', custom: { allergies: 'no', guests: '2' } },
+    };
     expect(bookingRequest(state).customFields).toEqual({ allergies: 'no', guests: 2 });
     expect(validate({ ...state, form: { ...state.form, custom: { allergies: 'no', guests: 'two' } } })).toEqual({ 'cf:guests': { id: 'invalidNumber' } });
     expect(bookingRequest({ ...state, serviceId: 'srv_a' }).customFields).toEqual({ allergies: 'no' });
@@ -164,9 +247,14 @@ describe('the booking flow as a state machine, without a browser', () => {
 describe('time-zone arithmetic on Intl (browsers without Temporal)', () => {
   test('a wall time becomes the instant Temporal gives, DST days included', () => {
     const cases: [string, string, string][] = [
-      ['2027-03-28', '09:00', 'Europe/Berlin'], ['2027-03-28', '02:30', 'Europe/Berlin'], ['2027-10-31', '02:30', 'Europe/Berlin'],
-      ['2027-03-14', '02:30', 'America/New_York'], ['2027-11-07', '01:30', 'America/New_York'], ['2027-01-05', '09:00', 'Asia/Kolkata'],
-      ['2027-06-01', '23:45', 'Pacific/Chatham'], ['2027-04-04', '02:30', 'Australia/Sydney'],
+      ['2027-03-28', '09:00', 'Europe/Berlin'],
+      ['2027-03-28', '02:30', 'Europe/Berlin'],
+      ['2027-10-31', '02:30', 'Europe/Berlin'],
+      ['2027-03-14', '02:30', 'America/New_York'],
+      ['2027-11-07', '01:30', 'America/New_York'],
+      ['2027-01-05', '09:00', 'Asia/Kolkata'],
+      ['2027-06-01', '23:45', 'Pacific/Chatham'],
+      ['2027-04-04', '02:30', 'Australia/Sydney'],
     ];
     for (const [day, time, zone] of cases) {
       const expected = Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(zone, { disambiguation: 'compatible' });

@@ -9,7 +9,10 @@ const ROOT = join(import.meta.dir, '..', '..');
 const CHECKER = join(ROOT, 'scripts', 'wordpress-plugin-check.php');
 const phpAvailable = existsSync('/usr/bin/php');
 const describePhp = phpAvailable ? describe : describe.skip;
-const phpFiles = () => pluginFiles().filter((file) => file.endsWith('.php')).map((file) => join(PLUGIN_SOURCE, file));
+const phpFiles = () =>
+  pluginFiles()
+    .filter((file) => file.endsWith('.php'))
+    .map((file) => join(PLUGIN_SOURCE, file));
 
 function php(args: string[]): { code: number; out: string } {
   const result = Bun.spawnSync({ cmd: ['php', ...args], stdout: 'pipe', stderr: 'pipe' });
@@ -42,8 +45,10 @@ describe('WordPress plugin files', () => {
   test('readme.txt is in WordPress.org format with the headers and sections the directory reads', () => {
     const readme = readFileSync(join(PLUGIN_SOURCE, 'readme.txt'), 'utf8');
     expect(readme.split('\n')[0]).toBe('=== svc Booking ===');
-    for (const header of ['Requires at least: 6.1', 'Requires PHP: 8.1', 'Stable tag: 0.1.0', 'License: GPL-2.0-or-later', 'Tested up to: ']) expect(readme).toContain(header);
-    for (const section of ['Description', 'Installation', 'Frequently Asked Questions', 'Screenshots', 'Changelog']) expect(readme).toContain(`== ${section} ==`);
+    for (const header of ['Requires at least: 6.1', 'Requires PHP: 8.1', 'Stable tag: 0.1.0', 'License: GPL-2.0-or-later', 'Tested up to: '])
+      expect(readme).toContain(header);
+    for (const section of ['Description', 'Installation', 'Frequently Asked Questions', 'Screenshots', 'Changelog'])
+      expect(readme).toContain(`== ${section} ==`);
     const main = readFileSync(join(PLUGIN_SOURCE, 'svc-booking.php'), 'utf8');
     expect(main).toContain('Text Domain:       svc-booking');
     expect(main).toContain('Requires at least: 6.1');
@@ -84,7 +89,12 @@ describePhp('WordPress plugin PHP', () => {
     const fixture = join(import.meta.dir, 'fixtures', 'unsafe-output.php');
     const result = php([CHECKER, fixture]);
     expect(result.code).toBe(1);
-    expect(result.out.trim().split('\n').map((line) => line.replace(`${fixture}:`, ''))).toEqual([
+    expect(
+      result.out
+        .trim()
+        .split('\n')
+        .map((line) => line.replace(`${fixture}:`, '')),
+    ).toEqual([
       '5: $_POST is read without sanitising (wrap it in sanitize_text_field( wp_unslash( … ) ) or similar)',
       '6: $name is output without escaping (esc_html, esc_attr, esc_url, …)',
       '7: get_option is output without escaping (esc_html, esc_attr, esc_url, …)',
@@ -100,6 +110,6 @@ describePhp('WordPress plugin PHP', () => {
 (existsSync('/usr/bin/xgettext') ? test : test.skip)('languages/svc-booking.pot is up to date with the strings of the code (npm run plugin:pot)', async () => {
   const pot = await generatePot();
   expect(pot).toContain('msgid "Pairing code"');
-  expect(pot).toContain('#. translators: 1: workspace slug, 2: svc server address, 3: this site\'s origin');
+  expect(pot).toContain("#. translators: 1: workspace slug, 2: svc server address, 3: this site's origin");
   expect(withoutDates(readFileSync(POT, 'utf8'))).toBe(withoutDates(pot));
 });

@@ -21,13 +21,16 @@ describeWordPress('svc-booking on a real WordPress', () => {
   const panelUrl = () => `${env.wpUrl}/wp-admin/admin.php?page=svc-booking-panel`;
   const svcApi = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${env.appUrl}/api/v1/workspaces/${SLUG}${path}`, {
-      method, headers: { 'x-svc-api-key': env.apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { 'x-svc-api-key': env.apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await response.json()) as any;
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
   };
-  const options = () => env.php<Record<string, { value: string; autoload: string }>>(`
+  const options = () =>
+    env.php<Record<string, { value: string; autoload: string }>>(`
     global $wpdb;
     $rows = $wpdb->get_results( "SELECT option_name, option_value, autoload FROM {$wpdb->options} WHERE option_name LIKE '%svc\\\\_booking%' ORDER BY option_name" );
     $out = new stdClass();
@@ -73,9 +76,24 @@ describeWordPress('svc-booking on a real WordPress', () => {
       chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
     ]);
     const provider = await svcApi('POST', '/providers', { name: 'Alex Hoffmann' });
-    const service = await svcApi('POST', '/services', { name: 'Haircut', description: 'Wash, cut and style.', duration: 30, price: 0, currency: 'EUR', providerIds: [provider.provider.id] });
+    const service = await svcApi('POST', '/services', {
+      name: 'Haircut',
+      description: 'Wash, cut and style.',
+      duration: 30,
+      price: 0,
+      currency: 'EUR',
+      providerIds: [provider.provider.id],
+    });
     serviceId = service.service.id;
-    await svcApi('POST', '/services', { name: 'Consultation', description: 'Fifteen minutes.', duration: 15, price: 0, currency: 'EUR', providerIds: [provider.provider.id], order: 1 });
+    await svcApi('POST', '/services', {
+      name: 'Consultation',
+      description: 'Fifteen minutes.',
+      duration: 15,
+      price: 0,
+      currency: 'EUR',
+      providerIds: [provider.provider.id],
+      order: 1,
+    });
     const day = [{ start: '09:00', end: '17:00' }];
     await svcApi('PUT', '/schedule', { weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }, exceptions: [] });
     admin = await logIn(ADMIN);
@@ -105,7 +123,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(await credential()).toBeUndefined();
   });
 
-  test('a wrong pairing code: svc\'s own error is shown as an admin notice, nothing is stored but the address and slug', async () => {
+  test("a wrong pairing code: svc's own error is shown as an admin notice, nothing is stored but the address and slug", async () => {
     await connect(admin.page, { server: env.appUrl, slug: SLUG, code: 'svc_pair_not-a-real-code' });
     const text = await notice(admin.page).textContent();
     expect(text).toStartWith('svc refused: ');
@@ -147,11 +165,17 @@ describeWordPress('svc-booking on a real WordPress', () => {
     }
   });
 
-  test('an administrator\'s form post without a nonce is refused with 403 and changes nothing', async () => {
+  test("an administrator's form post without a nonce is refused with 403 and changes nothing", async () => {
     const code = await env.pairingCode();
     const forms: Record<string, string>[] = [
       { action: 'svc_booking_connect', svc_booking_server_url: env.appUrl, svc_booking_workspace_slug: SLUG, svc_booking_pairing_code: code },
-      { action: 'svc_booking_connect', _wpnonce: 'forged1234', svc_booking_server_url: env.appUrl, svc_booking_workspace_slug: SLUG, svc_booking_pairing_code: code },
+      {
+        action: 'svc_booking_connect',
+        _wpnonce: 'forged1234',
+        svc_booking_server_url: env.appUrl,
+        svc_booking_workspace_slug: SLUG,
+        svc_booking_pairing_code: code,
+      },
       { action: 'svc_booking_display', svc_booking_open_in_window: '1' },
     ];
     for (const form of forms) {
@@ -191,7 +215,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     }
   });
 
-  test('REST bootstrap: 401 without a nonce, 403 for a subscriber, svc\'s JSON for an administrator', async () => {
+  test("REST bootstrap: 401 without a nonce, 403 for a subscriber, svc's JSON for an administrator", async () => {
     const route = `${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`;
     const anonymous = await admin.context.request.post(route);
     expect(anonymous.status()).toBe(401);
@@ -222,7 +246,8 @@ describeWordPress('svc-booking on a real WordPress', () => {
 
   test('the shortcode and the block print the widget tag with their attributes sanitised and escaped', async () => {
     // wp_slash: wp_insert_post unslashes, and the block's JSON escapes must survive as the editor saves them
-    const pageId = await env.php<number>(`return wp_insert_post( wp_slash( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Book a visit',
+    const pageId =
+      await env.php<number>(`return wp_insert_post( wp_slash( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Book a visit',
       'post_content' => '[svc_booking theme="dark" service="${serviceId}"]' . "\\n\\n" . '[svc_booking position="bottom-left" theme="x" service="a&quot;b" slug="Other Shop!"]'
         . "\\n\\n" . '<!-- wp:svc-booking/booking {"service":"\\\\u0022\\\\u003e\\\\u003cimg src=x onerror=alert(1)\\\\u003e","position":"top","theme":"dark"} /-->' ) ) );`);
     const html = await (await fetch(`${env.wpUrl}/?page_id=${pageId}`)).text();
@@ -240,9 +265,14 @@ describeWordPress('svc-booking on a real WordPress', () => {
     await env.php(`return wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Book online', 'post_name' => '${slug}',
       'post_content' => '<!-- wp:paragraph --><p>Pick a time that suits you.</p><!-- /wp:paragraph -->' . "\\n" . '<!-- wp:svc-booking/booking {"theme":"light"} /-->' ) );`);
     const html = await (await fetch(`${env.wpUrl}/${slug}/`)).text();
-    expect(html).toContain(`<div class="wp-block-svc-booking-booking"><script src="${env.appUrl}/svc-widget.min.js" data-slug="${SLUG}" data-position="inline" data-theme="light" async></script></div>`);
+    expect(html).toContain(
+      `<div class="wp-block-svc-booking-booking"><script src="${env.appUrl}/svc-widget.min.js" data-slug="${SLUG}" data-position="inline" data-theme="light" async></script></div>`,
+    );
 
-    for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       const errors: string[] = [];
@@ -260,7 +290,9 @@ describeWordPress('svc-booking on a real WordPress', () => {
         await heading(widget, 'Booking confirmed');
         await shot(page, 'page-with-block-booked-1280');
         const bookings = await svcApi('GET', '/bookings');
-        expect(bookings.bookings.map((booking: { customerEmail: string; serviceId: string }) => [booking.customerEmail, booking.serviceId])).toEqual([['mia@example.com', serviceId]]);
+        expect(bookings.bookings.map((booking: { customerEmail: string; serviceId: string }) => [booking.customerEmail, booking.serviceId])).toEqual([
+          ['mia@example.com', serviceId],
+        ]);
       }
       expect(errors).toEqual([]);
       await context.close();
@@ -274,10 +306,17 @@ describeWordPress('svc-booking on a real WordPress', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${env.wpUrl}/wp-admin/post-new.php?post_type=page`);
-      await page.waitForFunction(() => (window as any).wp?.blocks?.getBlockType('svc-booking/booking') && (window as any).wp.data.select('core/editor').getCurrentPostId());
+      await page.waitForFunction(
+        () => (window as any).wp?.blocks?.getBlockType('svc-booking/booking') && (window as any).wp.data.select('core/editor').getCurrentPostId(),
+      );
       const type = await page.evaluate(() => {
         const block = (window as any).wp.blocks.getBlockType('svc-booking/booking');
-        return { title: block.title, attributes: Object.keys(block.attributes).filter((name) => ['slug', 'service', 'position', 'theme'].includes(name)).sort() };
+        return {
+          title: block.title,
+          attributes: Object.keys(block.attributes)
+            .filter((name) => ['slug', 'service', 'position', 'theme'].includes(name))
+            .sort(),
+        };
       });
       expect(type).toEqual({ title: 'svc Booking', attributes: ['position', 'service', 'slug', 'theme'] });
       await page.evaluate(() => {
@@ -293,7 +332,9 @@ describeWordPress('svc-booking on a real WordPress', () => {
       expect(await preview.textContent()).toContain(`Starts with service ${serviceId}`);
       await shot(page, 'block-editor-1280');
       await page.evaluate(() => (window as any).wp.data.dispatch('core/editor').savePost());
-      await page.waitForFunction(() => !(window as any).wp.data.select('core/editor').isSavingPost() && !(window as any).wp.data.select('core/editor').isEditedPostDirty());
+      await page.waitForFunction(
+        () => !(window as any).wp.data.select('core/editor').isSavingPost() && !(window as any).wp.data.select('core/editor').isEditedPostDirty(),
+      );
       const id = await page.evaluate(() => (window as any).wp.data.select('core/editor').getCurrentPostId());
       const content = await env.php<string>(`return get_post_field( 'post_content', ${Number(id)} );`);
       expect(content).toBe(`<!-- wp:svc-booking/booking {"service":"${serviceId}","position":"bottom-right","theme":"dark"} /-->`);
@@ -311,8 +352,12 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(await page.locator('#toplevel_page_svc-booking-panel').count()).toBe(1);
     const config = await page.evaluate(() => (window as any).svcBookingPanel);
     expect(config).toEqual({
-      panelOrigin: env.appUrl, adminUrl: `${env.appUrl}/admin`, bootstrapUrl: `${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`,
-      restNonce: expect.any(String), section: 'dashboard', mode: 'iframe',
+      panelOrigin: env.appUrl,
+      adminUrl: `${env.appUrl}/admin`,
+      bootstrapUrl: `${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`,
+      restNonce: expect.any(String),
+      section: 'dashboard',
+      mode: 'iframe',
     });
     expect(await page.locator(`script[src="${env.appUrl}/svc-panel-host.js"]`).count()).toBe(1);
 
@@ -338,7 +383,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the panel\'s requests reach WordPress: a logo from the media library, focus mode without the admin menu, the full admin', async () => {
+  test("the panel's requests reach WordPress: a logo from the media library, focus mode without the admin menu, the full admin", async () => {
     // The panel does not send select-logo and focus-mode yet: the test calls the handlers the page gave SvcPanelHost.mount.
     const logo = await env.php<string>(`
       $upload = wp_upload_bits( 'acme-logo.png', null, base64_decode( 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' ) );
@@ -364,9 +409,17 @@ describeWordPress('svc-booking on a real WordPress', () => {
       });
       await page.goto(panelUrl());
       await page.frameLocator('#svc-booking-panel iframe').getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
-      expect(await page.evaluate(() => Object.keys((window as any).svcMountOptions).sort())).toEqual(
-        ['bootstrapHeaders', 'bootstrapUrl', 'container', 'mode', 'onFocusMode', 'onOpenAdmin', 'onSelectLogo', 'panelOrigin', 'section'],
-      );
+      expect(await page.evaluate(() => Object.keys((window as any).svcMountOptions).sort())).toEqual([
+        'bootstrapHeaders',
+        'bootstrapUrl',
+        'container',
+        'mode',
+        'onFocusMode',
+        'onOpenAdmin',
+        'onSelectLogo',
+        'panelOrigin',
+        'section',
+      ]);
 
       const chosen = page.evaluate(() => (window as any).svcMountOptions.onSelectLogo());
       const modal = page.locator('.media-modal');
@@ -424,18 +477,21 @@ describeWordPress('svc-booking on a real WordPress', () => {
     const old = (await credential())!;
     await page.goto(settingsUrl());
     await Promise.all([page.waitForURL(/page=svc-booking$/), page.getByRole('button', { name: 'Disconnect' }).click()]);
-    expect(await notice(page).textContent()).toBe('Disconnected. svc no longer accepts this site\'s credential.');
+    expect(await notice(page).textContent()).toBe("Disconnected. svc no longer accepts this site's credential.");
     expect(await page.getByLabel('Pairing code').count()).toBe(1);
     expect(await credential()).toBeUndefined();
     expect((await options()).svc_booking_linked_origin).toBeUndefined();
 
     const bootstrap = await fetch(`${env.appUrl}/api/integrations/wordpress/panel/bootstrap`, {
-      method: 'POST', headers: { authorization: `SvcHost ${old}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `SvcHost ${old}`, 'content-type': 'application/json' },
       body: JSON.stringify({ version: 1, workspaceSlug: SLUG, origin: env.wpOrigin, subject: '1', role: 'ADMIN', capabilities: [] }),
     });
     expect(bootstrap.status).toBe(401);
 
-    const refused = await admin.context.request.post(`${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`, { headers: { 'X-WP-Nonce': await restNonce(admin.context) } });
+    const refused = await admin.context.request.post(`${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`, {
+      headers: { 'X-WP-Nonce': await restNonce(admin.context) },
+    });
     expect(refused.status()).toBe(409);
     expect((await refused.json()).code).toBe('svc_booking_not_connected');
     await page.goto(panelUrl());
@@ -459,6 +515,11 @@ describeWordPress('svc-booking on a real WordPress', () => {
   });
 
   test('WordPress logged no PHP notice, warning or error from the plugin', () => {
-    expect(env.debugLog().split('\n').filter((line) => line.includes('svc-booking'))).toEqual([]);
+    expect(
+      env
+        .debugLog()
+        .split('\n')
+        .filter((line) => line.includes('svc-booking')),
+    ).toEqual([]);
   });
 });

@@ -46,7 +46,13 @@ export interface WordPressEnv {
 }
 
 async function run(cmd: string[], options: { cwd?: string; stdin?: string } = {}): Promise<string> {
-  const child = Bun.spawn({ cmd, cwd: options.cwd, stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin), stdout: 'pipe', stderr: 'pipe' });
+  const child = Bun.spawn({
+    cmd,
+    cwd: options.cwd,
+    stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0) throw new Error(`${cmd.join(' ')} exited with ${code}:\n${stdout}\n${stderr}`);
   return stdout;
@@ -66,9 +72,22 @@ async function startMariaDb(dir: string): Promise<{ port: number; child: Subproc
   await run(['mariadb-install-db', '--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...user]);
   const port = freePort();
   const child = Bun.spawn({
-    cmd: ['mariadbd', '--no-defaults', `--datadir=${data}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${join(dir, 'mysqld.sock')}`,
-      `--pid-file=${join(dir, 'mysqld.pid')}`, '--skip-log-bin', '--innodb-buffer-pool-size=32M', '--skip-name-resolve', ...user],
-    stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(dir, 'mysqld.log')),
+    cmd: [
+      'mariadbd',
+      '--no-defaults',
+      `--datadir=${data}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      `--socket=${join(dir, 'mysqld.sock')}`,
+      `--pid-file=${join(dir, 'mysqld.pid')}`,
+      '--skip-log-bin',
+      '--innodb-buffer-pool-size=32M',
+      '--skip-name-resolve',
+      ...user,
+    ],
+    stdin: 'ignore',
+    stdout: 'ignore',
+    stderr: Bun.file(join(dir, 'mysqld.log')),
   });
   const ping = ['php', '-r', `exit(@mysqli_connect('127.0.0.1', 'root', '', '', ${port}) ? 0 : 1);`];
   await waitFor('MariaDB', async () => {
@@ -98,7 +117,13 @@ export async function startWordPressEnv(): Promise<WordPressEnv> {
     // svc: a real server process on its own libSQL file, a workspace made by the CLI.
     const svcPort = freePort();
     const appUrl = `http://127.0.0.1:${svcPort}`;
-    const svcEnv = { DATABASE_URL: `file:${join(dir, 'svc.db')}`, SVC_PUBLIC_URL: appUrl, SVC_SECRET: 'wordpress-test-secret-0123456789-0123456789', SVC_DEMO: 'false', LOG_LEVEL: 'warn' };
+    const svcEnv = {
+      DATABASE_URL: `file:${join(dir, 'svc.db')}`,
+      SVC_PUBLIC_URL: appUrl,
+      SVC_SECRET: 'wordpress-test-secret-0123456789-0123456789',
+      SVC_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+    };
     const created = await runCli(['workspace', 'create', '--slug', SLUG, '--name', 'Acme Studio', '--timezone', 'Europe/Berlin', '--json'], svcEnv);
     if (created.code !== 0) throw new Error(`svc workspace create: ${created.stderr}`);
     const apiKey = (JSON.parse(created.stdout) as { apiKey: string }).apiKey;
@@ -122,7 +147,9 @@ export async function startWordPressEnv(): Promise<WordPressEnv> {
     const wpUrl = `http://${WP_HOST}:${wpPort}`;
     rmSync(join(webroot, 'wp-content', 'languages'), { recursive: true, force: true });
     rmSync(join(webroot, 'wp-content', 'plugins', 'akismet'), { recursive: true, force: true });
-    writeFileSync(join(webroot, 'wp-config.php'), `<?php
+    writeFileSync(
+      join(webroot, 'wp-config.php'),
+      `<?php
 define( 'DB_NAME', 'wordpress' );
 define( 'DB_USER', 'root' );
 define( 'DB_PASSWORD', '' );
@@ -148,8 +175,11 @@ define( 'WP_ACCESSIBLE_HOSTS', '127.0.0.1' );
 define( 'FS_METHOD', 'direct' );
 if ( ! defined( 'ABSPATH' ) ) { define( 'ABSPATH', __DIR__ . '/' ); }
 require_once ABSPATH . 'wp-settings.php';
-`);
-    writeFileSync(join(dir, 'router.php'), `<?php
+`,
+    );
+    writeFileSync(
+      join(dir, 'router.php'),
+      `<?php
 // php -S router: real files as they are, everything else to WordPress's front controller (pretty permalinks).
 $path = urldecode( parse_url( $_SERVER['REQUEST_URI'], PHP_URL_PATH ) );
 $file = $_SERVER['DOCUMENT_ROOT'] . $path;
@@ -159,9 +189,12 @@ if ( is_file( $file ) || ( is_dir( $file ) && is_file( rtrim( $file, '/' ) . '/i
 $_SERVER['SCRIPT_NAME'] = '/index.php';
 $_SERVER['SCRIPT_FILENAME'] = $_SERVER['DOCUMENT_ROOT'] . '/index.php';
 require $_SERVER['DOCUMENT_ROOT'] . '/index.php';
-`);
+`,
+    );
     // Runs PHP read from stdin inside WordPress and prints what it returns as JSON.
-    writeFileSync(join(dir, 'wp-eval.php'), `<?php
+    writeFileSync(
+      join(dir, 'wp-eval.php'),
+      `<?php
 $_SERVER['HTTP_HOST'] = '${WP_HOST}:${wpPort}';
 $_SERVER['SERVER_NAME'] = '${WP_HOST}';
 $_SERVER['SERVER_PORT'] = '${wpPort}';
@@ -171,23 +204,37 @@ if ( getenv( 'SVC_WP_INSTALLING' ) ) { define( 'WP_INSTALLING', true ); }
 require '${webroot}/wp-load.php';
 $svc_result = eval( stream_get_contents( STDIN ) );
 echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
-`);
+`,
+    );
 
     const php = async <T>(code: string, env: Record<string, string> = {}): Promise<T> => {
-      const child = Bun.spawn({ cmd: ['php', join(dir, 'wp-eval.php')], env: { ...process.env, ...env }, stdin: new TextEncoder().encode(code), stdout: 'pipe', stderr: 'pipe' });
+      const child = Bun.spawn({
+        cmd: ['php', join(dir, 'wp-eval.php')],
+        env: { ...process.env, ...env },
+        stdin: new TextEncoder().encode(code),
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
       const [stdout, stderr, exit] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
       const marker = stdout.lastIndexOf('\n--svc-result--\n');
       if (exit !== 0 || marker < 0) throw new Error(`PHP in WordPress failed (${exit}):\n${code}\n${stdout}\n${stderr}`);
       return JSON.parse(stdout.slice(marker + '\n--svc-result--\n'.length)) as T;
     };
 
-    await run(['php', '-r', `$db = mysqli_connect('127.0.0.1', 'root', '', '', ${db.port}); mysqli_query($db, 'CREATE DATABASE wordpress CHARACTER SET utf8mb4');`]);
-    await php(`
+    await run([
+      'php',
+      '-r',
+      `$db = mysqli_connect('127.0.0.1', 'root', '', '', ${db.port}); mysqli_query($db, 'CREATE DATABASE wordpress CHARACTER SET utf8mb4');`,
+    ]);
+    await php(
+      `
       require_once ABSPATH . 'wp-admin/includes/upgrade.php';
       wp_install( 'Acme Studio', '${ADMIN.login}', '${ADMIN.email}', false, '', '${ADMIN.password}' );
       wp_insert_user( array( 'user_login' => '${SUBSCRIBER.login}', 'user_pass' => '${SUBSCRIBER.password}', 'user_email' => '${SUBSCRIBER.email}', 'role' => 'subscriber' ) );
       update_option( 'permalink_structure', '/%postname%/' );
-      return true;`, { SVC_WP_INSTALLING: '1' });
+      return true;`,
+      { SVC_WP_INSTALLING: '1' },
+    );
     // The plugin as WordPress installs it: the contents of the zip.
     await installPluginZip(join(webroot, 'wp-content', 'plugins'));
     await php(`
@@ -201,7 +248,10 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
       cmd: ['php', '-S', `${WP_HOST}:${wpPort}`, '-t', webroot, join(dir, 'router.php')],
       // Several workers: the browser loads a page's scripts in parallel.
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
-      cwd: webroot, stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(dir, 'php-server.log')),
+      cwd: webroot,
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: Bun.file(join(dir, 'php-server.log')),
       // its own process group: the workers are its children, and stop() ends the whole group
       detached: true,
     });
@@ -212,7 +262,12 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
     await waitFor('WordPress', async () => (await fetch(`${wpUrl}/wp-login.php`)).status === 200);
 
     return {
-      wpUrl, wpOrigin: wpUrl, svc, appUrl, apiKey, svcEnv,
+      wpUrl,
+      wpOrigin: wpUrl,
+      svc,
+      appUrl,
+      apiKey,
+      svcEnv,
       php: (code) => php(code),
       async pairingCode() {
         const result = await runCli(['pairing-code', 'create', '--workspace', SLUG, '--json'], svcEnv);

@@ -42,7 +42,10 @@ describeEachAdapter('createWorkspace is all or nothing', (adapter: AdapterName) 
     db = await createTestDatabase(adapter);
     await refuseKeyInserts(db);
     const deps = { storage: db.storage, clock: systemClock };
-    const error = await createWorkspace(deps, { slug: 'acme', name: 'Acme' }).then(() => null, (caught: unknown) => caught);
+    const error = await createWorkspace(deps, { slug: 'acme', name: 'Acme' }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message) + String((error as Error).cause ?? '')).toContain(FAILURE);
     expect(await db.storage.getWorkspaceBySlug('acme')).toBeNull();

@@ -13,7 +13,11 @@ describeEachAdapter('custom fields: errors', (adapter) => {
   const base = { key: 'allergies', label: 'Allergies', type: 'text' };
   const refusals: [rule: string, body: Record<string, unknown>, expected: object][] = [
     ['no key', { label: 'A', type: 'text' }, schemaError('/key', 'key is required')],
-    ['a key with upper case and hyphens', { ...base, key: 'Bad-Key' }, schemaError('/key', 'key must be lower-case letters, digits and underscores, such as allergies')],
+    [
+      'a key with upper case and hyphens',
+      { ...base, key: 'Bad-Key' },
+      schemaError('/key', 'key must be lower-case letters, digits and underscores, such as allergies'),
+    ],
     ['an empty key', { ...base, key: '' }, schemaError('/key', 'key must not be empty')],
     ['a key over 64 characters', { ...base, key: 'k'.repeat(65) }, schemaError('/key', 'key must be between 1 and 64 characters long')],
     ['no label', { key: 'a', type: 'text' }, schemaError('/label', 'label is required')],
@@ -25,13 +29,29 @@ describeEachAdapter('custom fields: errors', (adapter) => {
     ['a select with no choices', { ...base, type: 'select', options: [] }, ruleError('options must list at least one choice when type is select')],
     ['a select with a choice twice', { ...base, type: 'select', options: ['Nuts', 'Milk', 'Nuts'] }, ruleError('options[2] repeats options[0] (Nuts)')],
     ['a select with an empty choice', { ...base, type: 'select', options: ['Nuts', ''] }, ruleError('options[1] must not be blank')],
-    ['a select with a choice over 200 characters', { ...base, type: 'select', options: ['o'.repeat(201)] }, ruleError('options[0] must be at most 200 characters long')],
-    ['a select with over 100 choices', { ...base, type: 'select', options: Array.from({ length: 101 }, (_, i) => `c${i}`) }, schemaError('/options', 'options must have at most 100 items or null')],
+    [
+      'a select with a choice over 200 characters',
+      { ...base, type: 'select', options: ['o'.repeat(201)] },
+      ruleError('options[0] must be at most 200 characters long'),
+    ],
+    [
+      'a select with over 100 choices',
+      { ...base, type: 'select', options: Array.from({ length: 101 }, (_, i) => `c${i}`) },
+      schemaError('/options', 'options must have at most 100 items or null'),
+    ],
     ['options on a text field', { ...base, options: ['a'] }, ruleError('options must be null unless type is select (type is text)')],
     ['empty options on a text field', { ...base, options: [] }, ruleError('options must be null unless type is select (type is text)')],
-    ['a placeholder over 200 characters', { ...base, placeholder: 'p'.repeat(201) }, schemaError('/placeholder', 'placeholder must be at most 200 characters long or null')],
+    [
+      'a placeholder over 200 characters',
+      { ...base, placeholder: 'p'.repeat(201) },
+      schemaError('/placeholder', 'placeholder must be at most 200 characters long or null'),
+    ],
     ['a fractional order', { ...base, order: 1.5 }, schemaError('/order', 'order must be an integer')],
-    ['an unknown service id', { ...base, serviceIds: ['srv_unknown'] }, ruleError('serviceIds[0] must be the id of a service of this workspace, got srv_unknown')],
+    [
+      'an unknown service id',
+      { ...base, serviceIds: ['srv_unknown'] },
+      ruleError('serviceIds[0] must be the id of a service of this workspace, got srv_unknown'),
+    ],
   ];
 
   for (const [rule, body, expected] of refusals) {

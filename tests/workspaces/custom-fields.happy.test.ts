@@ -27,8 +27,14 @@ describeEachAdapter('custom fields: happy path', (adapter) => {
   test('POST a select field with every attribute -> 200 with all of them', async () => {
     const service = await addService(t);
     const body = {
-      key: 'hair_length', label: 'Hair length', type: 'select', required: true, options: ['Short', 'Medium', 'Long'],
-      placeholder: 'Choose one', order: 3, serviceIds: [service.id],
+      key: 'hair_length',
+      label: 'Hair length',
+      type: 'select',
+      required: true,
+      options: ['Short', 'Medium', 'Long'],
+      placeholder: 'Choose one',
+      order: 3,
+      serviceIds: [service.id],
     };
     const response = await t.request('POST', `${V1}/acme/custom-fields`, { key: t.apiKey, body });
     expect(response.status).toBe(200);
@@ -62,10 +68,14 @@ describeEachAdapter('custom fields: happy path', (adapter) => {
   test('PATCH changes the fields sent and keeps the others', async () => {
     const field = await addCustomField(t);
     const response = await t.request('PATCH', `${V1}/acme/custom-fields/${field.id}`, {
-      key: t.apiKey, body: { label: 'Any allergies?', required: true, placeholder: 'e.g. latex' },
+      key: t.apiKey,
+      body: { label: 'Any allergies?', required: true, placeholder: 'e.g. latex' },
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, customField: { ...textField, id: field.id, label: 'Any allergies?', required: true, placeholder: 'e.g. latex' } });
+    expect(response.body).toEqual({
+      success: true,
+      customField: { ...textField, id: field.id, label: 'Any allergies?', required: true, placeholder: 'e.g. latex' },
+    });
     expect((await t.request('GET', `${V1}/acme/custom-fields`, { key: t.apiKey })).body.customFields).toEqual([response.body.customField]);
   });
 

@@ -12,11 +12,12 @@ describeEachAdapter('custom fields: security', (adapter) => {
   });
   afterEach(() => t.close());
 
-  const writes = () => [
-    ['POST', `${V1}/acme/custom-fields`, { key: 'parking', label: 'Parking', type: 'checkbox' }],
-    ['PATCH', `${V1}/acme/custom-fields/${fieldId}`, { label: 'Changed' }],
-    ['DELETE', `${V1}/acme/custom-fields/${fieldId}`, undefined],
-  ] as const;
+  const writes = () =>
+    [
+      ['POST', `${V1}/acme/custom-fields`, { key: 'parking', label: 'Parking', type: 'checkbox' }],
+      ['PATCH', `${V1}/acme/custom-fields/${fieldId}`, { label: 'Changed' }],
+      ['DELETE', `${V1}/acme/custom-fields/${fieldId}`, undefined],
+    ] as const;
 
   test('writes without a key -> 401, nothing stored', async () => {
     for (const [method, path, body] of writes()) {
@@ -69,10 +70,14 @@ describeEachAdapter('custom fields: security', (adapter) => {
     const read = await t.request('GET', `${V1}/demo/custom-fields`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ success: true, customFields: [] });
-    await expectUnchanged(t, async () => {
-      const write = await t.request('POST', `${V1}/demo/custom-fields`, { body: { key: 'spam', label: 'Spam', type: 'text' } });
-      expect(write.status).toBe(401);
-      expect(write.body).toEqual(MISSING_KEY);
-    }, 'demo');
+    await expectUnchanged(
+      t,
+      async () => {
+        const write = await t.request('POST', `${V1}/demo/custom-fields`, { body: { key: 'spam', label: 'Spam', type: 'text' } });
+        expect(write.status).toBe(401);
+        expect(write.body).toEqual(MISSING_KEY);
+      },
+      'demo',
+    );
   });
 });

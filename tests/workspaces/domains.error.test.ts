@@ -11,7 +11,17 @@ describeEachAdapter('widget domains: errors', (adapter) => {
   });
   afterEach(() => t.close());
 
-  const badEntries = ['https://example.com', 'example.com/booking', 'example.com:8443', 'exa mple.com', '*.', '*example.com', 'a.*.example.com', '', '-bad.example.com'];
+  const badEntries = [
+    'https://example.com',
+    'example.com/booking',
+    'example.com:8443',
+    'exa mple.com',
+    '*.',
+    '*example.com',
+    'a.*.example.com',
+    '',
+    '-bad.example.com',
+  ];
   for (const entry of badEntries) {
     test(`PUT with the entry ${JSON.stringify(entry)} -> 400 naming that entry, nothing stored`, async () => {
       await expectUnchanged(t, async () => {
@@ -23,7 +33,11 @@ describeEachAdapter('widget domains: errors', (adapter) => {
   }
 
   const refusals: [rule: string, body: unknown, expected: object][] = [
-    ['more than 100 domains', { domains: Array.from({ length: 101 }, (_, index) => `shop${index}.example.com`) }, schemaError('/domains', 'domains must have at most 100 items')],
+    [
+      'more than 100 domains',
+      { domains: Array.from({ length: 101 }, (_, index) => `shop${index}.example.com`) },
+      schemaError('/domains', 'domains must have at most 100 items'),
+    ],
     ['no domains field', { hosts: ['example.com'] }, schemaError('/domains', 'domains is required')],
     ['domains not an array', { domains: 'example.com' }, schemaError('/domains', 'domains must be an array')],
     ['an entry that is not a string', { domains: ['example.com', 7] }, schemaError('/domains/1', 'domains[1] must be a string')],

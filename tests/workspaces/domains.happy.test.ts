@@ -18,12 +18,15 @@ describeEachAdapter('widget domains: happy path', (adapter) => {
 
   test('PUT stores the domains in lower case without a trailing dot, drops repeats, and GET returns them', async () => {
     const response = await t.request('PUT', `${V1}/acme/domains`, {
-      key: t.apiKey, body: { domains: ['Example.com.', '*.Shop.example.org', ' booking.example.net ', 'example.com'] },
+      key: t.apiKey,
+      body: { domains: ['Example.com.', '*.Shop.example.org', ' booking.example.net ', 'example.com'] },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, domains: ['example.com', '*.shop.example.org', 'booking.example.net'] });
-    expect((await t.request('GET', `${V1}/acme/domains`, { key: t.apiKey })).body)
-      .toEqual({ success: true, domains: ['example.com', '*.shop.example.org', 'booking.example.net'] });
+    expect((await t.request('GET', `${V1}/acme/domains`, { key: t.apiKey })).body).toEqual({
+      success: true,
+      domains: ['example.com', '*.shop.example.org', 'booking.example.net'],
+    });
     expect((await t.deps.storage.getWorkspaceBySlug('acme'))?.domains).toEqual(['example.com', '*.shop.example.org', 'booking.example.net']);
   });
 

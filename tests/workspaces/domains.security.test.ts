@@ -47,10 +47,14 @@ describeEachAdapter('widget domains: security', (adapter) => {
     const read = await t.request('GET', `${V1}/demo/domains`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ success: true, domains: [] });
-    await expectUnchanged(t, async () => {
-      const write = await t.request('PUT', `${V1}/demo/domains`, { body: { domains: ['attacker.example'] } });
-      expect(write.status).toBe(401);
-      expect(write.body).toEqual(MISSING_KEY);
-    }, 'demo');
+    await expectUnchanged(
+      t,
+      async () => {
+        const write = await t.request('PUT', `${V1}/demo/domains`, { body: { domains: ['attacker.example'] } });
+        expect(write.status).toBe(401);
+        expect(write.body).toEqual(MISSING_KEY);
+      },
+      'demo',
+    );
   });
 });

@@ -11,8 +11,18 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
   afterEach(() => t.close());
 
   const acme = () => ({
-    id: t.workspace.id, name: 'Acme Studio', slug: 'acme', primaryColor: null, plan: 'self-hosted', industry: 'other',
-    timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24, logoUrl: null, requiresConfirmation: false,
+    id: t.workspace.id,
+    name: 'Acme Studio',
+    slug: 'acme',
+    primaryColor: null,
+    plan: 'self-hosted',
+    industry: 'other',
+    timezone: 'Europe/Berlin',
+    language: 'en',
+    timeFormat: '24h',
+    cancellationHours: 24,
+    logoUrl: null,
+    requiresConfirmation: false,
   });
 
   test('GET /workspaces/{slug} -> 200 with the workspace and the contract defaults', async () => {
@@ -23,8 +33,15 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
 
   test('PATCH with every field -> 200 with all of them set, and GET shows the same', async () => {
     const body = {
-      name: 'Acme Hair & Beauty', primaryColor: '#0f766e', industry: 'beauty', timezone: 'America/New_York',
-      language: 'de', timeFormat: '12h', cancellationHours: 48, logoUrl: 'https://cdn.example.com/acme.png', requiresConfirmation: true,
+      name: 'Acme Hair & Beauty',
+      primaryColor: '#0f766e',
+      industry: 'beauty',
+      timezone: 'America/New_York',
+      language: 'de',
+      timeFormat: '12h',
+      cancellationHours: 48,
+      logoUrl: 'https://cdn.example.com/acme.png',
+      requiresConfirmation: true,
     };
     const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body });
     expect(response.status).toBe(200);
@@ -69,10 +86,13 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
   test('PATCH with an unknown or read-only field (slug, plan, id) -> 400 naming it, and nothing changes', async () => {
     for (const field of ['slug', 'plan', 'id', 'colour']) {
       const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { name: 'Renamed', [field]: 'x' } });
-      const error = `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, timeFormat, `
+      const error =
+        `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, timeFormat, `
         + 'cancellationHours, logoUrl, requiresConfirmation';
       expect({ field, status: response.status, body: response.body }).toEqual({
-        field, status: 400, body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: `/${field}`, message: error }] },
+        field,
+        status: 400,
+        body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: `/${field}`, message: error }] },
       });
     }
     expect(await t.deps.storage.getWorkspaceBySlug('acme')).toEqual(t.workspace);

@@ -67,19 +67,33 @@ describeEachAdapter('workspace settings: security', (adapter) => {
     expect(response.body).toEqual({
       success: true,
       workspace: {
-        id: demo.id, name: 'Demo Hair & Wellness', slug: 'demo', primaryColor: '#0f766e', plan: 'demo', industry: 'beauty',
-        timezone: 'Europe/Berlin', language: 'en', timeFormat: '24h', cancellationHours: 24, logoUrl: null, requiresConfirmation: false,
+        id: demo.id,
+        name: 'Demo Hair & Wellness',
+        slug: 'demo',
+        primaryColor: '#0f766e',
+        plan: 'demo',
+        industry: 'beauty',
+        timezone: 'Europe/Berlin',
+        language: 'en',
+        timeFormat: '24h',
+        cancellationHours: 24,
+        logoUrl: null,
+        requiresConfirmation: false,
       },
     });
   });
 
   test('demo workspace: keyless PATCH -> 401, nothing stored', async () => {
     await demoWorkspace(t);
-    await expectUnchanged(t, async () => {
-      const response = await t.request('PATCH', `${V1}/demo`, { body: { name: 'Vandalised' } });
-      expect(response.status).toBe(401);
-      expect(response.body).toEqual(MISSING_KEY);
-    }, 'demo');
+    await expectUnchanged(
+      t,
+      async () => {
+        const response = await t.request('PATCH', `${V1}/demo`, { body: { name: 'Vandalised' } });
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(MISSING_KEY);
+      },
+      'demo',
+    );
   });
 
   test('demo workspace: GET with a wrong key -> 401 (a key that is sent must be valid)', async () => {

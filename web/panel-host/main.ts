@@ -3,9 +3,7 @@
  * 8, 12 and 13). One global, `window.SvcPanelHost`, with `mount(options)`. Nothing is done before mount; every
  * failure is reported through `onError` (and the console) and shown in the container, never thrown at the page.
  */
-import {
-  acceptPanelMessage, hostEnvelope, newChannelId, panelAddress, sectionOf, type HostMessage, type PanelMessage,
-} from '../shared/panel-protocol.ts';
+import { acceptPanelMessage, hostEnvelope, newChannelId, panelAddress, sectionOf, type HostMessage, type PanelMessage } from '../shared/panel-protocol.ts';
 
 export interface MountOptions {
   /** the element the panel iframe (or, in window mode, the open button) goes in */
@@ -167,28 +165,34 @@ function mount(options: MountOptions): MountedPanel {
       if (!opened) return report(new Error('the browser blocked the panel window'));
       peer = opened;
       pending = bootstrap();
-      pending.then((first) => {
-        if (!destroyed) opened.location.href = address(first);
-      }, (error: Error) => {
-        opened.close();
-        report(error);
-      });
+      pending.then(
+        (first) => {
+          if (!destroyed) opened.location.href = address(first);
+        },
+        (error: Error) => {
+          opened.close();
+          report(error);
+        },
+      );
     });
     container.replaceChildren(button);
   } else {
     pending = bootstrap();
-    pending.then((first) => {
-      if (destroyed) return;
-      frame = document.createElement('iframe');
-      frame.title = 'Admin panel';
-      frame.src = address(first);
-      frame.style.cssText = `display:block;width:100%;height:${INITIAL_HEIGHT}px;border:0`;
-      container.replaceChildren(frame);
-      peer = frame.contentWindow;
-    }, (error: Error) => {
-      report(error);
-      showProblem('The admin panel could not be opened. Reload the page to try again.');
-    });
+    pending.then(
+      (first) => {
+        if (destroyed) return;
+        frame = document.createElement('iframe');
+        frame.title = 'Admin panel';
+        frame.src = address(first);
+        frame.style.cssText = `display:block;width:100%;height:${INITIAL_HEIGHT}px;border:0`;
+        container.replaceChildren(frame);
+        peer = frame.contentWindow;
+      },
+      (error: Error) => {
+        report(error);
+        showProblem('The admin panel could not be opened. Reload the page to try again.');
+      },
+    );
   }
 
   return {

@@ -1,6 +1,4 @@
-import {
-  acceptHostMessage, frameContextOrigin, panelEnvelope, type HostMessage, type PanelMessage,
-} from '../shared/panel-protocol.ts';
+import { acceptHostMessage, frameContextOrigin, panelEnvelope, type HostMessage, type PanelMessage } from '../shared/panel-protocol.ts';
 
 /** The panel's side of the host protocol: it talks to its parent frame (or, in window mode, its opener) only. */
 export interface HostLink {
@@ -12,7 +10,7 @@ export interface HostLink {
 
 export function linkToHost(channelId: string, frameContext: string, onMessage: (message: HostMessage) => void): HostLink | null {
   const origin = frameContextOrigin(frameContext);
-  const peer = window.parent !== window ? window.parent : window.opener as Window | null;
+  const peer = window.parent !== window ? window.parent : (window.opener as Window | null);
   if (!origin || !peer) return null;
   const listener = (event: MessageEvent) => {
     if (event.source !== peer) return;

@@ -14,7 +14,7 @@ function formatter(workspace: Shown, options: Intl.DateTimeFormatOptions): Intl.
   const key = `${workspace.language}|${workspace.timezone}|${workspace.timeFormat}|${JSON.stringify(options)}`;
   let made = cache.get(key);
   if (!made) {
-    const time = 'hour' in options ? { hourCycle: workspace.timeFormat === '12h' ? 'h12' as const : 'h23' as const } : {};
+    const time = 'hour' in options ? { hourCycle: workspace.timeFormat === '12h' ? ('h12' as const) : ('h23' as const) } : {};
     made = new Intl.DateTimeFormat(workspace.language, { timeZone: workspace.timezone, ...time, ...options });
     cache.set(key, made);
   }
@@ -22,7 +22,8 @@ function formatter(workspace: Shown, options: Intl.DateTimeFormatOptions): Intl.
 }
 
 /** `09:30` (or `9:30 AM`) of an instant, in the workspace's zone. */
-export const timeOf = (workspace: Shown, iso: string) => formatter(workspace, { hour: workspace.timeFormat === '12h' ? 'numeric' : '2-digit', minute: '2-digit' }).format(new Date(iso));
+export const timeOf = (workspace: Shown, iso: string) =>
+  formatter(workspace, { hour: workspace.timeFormat === '12h' ? 'numeric' : '2-digit', minute: '2-digit' }).format(new Date(iso));
 
 /** `Mon, 23 Nov` of an instant, in the workspace's zone. */
 export const dayLabelOf = (workspace: Shown, iso: string) => formatter(workspace, { weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(iso));
@@ -41,13 +42,20 @@ export const shortDayOf = (workspace: Shown, day: string) =>
 /** A `HH:mm` wall time in the workspace's format. */
 export function wallTimeOf(workspace: Shown, time: string): string {
   const [hour, minute] = time.split(':').map(Number) as [number, number];
-  return new Intl.DateTimeFormat(workspace.language, { timeZone: 'UTC', hour: workspace.timeFormat === '12h' ? 'numeric' : '2-digit', minute: '2-digit', hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23' })
-    .format(Date.UTC(2000, 0, 3, hour, minute));
+  return new Intl.DateTimeFormat(workspace.language, {
+    timeZone: 'UTC',
+    hour: workspace.timeFormat === '12h' ? 'numeric' : '2-digit',
+    minute: '2-digit',
+    hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23',
+  }).format(Date.UTC(2000, 0, 3, hour, minute));
 }
 
 /** Minutes since the workspace's midnight of an instant (for placing it on a day's column). */
 export function minutesInDay(workspace: Shown, iso: string): number {
-  const [hour, minute] = formatter(workspace, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso)).split(':').map((part) => Number.parseInt(part, 10)) as [number, number];
+  const [hour, minute] = formatter(workspace, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .format(new Date(iso))
+    .split(':')
+    .map((part) => Number.parseInt(part, 10)) as [number, number];
   return (hour % 24) * 60 + minute;
 }
 

@@ -185,7 +185,16 @@ const en = {
   operationsAccess: 'Bookings and catalogue',
   settingsAccess: 'Settings only',
   readOnlyAccess: 'Read only',
-  sections: { dashboard: 'Dashboard', bookings: 'Bookings', calendar: 'Calendar', services: 'Services', providers: 'Providers', hours: 'Working hours', fields: 'Custom fields', settings: 'Settings' },
+  sections: {
+    dashboard: 'Dashboard',
+    bookings: 'Bookings',
+    calendar: 'Calendar',
+    services: 'Services',
+    providers: 'Providers',
+    hours: 'Working hours',
+    fields: 'Custom fields',
+    settings: 'Settings',
+  },
 };
 
 export type Strings = typeof en;
@@ -314,7 +323,16 @@ const de: Strings = {
   forServicesHint: '(nichts angekreuzt: alle Leistungen)',
   moveUp: 'Nach oben',
   moveDown: 'Nach unten',
-  types: { text: 'Kurzer Text', textarea: 'Langer Text', number: 'Zahl', select: 'Auswahl', checkbox: 'Kontrollkästchen', phone: 'Telefon', email: 'E-Mail', date: 'Datum' },
+  types: {
+    text: 'Kurzer Text',
+    textarea: 'Langer Text',
+    number: 'Zahl',
+    select: 'Auswahl',
+    checkbox: 'Kontrollkästchen',
+    phone: 'Telefon',
+    email: 'E-Mail',
+    date: 'Datum',
+  },
   workspace: 'Betrieb',
   businessName: 'Name des Betriebs',
   colour: 'Farbe',
@@ -366,7 +384,16 @@ const de: Strings = {
   operationsAccess: 'Buchungen und Angebot',
   settingsAccess: 'Nur Einstellungen',
   readOnlyAccess: 'Nur lesen',
-  sections: { dashboard: 'Übersicht', bookings: 'Buchungen', calendar: 'Kalender', services: 'Leistungen', providers: 'Mitarbeiter', hours: 'Arbeitszeiten', fields: 'Zusatzfragen', settings: 'Einstellungen' },
+  sections: {
+    dashboard: 'Übersicht',
+    bookings: 'Buchungen',
+    calendar: 'Kalender',
+    services: 'Leistungen',
+    providers: 'Mitarbeiter',
+    hours: 'Arbeitszeiten',
+    fields: 'Zusatzfragen',
+    settings: 'Einstellungen',
+  },
 };
 
 /** The strings for a BCP 47 language: `de`, `de-AT` … → German, anything else → English. */

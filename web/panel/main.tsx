@@ -22,11 +22,27 @@ function App({ state, host }: { state: PanelSessionState; host: HostLink | null 
     section.value = next;
   };
   if (state.phase.value === 'ready') {
-    return host
-      ? <Shell state={state} section={section} onNavigate={navigate} embedded notify={(notice) => host.send(notice)} workspaceVersion={workspaceVersion}
-          onOpenAdmin={() => host.send({ type: 'svc:panel:open-admin' })} />
-      : <Shell state={state} section={section} onNavigate={navigate} embedded={false} notify={() => {}} workspaceVersion={workspaceVersion}
-          onSignOut={() => state.signOut()} />;
+    return host ? (
+      <Shell
+        state={state}
+        section={section}
+        onNavigate={navigate}
+        embedded
+        notify={(notice) => host.send(notice)}
+        workspaceVersion={workspaceVersion}
+        onOpenAdmin={() => host.send({ type: 'svc:panel:open-admin' })}
+      />
+    ) : (
+      <Shell
+        state={state}
+        section={section}
+        onNavigate={navigate}
+        embedded={false}
+        notify={() => {}}
+        workspaceVersion={workspaceVersion}
+        onSignOut={() => state.signOut()}
+      />
+    );
   }
   if (embedded) return <Connecting problem={state.problem.value} />;
   return <SignIn state={state} />;
@@ -68,7 +84,10 @@ function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
 async function saveLogo(state: PanelSessionState, url: string, host: HostLink | null) {
   const slug = state.session.value?.workspace.slug;
   if (!slug) return;
-  const saved = await state.api('PATCH', `/workspaces/${encodeURIComponent(slug)}`, { logoUrl: url }).then(() => true, () => false);
+  const saved = await state.api('PATCH', `/workspaces/${encodeURIComponent(slug)}`, { logoUrl: url }).then(
+    () => true,
+    () => false,
+  );
   if (saved) {
     workspaceVersion.value++;
     host?.send({ type: 'svc:panel:changed' });

@@ -41,12 +41,15 @@ export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, noti
     void section.value;
     void workspaceVersion.value;
     if (!slug) return;
-    state.api<{ workspace: Workspace }>('GET', `/workspaces/${encodeURIComponent(slug)}`).then((body) => {
-      details.value = body.workspace;
-      loadProblem.value = null;
-    }, (error: Error) => {
-      loadProblem.value = error.message;
-    });
+    state.api<{ workspace: Workspace }>('GET', `/workspaces/${encodeURIComponent(slug)}`).then(
+      (body) => {
+        details.value = body.workspace;
+        loadProblem.value = null;
+      },
+      (error: Error) => {
+        loadProblem.value = error.message;
+      },
+    );
   });
   const logo = details.value?.logoUrl ?? state.session.value?.workspace.logoUrl;
   const t = stringsFor(details.value?.language ?? 'en');
@@ -54,37 +57,78 @@ export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, noti
   return (
     <div class={onSignOut ? 'shell standalone' : 'shell'}>
       <header class="bar">
-        {logo?.startsWith('https:') ? <img class="logo" src={logo} alt="" /> : <span class="mark" aria-hidden="true">{state.workspaceName.value.slice(0, 1)}</span>}
+        {logo?.startsWith('https:') ? (
+          <img class="logo" src={logo} alt="" />
+        ) : (
+          <span class="mark" aria-hidden="true">
+            {state.workspaceName.value.slice(0, 1)}
+          </span>
+        )}
         <div class="who">
           <h1>{details.value?.name ?? state.workspaceName.value}</h1>
           <span class="access">{accessLabel(state, t)}</span>
         </div>
-        {onOpenAdmin && <button type="button" class="quiet" onClick={onOpenAdmin}>{t.openAdmin}</button>}
-        {onSignOut && <button type="button" class="quiet" onClick={onSignOut}>{t.signOut}</button>}
+        {onOpenAdmin && (
+          <button type="button" class="quiet" onClick={onOpenAdmin}>
+            {t.openAdmin}
+          </button>
+        )}
+        {onSignOut && (
+          <button type="button" class="quiet" onClick={onSignOut}>
+            {t.signOut}
+          </button>
+        )}
       </header>
       <nav aria-label="Sections">
         <ul>
           {SECTIONS.map((each) => (
             <li key={each}>
-              <button type="button" class="item" aria-current={each === section.value ? 'page' : undefined} onClick={() => onNavigate(each)}>{t.sections[each]}</button>
+              <button type="button" class="item" aria-current={each === section.value ? 'page' : undefined} onClick={() => onNavigate(each)}>
+                {t.sections[each]}
+              </button>
             </li>
           ))}
         </ul>
       </nav>
       <main id="section" data-section={section.value}>
         <h2>{t.sections[section.value]}</h2>
-        {details.value
-          ? <SectionView section={section.value} client={client} workspace={details.value} can={can} notify={notify} t={t} embedded={embedded} onWorkspace={(next) => (details.value = next)} />
-          : loadProblem.value ? <p role="alert" class="problem">{loadProblem.value}</p> : <p role="status" class="muted">{t.loading}</p>}
+        {details.value ? (
+          <SectionView
+            section={section.value}
+            client={client}
+            workspace={details.value}
+            can={can}
+            notify={notify}
+            t={t}
+            embedded={embedded}
+            onWorkspace={(next) => (details.value = next)}
+          />
+        ) : loadProblem.value ? (
+          <p role="alert" class="problem">
+            {loadProblem.value}
+          </p>
+        ) : (
+          <p role="status" class="muted">
+            {t.loading}
+          </p>
+        )}
       </main>
     </div>
   );
 }
 
 export function Connecting({ problem }: { problem: string | null }) {
-  return problem
-    ? <div class="center"><p role="alert" class="problem">The panel could not be opened: {problem}</p></div>
-    : <div class="center"><p role="status">Connecting…</p></div>;
+  return problem ? (
+    <div class="center">
+      <p role="alert" class="problem">
+        The panel could not be opened: {problem}
+      </p>
+    </div>
+  ) : (
+    <div class="center">
+      <p role="status">Connecting…</p>
+    </div>
+  );
 }
 
 /** The standalone /admin sign-in: workspace slug and API key, exchanged for a session; the key is not kept. */
@@ -112,8 +156,14 @@ export function SignIn({ state }: { state: PanelSessionState }) {
         <input id="slug" name="slug" autocomplete="username" required autocapitalize="none" spellcheck={false} />
         <label for="key">API key</label>
         <input id="key" name="key" type="password" autocomplete="current-password" required />
-        {state.problem.value && <p role="alert" class="problem">{state.problem.value}</p>}
-        <button type="submit" disabled={busy.value}>{busy.value ? 'Signing in…' : 'Sign in'}</button>
+        {state.problem.value && (
+          <p role="alert" class="problem">
+            {state.problem.value}
+          </p>
+        )}
+        <button type="submit" disabled={busy.value}>
+          {busy.value ? 'Signing in…' : 'Sign in'}
+        </button>
       </form>
     </div>
   );

@@ -123,7 +123,12 @@ export function frameContextOrigin(frameContext: string): string | null {
   const payload = frameContext.split('.')[1];
   if (!payload) return null;
   try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const json = atob(
+      payload
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
+    );
     const claims: unknown = JSON.parse(json);
     return isObject(claims) && isText(claims.origin) ? claims.origin : null;
   } catch {

@@ -1,5 +1,11 @@
 import type {
-  ApiErrorBody, AvailableDays, AvailableSlots, WidgetBooking, WidgetBookingRequest, WidgetBookingResponse, WidgetConfig,
+  ApiErrorBody,
+  AvailableDays,
+  AvailableSlots,
+  WidgetBooking,
+  WidgetBookingRequest,
+  WidgetBookingResponse,
+  WidgetConfig,
 } from '../../src/widget/protocol.ts';
 import type { BookingFailure } from './machine.ts';
 
@@ -36,7 +42,10 @@ export function httpApi(base: string, slug: string): WidgetApi {
       let response: Response;
       try {
         response = await fetch(`${root}/bookings`, {
-          method: 'POST', credentials: 'omit', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request),
+          method: 'POST',
+          credentials: 'omit',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request),
         });
       } catch {
         return { ok: false, failure: { kind: 'network' } };

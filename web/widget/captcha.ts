@@ -48,7 +48,10 @@ export class Captcha {
   private api: CaptchaApi | undefined;
   private id: string | number | undefined;
 
-  constructor(private readonly provider: CaptchaProvider, private readonly siteKey: string) {}
+  constructor(
+    private readonly provider: CaptchaProvider,
+    private readonly siteKey: string,
+  ) {}
 
   async mount(element: HTMLElement, theme: 'light' | 'dark'): Promise<void> {
     if (this.api) return;

@@ -21,7 +21,11 @@ export interface FlowHooks {
 export class BookingFlow {
   readonly state: Signal<FlowState>;
 
-  constructor(private readonly api: WidgetApi, private readonly hooks: FlowHooks, options: FlowOptions = {}) {
+  constructor(
+    private readonly api: WidgetApi,
+    private readonly hooks: FlowHooks,
+    options: FlowOptions = {},
+  ) {
     this.state = signal(initialState(options));
   }
 

@@ -100,10 +100,23 @@ export interface FlowOptions {
 
 export function initialState(options: FlowOptions = {}): FlowState {
   return {
-    step: 'loading', config: null, today: '1970-01-01', serviceId: options.serviceId ?? null, providerId: options.providerId ?? null,
-    month: '1970-01', days: { status: 'loading' }, day: null, slots: { status: 'loading' }, time: null,
-    form: { name: '', email: '', phone: '', notes: '', custom: {} }, errors: {}, notice: null, submitting: false,
-    booking: null, checkoutUrl: null, stepChanges: 0,
+    step: 'loading',
+    config: null,
+    today: '1970-01-01',
+    serviceId: options.serviceId ?? null,
+    providerId: options.providerId ?? null,
+    month: '1970-01',
+    days: { status: 'loading' },
+    day: null,
+    slots: { status: 'loading' },
+    time: null,
+    form: { name: '', email: '', phone: '', notes: '', custom: {} },
+    errors: {},
+    notice: null,
+    submitting: false,
+    booking: null,
+    checkoutUrl: null,
+    stepChanges: 0,
   };
 }
 
@@ -198,7 +211,9 @@ function afterFailure(base: FlowState, failure: BookingFailure): FlowState {
         const field = fieldOfPath(detail.path);
         if (field && !errors[field]) errors[field] = { text: detail.message };
       }
-      return Object.keys(errors).length > 0 ? { ...base, errors, notice: { kind: 'fixFields' } } : { ...base, notice: { kind: 'server', text: failure.message } };
+      return Object.keys(errors).length > 0
+        ? { ...base, errors, notice: { kind: 'fixFields' } }
+        : { ...base, notice: { kind: 'server', text: failure.message } };
     }
   }
 }
@@ -277,7 +292,13 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     case 'captchaMissing':
       return { ...state, submitting: false, notice: { kind: 'captcha' } };
     case 'booked':
-      return { ...moved(state, event.checkoutUrl ? 'redirecting' : 'done'), submitting: false, booking: event.booking, checkoutUrl: event.checkoutUrl, notice: null };
+      return {
+        ...moved(state, event.checkoutUrl ? 'redirecting' : 'done'),
+        submitting: false,
+        booking: event.booking,
+        checkoutUrl: event.checkoutUrl,
+        notice: null,
+      };
     case 'bookingFailed':
       return afterFailure({ ...state, submitting: false }, event.failure);
     case 'back': {
@@ -289,7 +310,15 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     }
     case 'restart':
       if (state.step !== 'done') return state;
-      return { ...moved(state, state.config!.services.length === 1 ? 'day' : 'service'), day: null, time: null, booking: null, checkoutUrl: null, notice: null, days: { status: 'loading' } };
+      return {
+        ...moved(state, state.config!.services.length === 1 ? 'day' : 'service'),
+        day: null,
+        time: null,
+        booking: null,
+        checkoutUrl: null,
+        notice: null,
+        days: { status: 'loading' },
+      };
   }
 }
 
@@ -306,4 +335,3 @@ export function slotsRequest(state: FlowState): { serviceId: string; day: string
 export function canShowPreviousMonth(state: FlowState): boolean {
   return state.month > monthOf(state.today);
 }
-

@@ -74,14 +74,18 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
 
   const open = signal(false);
   let captcha: Captcha | null = null;
-  const flow = new BookingFlow(httpApi(new URL(script.src).origin, slug), {
-    booked: (booking, checkoutUrl) => {
-      captcha?.reset();
-      emit('svc:booking-created', { booking, checkoutUrl });
+  const flow = new BookingFlow(
+    httpApi(new URL(script.src).origin, slug),
+    {
+      booked: (booking, checkoutUrl) => {
+        captcha?.reset();
+        emit('svc:booking-created', { booking, checkoutUrl });
+      },
+      redirect: (url) => window.location.assign(url),
+      captchaToken: () => captcha?.current(),
     },
-    redirect: (url) => window.location.assign(url),
-    captchaToken: () => captcha?.current(),
-  }, { serviceId: data.service ?? null, providerId: data.provider ?? null });
+    { serviceId: data.service ?? null, providerId: data.provider ?? null },
+  );
   const entry: Mounted = { slug, position, element, flow, open };
   registry.push(entry);
 

@@ -1,17 +1,37 @@
 import { accentOn } from './color.ts';
 
-const LIGHT = { bg: '#ffffff', surface: '#f4f5f7', text: '#1a1d23', muted: '#555d6b', border: '#c9ced6', danger: '#b42318', dangerBg: '#fef3f2', success: '#067647' };
-const DARK = { bg: '#16181d', surface: '#21252c', text: '#eef0f3', muted: '#aeb5c1', border: '#4a505c', danger: '#fda29b', dangerBg: '#3b1614', success: '#75e0a7' };
+const LIGHT = {
+  bg: '#ffffff',
+  surface: '#f4f5f7',
+  text: '#1a1d23',
+  muted: '#555d6b',
+  border: '#c9ced6',
+  danger: '#b42318',
+  dangerBg: '#fef3f2',
+  success: '#067647',
+};
+const DARK = {
+  bg: '#16181d',
+  surface: '#21252c',
+  text: '#eef0f3',
+  muted: '#aeb5c1',
+  border: '#4a505c',
+  danger: '#fda29b',
+  dangerBg: '#3b1614',
+  success: '#75e0a7',
+};
 const DEFAULT_ACCENT = '#2563eb';
 
 type Palette = typeof LIGHT;
 
 const tokens = (palette: Palette, primary: string | null) => {
   const { accent, onAccent } = accentOn(primary, palette.bg, DEFAULT_ACCENT);
-  return `--svc-color-bg:${palette.bg};--svc-color-surface:${palette.surface};--svc-color-text:${palette.text};`
+  return (
+    `--svc-color-bg:${palette.bg};--svc-color-surface:${palette.surface};--svc-color-text:${palette.text};`
     + `--svc-color-muted:${palette.muted};--svc-color-border:${palette.border};--svc-color-danger:${palette.danger};`
     + `--svc-color-danger-bg:${palette.dangerBg};--svc-color-success:${palette.success};`
-    + `--svc-color-primary:${accent};--svc-color-on-primary:${onAccent};color-scheme:${palette === DARK ? 'dark' : 'light'};`;
+    + `--svc-color-primary:${accent};--svc-color-on-primary:${onAccent};color-scheme:${palette === DARK ? 'dark' : 'light'};`
+  );
 };
 
 /**

@@ -18,7 +18,16 @@ export interface WidgetContext {
 }
 
 const Icon = ({ path }: { path: string }) => (
-  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">
+  <svg
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    stroke-width="2"
+    stroke-linecap="round"
+    stroke-linejoin="round"
+    aria-hidden="true"
+    focusable="false"
+  >
     <path d={path} />
   </svg>
 );
@@ -32,15 +41,24 @@ const ICONS = {
 
 function stepTitle(step: Step, state: FlowState, strings: Strings): string {
   switch (step) {
-    case 'loading': return strings.loading;
-    case 'failed': return strings.loadFailed;
-    case 'unavailable': return strings.stepUnavailable;
-    case 'service': return strings.stepService;
-    case 'day': return strings.stepDay;
-    case 'time': return strings.stepTime;
-    case 'details': return strings.stepDetails;
-    case 'redirecting': return strings.redirecting;
-    case 'done': return state.booking?.status === 'CONFIRMED' ? strings.stepDone : strings.stepPending;
+    case 'loading':
+      return strings.loading;
+    case 'failed':
+      return strings.loadFailed;
+    case 'unavailable':
+      return strings.stepUnavailable;
+    case 'service':
+      return strings.stepService;
+    case 'day':
+      return strings.stepDay;
+    case 'time':
+      return strings.stepTime;
+    case 'details':
+      return strings.stepDetails;
+    case 'redirecting':
+      return strings.redirecting;
+    case 'done':
+      return state.booking?.status === 'CONFIRMED' ? strings.stepDone : strings.stepPending;
   }
 }
 
@@ -48,12 +66,18 @@ const errorText = (error: ErrorText, strings: Strings) => ('text' in error ? err
 
 function noticeText(notice: Notice, strings: Strings, workspaceName: string): string {
   switch (notice.kind) {
-    case 'taken': return strings.slotTaken;
-    case 'forbidden': return strings.notAllowed(workspaceName);
-    case 'retry': return strings.retry;
-    case 'fixFields': return strings.fixFields;
-    case 'captcha': return strings.captcha;
-    case 'server': return notice.text;
+    case 'taken':
+      return strings.slotTaken;
+    case 'forbidden':
+      return strings.notAllowed(workspaceName);
+    case 'retry':
+      return strings.retry;
+    case 'fixFields':
+      return strings.fixFields;
+    case 'captcha':
+      return strings.captcha;
+    case 'server':
+      return notice.text;
   }
 }
 
@@ -74,12 +98,18 @@ function visitorTime(state: FlowState, ctx: WidgetContext): string | null {
   if (!state.day || !state.time || ctx.visitorZone === zone) return null;
   const { epochMs } = zonedInstant(state.day, state.time, zone);
   const when = new Intl.DateTimeFormat(ctx.locale, {
-    weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit',
-    hourCycle: state.config!.workspace.timeFormat === '12h' ? 'h12' : 'h23', timeZone: ctx.visitorZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    hourCycle: state.config!.workspace.timeFormat === '12h' ? 'h12' : 'h23',
+    timeZone: ctx.visitorZone,
   }).format(epochMs);
   // browsers name some zones by their legacy ids (Asia/Calcutta): a visitor reads "India Standard Time" more easily
   const name = new Intl.DateTimeFormat(ctx.locale, { timeZone: ctx.visitorZone, timeZoneName: 'longGeneric' })
-    .formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value;
+    .formatToParts(epochMs)
+    .find((part) => part.type === 'timeZoneName')?.value;
   return ctx.strings.yourTime(when, name && !name.startsWith('GMT') ? name : ctx.visitorZone);
 }
 
@@ -110,10 +140,14 @@ export function Flow({ ctx, titleId, onClose }: { ctx: WidgetContext; titleId: s
         {config?.workspace.logoUrl && <img class="logo" src={config.workspace.logoUrl} alt="" />}
         <div class="titles">
           {config && <p class="workspace">{config.workspace.name}</p>}
-          <h2 id={titleId} ref={heading} tabIndex={-1}>{title}</h2>
+          <h2 id={titleId} ref={heading} tabIndex={-1}>
+            {title}
+          </h2>
         </div>
         {onClose && (
-          <button type="button" class="icon-btn" aria-label={strings.close} onClick={onClose}><Icon path={ICONS.close} /></button>
+          <button type="button" class="icon-btn" aria-label={strings.close} onClick={onClose}>
+            <Icon path={ICONS.close} />
+          </button>
         )}
       </div>
       {state.notice && state.step !== 'unavailable' && state.notice.kind !== 'fixFields' && (
@@ -122,7 +156,9 @@ export function Flow({ ctx, titleId, onClose }: { ctx: WidgetContext; titleId: s
         </div>
       )}
       <StepBody state={state} ctx={ctx} />
-      <p class="sr-only" aria-live="polite" aria-atomic="true">{announcement}</p>
+      <p class="sr-only" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </p>
     </>
   );
 }
@@ -136,11 +172,19 @@ function StepBody({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
       return (
         <div class="notice" role="alert">
           {strings.retry}
-          <div><button type="button" class="btn" onClick={() => ctx.flow.dispatch({ type: 'reload' })}>{strings.retryButton}</button></div>
+          <div>
+            <button type="button" class="btn" onClick={() => ctx.flow.dispatch({ type: 'reload' })}>
+              {strings.retryButton}
+            </button>
+          </div>
         </div>
       );
     case 'unavailable':
-      return <div class="notice" role="alert">{strings.notAllowed(state.config!.workspace.name)}</div>;
+      return (
+        <div class="notice" role="alert">
+          {strings.notAllowed(state.config!.workspace.name)}
+        </div>
+      );
     case 'service':
       return <ServiceStep state={state} ctx={ctx} />;
     case 'day':
@@ -152,7 +196,9 @@ function StepBody({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
     case 'redirecting':
       return (
         <p class="loading">
-          <a class="btn" href={state.checkoutUrl!}>{strings.confirmAndPay}</a>
+          <a class="btn" href={state.checkoutUrl!}>
+            {strings.confirmAndPay}
+          </a>
         </p>
       );
     case 'done':
@@ -164,7 +210,10 @@ function ServiceMeta({ service, ctx }: { service: WidgetService; ctx: WidgetCont
   const price = service.price > 0 ? money(service.price, service.currency, ctx.locale) : ctx.strings.free;
   return (
     <>
-      <span class="choice-top"><span>{service.name}</span><span class="price">{price}</span></span>
+      <span class="choice-top">
+        <span>{service.name}</span>
+        <span class="price">{price}</span>
+      </span>
       <span class="choice-meta">
         {ctx.strings.minutes(service.duration)}
         {service.depositAmount !== null && service.depositAmount > 0 && ` · ${ctx.strings.deposit(money(service.depositAmount, service.currency, ctx.locale))}`}
@@ -191,14 +240,24 @@ function ServiceStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
 function Chosen({ state, ctx, withTime }: { state: FlowState; ctx: WidgetContext; withTime?: boolean }) {
   const service = chosenService(state)!;
   const workspace = state.config!.workspace;
-  const parts = [service.name, state.day ? longDay(state.day, ctx.locale) : null, withTime && state.time ? formatWallTime(state.time, workspace.timeFormat, ctx.locale) : null];
+  const parts = [
+    service.name,
+    state.day ? longDay(state.day, ctx.locale) : null,
+    withTime && state.time ? formatWallTime(state.time, workspace.timeFormat, ctx.locale) : null,
+  ];
   const provider = state.providerId ? state.config!.providers.find((one) => one.id === state.providerId)?.name : null;
   const other = withTime ? visitorTime(state, ctx) : null;
   return (
     <div class="chosen">
       <strong>{parts.filter(Boolean).join(' · ')}</strong>
-      <p>{ctx.strings.minutes(service.duration)} · {service.price > 0 ? money(service.price, service.currency, ctx.locale) : ctx.strings.free}</p>
-      {provider && <p>{ctx.strings.summaryProvider} {provider}</p>}
+      <p>
+        {ctx.strings.minutes(service.duration)} · {service.price > 0 ? money(service.price, service.currency, ctx.locale) : ctx.strings.free}
+      </p>
+      {provider && (
+        <p>
+          {ctx.strings.summaryProvider} {provider}
+        </p>
+      )}
       {withTime && <p>{ctx.strings.timesIn(workspace.timezone)}</p>}
       {other && <p>{other}</p>}
     </div>
@@ -214,7 +273,11 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
   const navigating = useRef(false);
   const grid = useRef<HTMLTableElement>(null);
   const firstOpen = weeks.flat().find((day) => day !== null && available.has(day)) ?? null;
-  const active = (inMonth(focused) ? focused : null) ?? (inMonth(state.day) ? state.day : null) ?? firstOpen ?? (state.month === monthOf(state.today) ? state.today : `${state.month}-01`);
+  const active =
+    (inMonth(focused) ? focused : null)
+    ?? (inMonth(state.day) ? state.day : null)
+    ?? firstOpen
+    ?? (state.month === monthOf(state.today) ? state.today : `${state.month}-01`);
 
   // keys may arrive faster than renders: the handler reads the day the last key moved to
   const current = useRef(active);
@@ -263,20 +326,37 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
     <>
       <Chosen state={state} ctx={ctx} />
       <div class="month-bar">
-        <button type="button" class="icon-btn" aria-label={strings.previousMonth} disabled={!canShowPreviousMonth(state)}
-          onClick={() => ctx.flow.dispatch({ type: 'showMonth', month: addMonths(state.month, -1) })}>
+        <button
+          type="button"
+          class="icon-btn"
+          aria-label={strings.previousMonth}
+          disabled={!canShowPreviousMonth(state)}
+          onClick={() => ctx.flow.dispatch({ type: 'showMonth', month: addMonths(state.month, -1) })}
+        >
           <Icon path={ICONS.back} />
         </button>
-        <span class="month" id={labelId} aria-live="polite">{monthLabel}</span>
-        <button type="button" class="icon-btn" aria-label={strings.nextMonth}
-          onClick={() => ctx.flow.dispatch({ type: 'showMonth', month: addMonths(state.month, 1) })}>
+        <span class="month" id={labelId} aria-live="polite">
+          {monthLabel}
+        </span>
+        <button
+          type="button"
+          class="icon-btn"
+          aria-label={strings.nextMonth}
+          onClick={() => ctx.flow.dispatch({ type: 'showMonth', month: addMonths(state.month, 1) })}
+        >
           <Icon path={ICONS.next} />
         </button>
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA date picker pattern is a table with role grid */}
       <table role="grid" aria-labelledby={labelId} ref={grid} onKeyDown={onKeyDown}>
         <thead>
-          <tr>{weekdays.map((day) => <th scope="col" abbr={full.format(day)} key={day.getTime()}>{short.format(day)}</th>)}</tr>
+          <tr>
+            {weekdays.map((day) => (
+              <th scope="col" abbr={full.format(day)} key={day.getTime()}>
+                {short.format(day)}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {weeks.map((week, row) => (
@@ -288,10 +368,16 @@ function DayStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
                 const classes = ['day', open && 'open', selected && 'selected', day === state.today && 'today'].filter(Boolean).join(' ');
                 return (
                   <td key={day}>
-                    <button type="button" class={classes} data-day={day} tabIndex={day === active ? 0 : -1} aria-disabled={!open}
+                    <button
+                      type="button"
+                      class={classes}
+                      data-day={day}
+                      tabIndex={day === active ? 0 : -1}
+                      aria-disabled={!open}
                       aria-label={`${longDay(day, locale)}${open ? '' : `, ${strings.unavailableDay}`}${selected ? `, ${strings.selected}` : ''}`}
                       onFocus={() => setFocused(day)}
-                      onClick={() => open && ctx.flow.dispatch({ type: 'chooseDay', day })}>
+                      onClick={() => open && ctx.flow.dispatch({ type: 'chooseDay', day })}
+                    >
                       {Number(day.slice(8))}
                     </button>
                   </td>
@@ -313,7 +399,11 @@ function RetryLoad({ ctx }: { ctx: WidgetContext }) {
   return (
     <div class="notice" role="alert">
       {ctx.strings.retry}
-      <div><button type="button" class="btn" onClick={() => ctx.flow.dispatch({ type: 'retryLoad' })}>{ctx.strings.retryButton}</button></div>
+      <div>
+        <button type="button" class="btn" onClick={() => ctx.flow.dispatch({ type: 'retryLoad' })}>
+          {ctx.strings.retryButton}
+        </button>
+      </div>
     </div>
   );
 }
@@ -356,9 +446,16 @@ function Field({ id, label, required, error, strings, children }: FieldProps) {
   const aria = { id, 'aria-invalid': error ? 'true' : 'false', ...(error ? { 'aria-describedby': errorId } : {}), required };
   return (
     <div class="field">
-      <label for={id}>{label}{!required && <span class="hint"> {strings.optional}</span>}</label>
+      <label for={id}>
+        {label}
+        {!required && <span class="hint"> {strings.optional}</span>}
+      </label>
       {children(aria)}
-      {error && <p class="error" id={errorId}>{errorText(error, strings)}</p>}
+      {error && (
+        <p class="error" id={errorId}>
+          {errorText(error, strings)}
+        </p>
+      )}
     </div>
   );
 }
@@ -378,30 +475,54 @@ function CustomField({ field, state, ctx }: { field: WidgetCustomField; state: F
     return (
       <div class="field">
         <div class="check">
-          <input type="checkbox" id={id} checked={value === true} required={field.required} aria-invalid={error ? 'true' : 'false'}
-            aria-describedby={error ? errorId : undefined} onChange={(event) => edit(event.currentTarget.checked)} />
-          <label for={id}>{field.label}{!field.required && <span class="hint"> {ctx.strings.optional}</span>}</label>
+          <input
+            type="checkbox"
+            id={id}
+            checked={value === true}
+            required={field.required}
+            aria-invalid={error ? 'true' : 'false'}
+            aria-describedby={error ? errorId : undefined}
+            onChange={(event) => edit(event.currentTarget.checked)}
+          />
+          <label for={id}>
+            {field.label}
+            {!field.required && <span class="hint"> {ctx.strings.optional}</span>}
+          </label>
         </div>
-        {error && <p class="error" id={errorId}>{errorText(error, ctx.strings)}</p>}
+        {error && (
+          <p class="error" id={errorId}>
+            {errorText(error, ctx.strings)}
+          </p>
+        )}
       </div>
     );
   }
   const text = typeof value === 'string' ? value : '';
   return (
     <Field id={id} label={field.label} required={field.required} error={error} strings={ctx.strings}>
-      {(aria) => field.type === 'select'
-        ? (
+      {(aria) =>
+        field.type === 'select' ? (
           <select {...aria} value={text} onChange={(event) => edit(event.currentTarget.value)}>
             <option value="">{field.placeholder ?? '—'}</option>
-            {(field.options ?? []).map((option) => <option key={option} value={option}>{option}</option>)}
+            {(field.options ?? []).map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
           </select>
+        ) : field.type === 'textarea' ? (
+          <textarea {...aria} value={text} placeholder={field.placeholder ?? undefined} onInput={(event) => edit(event.currentTarget.value)} />
+        ) : (
+          <input
+            {...aria}
+            type={(INPUT_TYPES[field.type] ?? 'text') as 'text'}
+            value={text}
+            placeholder={field.placeholder ?? undefined}
+            inputMode={field.type === 'number' ? 'decimal' : undefined}
+            onInput={(event) => edit(event.currentTarget.value)}
+          />
         )
-        : field.type === 'textarea'
-          ? <textarea {...aria} value={text} placeholder={field.placeholder ?? undefined} onInput={(event) => edit(event.currentTarget.value)} />
-          : (
-            <input {...aria} type={(INPUT_TYPES[field.type] ?? 'text') as 'text'} value={text} placeholder={field.placeholder ?? undefined}
-              inputMode={field.type === 'number' ? 'decimal' : undefined} onInput={(event) => edit(event.currentTarget.value)} />
-          )}
+      }
     </Field>
   );
 }
@@ -420,27 +541,44 @@ function DetailsStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
   }, []);
   const plain = (field: 'name' | 'email' | 'phone' | 'notes', type: InputType, required: boolean, autoComplete: string) => (
     <Field id={`svc-${field}`} label={strings[field]} required={required} error={state.errors[field]} strings={strings}>
-      {(aria) => field === 'notes'
-        ? <textarea {...aria} value={state.form.notes} onInput={(event) => ctx.flow.dispatch({ type: 'edit', field, value: event.currentTarget.value })} />
-        : (
-          <input {...aria} type={type as 'text'} value={state.form[field]} autoComplete={autoComplete}
-            onInput={(event) => ctx.flow.dispatch({ type: 'edit', field, value: event.currentTarget.value })} />
-        )}
+      {(aria) =>
+        field === 'notes' ? (
+          <textarea {...aria} value={state.form.notes} onInput={(event) => ctx.flow.dispatch({ type: 'edit', field, value: event.currentTarget.value })} />
+        ) : (
+          <input
+            {...aria}
+            type={type as 'text'}
+            value={state.form[field]}
+            autoComplete={autoComplete}
+            onInput={(event) => ctx.flow.dispatch({ type: 'edit', field, value: event.currentTarget.value })}
+          />
+        )
+      }
     </Field>
   );
   return (
     <>
       <Chosen state={state} ctx={ctx} withTime />
-      {state.notice?.kind === 'fixFields' && <p class="error" role="alert">{strings.fixFields}</p>}
-      <form ref={form} noValidate onSubmit={(event) => {
-        event.preventDefault();
-        focusInvalid.current = true;
-        ctx.flow.dispatch({ type: 'submit' });
-      }}>
+      {state.notice?.kind === 'fixFields' && (
+        <p class="error" role="alert">
+          {strings.fixFields}
+        </p>
+      )}
+      <form
+        ref={form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          focusInvalid.current = true;
+          ctx.flow.dispatch({ type: 'submit' });
+        }}
+      >
         {plain('name', 'text', true, 'name')}
         {plain('email', 'email', true, 'email')}
         {plain('phone', 'tel', false, 'tel')}
-        {fieldsFor(state.config!, state.serviceId).map((field) => <CustomField key={field.key} field={field} state={state} ctx={ctx} />)}
+        {fieldsFor(state.config!, state.serviceId).map((field) => (
+          <CustomField key={field.key} field={field} state={state} ctx={ctx} />
+        ))}
         {plain('notes', 'text', false, 'off')}
         {state.config!.booking.captcha && <slot name="captcha" />}
         <button type="submit" class="btn wide" disabled={state.submitting} aria-disabled={state.submitting}>
@@ -457,35 +595,76 @@ function DoneStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
   const workspace = state.config!.workspace;
   const service = chosenService(state);
   const serviceName = booking.serviceName ?? service?.name ?? '';
-  const icsUrl = useMemo(() => URL.createObjectURL(new Blob([bookingIcs(booking, {
-    workspaceName: workspace.name, serviceName, providerName: booking.providerName, now: new Date(),
-  })], { type: 'text/calendar' })), [booking.id]);
+  const icsUrl = useMemo(
+    () =>
+      URL.createObjectURL(
+        new Blob(
+          [
+            bookingIcs(booking, {
+              workspaceName: workspace.name,
+              serviceName,
+              providerName: booking.providerName,
+              now: new Date(),
+            }),
+          ],
+          { type: 'text/calendar' },
+        ),
+      ),
+    [booking.id],
+  );
   useEffect(() => () => URL.revokeObjectURL(icsUrl), [icsUrl]);
   const day = dayIn(workspace.timezone, Date.parse(booking.startTime));
   const time = formatWallTime(state.time!, workspace.timeFormat, locale);
   const other = visitorTime({ ...state, day }, ctx);
   return (
     <>
-      <span class="done-mark"><Icon path={ICONS.check} /></span>
+      <span class="done-mark">
+        <Icon path={ICONS.check} />
+      </span>
       <dl>
-        <dt>{strings.summaryService}</dt><dd>{serviceName}</dd>
-        <dt>{strings.summaryDay}</dt><dd>{longDay(day, locale)}</dd>
-        <dt>{strings.summaryTime}</dt><dd>{time} <span class="hint">({workspace.timezone})</span></dd>
-        {booking.providerName && <><dt>{strings.summaryProvider}</dt><dd>{booking.providerName}</dd></>}
+        <dt>{strings.summaryService}</dt>
+        <dd>{serviceName}</dd>
+        <dt>{strings.summaryDay}</dt>
+        <dd>{longDay(day, locale)}</dd>
+        <dt>{strings.summaryTime}</dt>
+        <dd>
+          {time} <span class="hint">({workspace.timezone})</span>
+        </dd>
+        {booking.providerName && (
+          <>
+            <dt>{strings.summaryProvider}</dt>
+            <dd>{booking.providerName}</dd>
+          </>
+        )}
       </dl>
       {other && <p class="note">{other}</p>}
       <p class="note">{booking.status === 'CONFIRMED' ? strings.confirmedNote(booking.customerEmail) : strings.pendingNote}</p>
       <div class="actions">
-        <a class="btn" href={icsUrl} download={`booking-${booking.id}.ics`}><Icon path={ICONS.calendar} />{strings.addToCalendar}</a>
-        <button type="button" class="btn secondary" onClick={() => ctx.flow.dispatch({ type: 'restart' })}>{strings.bookAnother}</button>
+        <a class="btn" href={icsUrl} download={`booking-${booking.id}.ics`}>
+          <Icon path={ICONS.calendar} />
+          {strings.addToCalendar}
+        </a>
+        <button type="button" class="btn secondary" onClick={() => ctx.flow.dispatch({ type: 'restart' })}>
+          {strings.bookAnother}
+        </button>
       </div>
     </>
   );
 }
 
 /** Floating mode: the launcher and the modal dialog around the flow. */
-export function FloatingWidget({ ctx, open, label, onOpen, onClose }: {
-  ctx: WidgetContext; open: Signal<boolean>; label: string; onOpen(): void; onClose(): void;
+export function FloatingWidget({
+  ctx,
+  open,
+  label,
+  onOpen,
+  onClose,
+}: {
+  ctx: WidgetContext;
+  open: Signal<boolean>;
+  label: string;
+  onOpen(): void;
+  onClose(): void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const launcher = useRef<HTMLButtonElement>(null);
@@ -504,8 +683,9 @@ export function FloatingWidget({ ctx, open, label, onOpen, onClose }: {
   // Tab and Shift+Tab cycle inside the dialog: the page behind is inert, and focus must not leave to the browser.
   const trap = (event: KeyboardEvent) => {
     if (event.key !== 'Tab' || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select, textarea, [tabindex="0"]')]
-      .filter((element) => element.tabIndex >= 0 && element.getClientRects().length > 0);
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select, textarea, [tabindex="0"]')].filter(
+      (element) => element.tabIndex >= 0 && element.getClientRects().length > 0,
+    );
     const root = dialog.current.getRootNode() as ShadowRoot;
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
@@ -522,13 +702,19 @@ export function FloatingWidget({ ctx, open, label, onOpen, onClose }: {
   return (
     <>
       <button type="button" class="launcher" ref={launcher} aria-haspopup="dialog" aria-expanded={isOpen} onClick={onOpen}>
-        <Icon path={ICONS.calendar} />{label}
+        <Icon path={ICONS.calendar} />
+        {label}
       </button>
-      <dialog ref={dialog} aria-modal="true" aria-labelledby={titleId} onKeyDown={trap}
+      <dialog
+        ref={dialog}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onKeyDown={trap}
         onCancel={(event) => {
           event.preventDefault();
           onClose();
-        }}>
+        }}
+      >
         <div class="panel">{isOpen && <Flow ctx={ctx} titleId={titleId} onClose={onClose} />}</div>
       </dialog>
     </>

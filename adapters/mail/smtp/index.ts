@@ -5,7 +5,11 @@ import type { MailTransport } from '../../../src/mail/port.ts';
 /** What an SMTP failure says without the addresses or the server's echo of them. */
 function describe(error: unknown): string {
   const failure = error as { code?: string; responseCode?: number; command?: string };
-  const parts = [failure.code, failure.responseCode ? `SMTP ${failure.responseCode}` : undefined, failure.command ? `at ${failure.command.split(' ')[0]}` : undefined].filter(Boolean);
+  const parts = [
+    failure.code,
+    failure.responseCode ? `SMTP ${failure.responseCode}` : undefined,
+    failure.command ? `at ${failure.command.split(' ')[0]}` : undefined,
+  ].filter(Boolean);
   return parts.length > 0 ? `the SMTP server refused or failed: ${parts.join(', ')}` : 'the SMTP server could not be reached';
 }
 
@@ -35,7 +39,13 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
           html: mail.html,
           messageId: mail.messageId,
           attachments: mail.calendar
-            ? [{ filename: mail.calendar.filename, content: mail.calendar.content, contentType: `text/calendar; charset=utf-8; method=${mail.calendar.method}` }]
+            ? [
+                {
+                  filename: mail.calendar.filename,
+                  content: mail.calendar.content,
+                  contentType: `text/calendar; charset=utf-8; method=${mail.calendar.method}`,
+                },
+              ]
             : [],
         });
       } catch (error) {

@@ -62,23 +62,28 @@ export function stripePayments(options: StripePaymentsOptions): PaymentProvider 
     holdMinutes: STRIPE_HOLD_MINUTES,
 
     async createCheckout(request) {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        line_items: [{
-          quantity: 1,
-          price_data: {
-            currency: request.currency.toLowerCase(),
-            unit_amount: request.amountMinor,
-            product_data: { name: request.description },
-          },
-        }],
-        client_reference_id: request.booking.id,
-        metadata: { workspace: request.workspace.slug, booking: request.booking.id },
-        customer_email: request.booking.customerEmail,
-        expires_at: Math.floor(request.expiresAt / 1000),
-        success_url: successUrl(options.publicUrl),
-        cancel_url: cancelUrl(options.publicUrl),
-      }, { idempotencyKey: `svc-checkout-${request.booking.id}` });
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: request.currency.toLowerCase(),
+                unit_amount: request.amountMinor,
+                product_data: { name: request.description },
+              },
+            },
+          ],
+          client_reference_id: request.booking.id,
+          metadata: { workspace: request.workspace.slug, booking: request.booking.id },
+          customer_email: request.booking.customerEmail,
+          expires_at: Math.floor(request.expiresAt / 1000),
+          success_url: successUrl(options.publicUrl),
+          cancel_url: cancelUrl(options.publicUrl),
+        },
+        { idempotencyKey: `svc-checkout-${request.booking.id}` },
+      );
       if (!session.url) throw new Error(`Stripe answered Checkout Session ${session.id} without a url`);
       return { reference: session.id, url: session.url };
     },

@@ -24,7 +24,7 @@ const BUSY_TIMEOUT_MS = 5000;
 const writeLocks = new Map<string, WriteLock>();
 
 function writeLockFor(url: string): WriteLock {
-  const path = url.startsWith('file:') ? url.slice('file:'.length).split('?')[0] ?? '' : '';
+  const path = url.startsWith('file:') ? (url.slice('file:'.length).split('?')[0] ?? '') : '';
   const key = path && path !== ':memory:' ? resolve(path) : url;
   let lock = writeLocks.get(key);
   if (!lock) writeLocks.set(key, (lock = new WriteLock()));
@@ -91,8 +91,19 @@ export function libsqlStorage(url: string): Storage {
       return write(async (tx) => {
         const due = await tx.select({ id: m.id }).from(m).where(dueMessagesCondition(tables, now)).orderBy(asc(m.nextAttemptAt), asc(m.id)).limit(limit);
         if (due.length === 0) return [];
-        const rows = await tx.update(m).set({ leaseOwner: owner, leaseUntil })
-          .where(and(inArray(m.id, due.map((row) => row.id)), dueMessagesCondition(tables, now))).returning();
+        const rows = await tx
+          .update(m)
+          .set({ leaseOwner: owner, leaseUntil })
+          .where(
+            and(
+              inArray(
+                m.id,
+                due.map((row) => row.id),
+              ),
+              dueMessagesCondition(tables, now),
+            ),
+          )
+          .returning();
         return rows.map(toMessage);
       });
     },

@@ -45,8 +45,13 @@ export function postgresStorage(url: string, options: PostgresOptions = {}): Sto
     },
     async claimDueMessages(owner, now, leaseUntil, limit) {
       const m = tables.webhookMessages;
-      const due = db.select({ id: m.id }).from(m).where(dueMessagesCondition(tables, now))
-        .orderBy(asc(m.nextAttemptAt), asc(m.id)).limit(limit).for('update', { skipLocked: true });
+      const due = db
+        .select({ id: m.id })
+        .from(m)
+        .where(dueMessagesCondition(tables, now))
+        .orderBy(asc(m.nextAttemptAt), asc(m.id))
+        .limit(limit)
+        .for('update', { skipLocked: true });
       const rows = await db.update(m).set({ leaseOwner: owner, leaseUntil }).where(inArray(m.id, due)).returning();
       return rows.map(toMessage);
     },

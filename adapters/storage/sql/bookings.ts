@@ -12,12 +12,16 @@ const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
  */
 export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, id: string, transition: BookingTransition): Promise<BookingRecord | null> {
   const b = tables.bookings;
-  const [row] = await tx.update(b).set({
-    status: transition.to,
-    updatedAt: transition.at,
-    revision: sql`${b.revision} + 1`,
-    ...(transition.cancelReason !== undefined ? { cancelReason: transition.cancelReason } : {}),
-  }).where(and(eq(b.workspaceId, workspaceId), eq(b.id, id), inArray(b.status, transition.from))).returning();
+  const [row] = await tx
+    .update(b)
+    .set({
+      status: transition.to,
+      updatedAt: transition.at,
+      revision: sql`${b.revision} + 1`,
+      ...(transition.cancelReason !== undefined ? { cancelReason: transition.cancelReason } : {}),
+    })
+    .where(and(eq(b.workspaceId, workspaceId), eq(b.id, id), inArray(b.status, transition.from)))
+    .returning();
   if (!row) return null;
   const booking = toBooking(row);
   await writeOutbox(tx, tables, transition.emit(booking));
@@ -30,24 +34,38 @@ export function bookingQueries(dialect: Dialect): BookingStore {
 
   function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string) {
     const b = t.bookings;
-    return on.select({
-      bookingId: b.id, providerId: b.providerId, serviceId: b.serviceId, startTime: b.startTime, endTime: b.endTime, bufferTime: b.bufferTime,
-    }).from(b).where(and(
-      inArray(b.providerId, providerIds),
-      inArray(b.status, [...HOLDING]),
-      lt(b.startTime, to),
-      // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
-      // skip the provider's whole history instead of reading it.
-      gt(b.startTime, from - MAX_BOOKING_MS),
-      gt(b.endTime, from),
-      excluding ? ne(b.id, excluding) : undefined,
-    )).orderBy(asc(b.startTime));
+    return on
+      .select({
+        bookingId: b.id,
+        providerId: b.providerId,
+        serviceId: b.serviceId,
+        startTime: b.startTime,
+        endTime: b.endTime,
+        bufferTime: b.bufferTime,
+      })
+      .from(b)
+      .where(
+        and(
+          inArray(b.providerId, providerIds),
+          inArray(b.status, [...HOLDING]),
+          lt(b.startTime, to),
+          // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
+          // skip the provider's whole history instead of reading it.
+          gt(b.startTime, from - MAX_BOOKING_MS),
+          gt(b.endTime, from),
+          excluding ? ne(b.id, excluding) : undefined,
+        ),
+      )
+      .orderBy(asc(b.startTime));
   }
 
   return {
     async getBooking(workspaceId, id) {
       const b = t.bookings;
-      const [row] = await db.select().from(b).where(and(eq(b.workspaceId, workspaceId), eq(b.id, id)));
+      const [row] = await db
+        .select()
+        .from(b)
+        .where(and(eq(b.workspaceId, workspaceId), eq(b.id, id)));
       return row ? toBooking(row) : null;
     },
 
@@ -61,7 +79,12 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       if (filter.after) {
         conditions.push(or(gt(b.startTime, filter.after.startTime), and(eq(b.startTime, filter.after.startTime), gt(b.id, filter.after.id))));
       }
-      const rows = await db.select().from(b).where(and(...conditions)).orderBy(asc(b.startTime), asc(b.id)).limit(filter.limit);
+      const rows = await db
+        .select()
+        .from(b)
+        .where(and(...conditions))
+        .orderBy(asc(b.startTime), asc(b.id))
+        .limit(filter.limit);
       return rows.map(toBooking);
     },
 
@@ -79,7 +102,10 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         const busy = await busyQuery(tx, candidates, booking.startTime - margin, booking.endTime + margin, request.replacing);
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
-          const misfit = request.fits(providerId, busy.filter((interval) => interval.providerId === providerId));
+          const misfit = request.fits(
+            providerId,
+            busy.filter((interval) => interval.providerId === providerId),
+          );
           if (misfit) {
             reason = misfit;
             continue;
@@ -88,9 +114,17 @@ export function bookingQueries(dialect: Dialect): BookingStore {
           let saved: BookingRecord;
           if (request.replacing) {
             const b = t.bookings;
-            const [row] = await tx.update(b).set({
-              providerId, startTime: placed.startTime, endTime: placed.endTime, updatedAt: placed.updatedAt, revision: sql`${b.revision} + 1`,
-            }).where(and(eq(b.id, request.replacing), eq(b.workspaceId, booking.workspaceId), inArray(b.status, [...HOLDING]))).returning();
+            const [row] = await tx
+              .update(b)
+              .set({
+                providerId,
+                startTime: placed.startTime,
+                endTime: placed.endTime,
+                updatedAt: placed.updatedAt,
+                revision: sql`${b.revision} + 1`,
+              })
+              .where(and(eq(b.id, request.replacing), eq(b.workspaceId, booking.workspaceId), inArray(b.status, [...HOLDING])))
+              .returning();
             if (!row) return { ok: false, reason: 'the booking can no longer be moved' };
             saved = toBooking(row);
           } else {
@@ -111,15 +145,23 @@ export function bookingQueries(dialect: Dialect): BookingStore {
 
     async listExpiredHolds(now, limit) {
       const b = t.bookings;
-      const rows = await db.select().from(b).where(and(eq(b.status, 'PENDING'), lte(b.holdExpiresAt, now)))
-        .orderBy(asc(b.holdExpiresAt)).limit(limit);
+      const rows = await db
+        .select()
+        .from(b)
+        .where(and(eq(b.status, 'PENDING'), lte(b.holdExpiresAt, now)))
+        .orderBy(asc(b.holdExpiresAt))
+        .limit(limit);
       return rows.map(toBooking);
     },
 
     async listEndedConfirmed(now, limit) {
       const b = t.bookings;
-      const rows = await db.select().from(b).where(and(eq(b.status, 'CONFIRMED'), lte(b.endTime, now)))
-        .orderBy(asc(b.endTime)).limit(limit);
+      const rows = await db
+        .select()
+        .from(b)
+        .where(and(eq(b.status, 'CONFIRMED'), lte(b.endTime, now)))
+        .orderBy(asc(b.endTime))
+        .limit(limit);
       return rows.map(toBooking);
     },
   };

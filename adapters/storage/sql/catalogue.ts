@@ -21,8 +21,11 @@ export function catalogueQueries(dialect: Dialect): CatalogueStore {
   async function serviceProviderIds(serviceIds: string[]): Promise<Map<string, string[]>> {
     const byService = new Map<string, string[]>(serviceIds.map((id) => [id, []]));
     if (serviceIds.length === 0) return byService;
-    const links = await db.select().from(t.serviceProviders)
-      .where(inArray(t.serviceProviders.serviceId, serviceIds)).orderBy(asc(t.serviceProviders.providerId));
+    const links = await db
+      .select()
+      .from(t.serviceProviders)
+      .where(inArray(t.serviceProviders.serviceId, serviceIds))
+      .orderBy(asc(t.serviceProviders.providerId));
     for (const link of links) byService.get(link.serviceId)?.push(link.providerId);
     return byService;
   }
@@ -30,8 +33,11 @@ export function catalogueQueries(dialect: Dialect): CatalogueStore {
   async function providerServiceIds(providerIds: string[]): Promise<Map<string, string[]>> {
     const byProvider = new Map<string, string[]>(providerIds.map((id) => [id, []]));
     if (providerIds.length === 0) return byProvider;
-    const links = await db.select().from(t.serviceProviders)
-      .where(inArray(t.serviceProviders.providerId, providerIds)).orderBy(asc(t.serviceProviders.serviceId));
+    const links = await db
+      .select()
+      .from(t.serviceProviders)
+      .where(inArray(t.serviceProviders.providerId, providerIds))
+      .orderBy(asc(t.serviceProviders.serviceId));
     for (const link of links) byProvider.get(link.providerId)?.push(link.serviceId);
     return byProvider;
   }
@@ -40,12 +46,15 @@ export function catalogueQueries(dialect: Dialect): CatalogueStore {
     const link = t.serviceProviders;
     await tx.delete(link).where(eq(by === 'service' ? link.serviceId : link.providerId, id));
     if (others.length === 0) return;
-    await tx.insert(link).values([...new Set(others)].map((other) =>
-      by === 'service' ? { serviceId: id, providerId: other } : { serviceId: other, providerId: id }));
+    await tx
+      .insert(link)
+      .values([...new Set(others)].map((other) => (by === 'service' ? { serviceId: id, providerId: other } : { serviceId: other, providerId: id })));
   }
 
   async function getService(workspaceId: string, id: string) {
-    const [row] = await db.select().from(t.services)
+    const [row] = await db
+      .select()
+      .from(t.services)
       .where(and(eq(t.services.workspaceId, workspaceId), eq(t.services.id, id)));
     if (!row) return null;
     const links = await serviceProviderIds([id]);
@@ -53,7 +62,9 @@ export function catalogueQueries(dialect: Dialect): CatalogueStore {
   }
 
   async function getProvider(workspaceId: string, id: string) {
-    const [row] = await db.select().from(t.providers)
+    const [row] = await db
+      .select()
+      .from(t.providers)
       .where(and(eq(t.providers.workspaceId, workspaceId), eq(t.providers.id, id)));
     if (!row) return null;
     const links = await providerServiceIds([id]);
@@ -75,7 +86,9 @@ export function catalogueQueries(dialect: Dialect): CatalogueStore {
 
     async listServices(workspaceId, options) {
       const s = t.services;
-      const rows = await db.select().from(s)
+      const rows = await db
+        .select()
+        .from(s)
         .where(options.activeOnly ? and(eq(s.workspaceId, workspaceId), eq(s.active, true)) : eq(s.workspaceId, workspaceId))
         .orderBy(asc(s.order), asc(s.name), asc(s.id));
       const links = await serviceProviderIds(rows.map((row) => row.id));
@@ -157,7 +170,10 @@ export function catalogueQueries(dialect: Dialect): CatalogueStore {
 
     async deleteCustomField(workspaceId, id) {
       const f = t.customFields;
-      const rows = await db.delete(f).where(and(eq(f.workspaceId, workspaceId), eq(f.id, id))).returning({ id: f.id });
+      const rows = await db
+        .delete(f)
+        .where(and(eq(f.workspaceId, workspaceId), eq(f.id, id)))
+        .returning({ id: f.id });
       return rows.length > 0;
     },
   };

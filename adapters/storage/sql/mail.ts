@@ -15,9 +15,20 @@ const toMail = (row: Row<'mailMessages'>): MailMessageRecord => {
 export async function writeMails(tx: Tx, tables: Tables, entries: MailEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
   const rows = entries.map((entry) => ({
-    id: newId('mail', entry.createdAt), workspaceId: entry.workspaceId, bookingId: entry.bookingId, kind: entry.kind, revision: entry.revision,
-    snapshot: JSON.stringify(entry.snapshot), status: 'pending', attempts: 0, nextAttemptAt: entry.dueAt ?? entry.createdAt, leaseUntil: null, leaseOwner: null,
-    lastError: null, createdAt: entry.createdAt, sentAt: null,
+    id: newId('mail', entry.createdAt),
+    workspaceId: entry.workspaceId,
+    bookingId: entry.bookingId,
+    kind: entry.kind,
+    revision: entry.revision,
+    snapshot: JSON.stringify(entry.snapshot),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: entry.dueAt ?? entry.createdAt,
+    leaseUntil: null,
+    leaseOwner: null,
+    lastError: null,
+    createdAt: entry.createdAt,
+    sentAt: null,
   }));
   const written = await tx.insert(tables.mailMessages).values(rows).onConflictDoNothing().returning({ id: tables.mailMessages.id });
   return written.length;
@@ -37,26 +48,45 @@ export function mailQueries(dialect: Dialect): MailStore {
         const ids = await tx.select({ id: m.id }).from(m).where(due(now)).orderBy(asc(m.nextAttemptAt), asc(m.id)).limit(limit);
         if (ids.length === 0) return [];
         // The condition again: on Postgres a racing claimer's UPDATE re-reads the row after ours commits and skips it.
-        const rows = await tx.update(m).set({ leaseOwner: owner, leaseUntil }).where(and(inArray(m.id, ids.map((row) => row.id)), due(now))).returning();
+        const rows = await tx
+          .update(m)
+          .set({ leaseOwner: owner, leaseUntil })
+          .where(
+            and(
+              inArray(
+                m.id,
+                ids.map((row) => row.id),
+              ),
+              due(now),
+            ),
+          )
+          .returning();
         return rows.map(toMail);
       });
     },
 
     async recordMailAttempt(owner, id, outcome) {
-      const rows = await db.update(m).set({
-        status: outcome.status,
-        attempts: sql`${m.attempts} + 1`,
-        nextAttemptAt: outcome.nextAttemptAt,
-        lastError: outcome.error,
-        sentAt: outcome.status === 'sent' ? outcome.at : null,
-        leaseOwner: null,
-        leaseUntil: null,
-      }).where(and(eq(m.id, id), eq(m.leaseOwner, owner))).returning({ id: m.id });
+      const rows = await db
+        .update(m)
+        .set({
+          status: outcome.status,
+          attempts: sql`${m.attempts} + 1`,
+          nextAttemptAt: outcome.nextAttemptAt,
+          lastError: outcome.error,
+          sentAt: outcome.status === 'sent' ? outcome.at : null,
+          leaseOwner: null,
+          leaseUntil: null,
+        })
+        .where(and(eq(m.id, id), eq(m.leaseOwner, owner)))
+        .returning({ id: m.id });
       return rows.length > 0;
     },
 
     async nextMailDueAt() {
-      const [row] = await db.select({ at: sql<number | string | null>`min(${m.nextAttemptAt})` }).from(m).where(eq(m.status, 'pending'));
+      const [row] = await db
+        .select({ at: sql<number | string | null>`min(${m.nextAttemptAt})` })
+        .from(m)
+        .where(eq(m.status, 'pending'));
       return row?.at == null ? null : Number(row.at);
     },
 
@@ -67,14 +97,24 @@ export function mailQueries(dialect: Dialect): MailStore {
 
     async listDueReminders(now, withinMs, limit) {
       const b = t.bookings;
-      const reminded = db.select({ one: sql`1` }).from(m).where(and(eq(m.bookingId, b.id), eq(m.kind, 'reminder'), eq(m.revision, b.revision)));
-      const rows = await db.select().from(b).where(and(
-        eq(b.status, 'CONFIRMED'),
-        gt(b.startTime, now),
-        lte(b.startTime, now + withinMs),
-        lte(b.updatedAt, sql`${b.startTime} - ${withinMs}`),
-        notExists(reminded),
-      )).orderBy(asc(b.startTime), asc(b.id)).limit(limit);
+      const reminded = db
+        .select({ one: sql`1` })
+        .from(m)
+        .where(and(eq(m.bookingId, b.id), eq(m.kind, 'reminder'), eq(m.revision, b.revision)));
+      const rows = await db
+        .select()
+        .from(b)
+        .where(
+          and(
+            eq(b.status, 'CONFIRMED'),
+            gt(b.startTime, now),
+            lte(b.startTime, now + withinMs),
+            lte(b.updatedAt, sql`${b.startTime} - ${withinMs}`),
+            notExists(reminded),
+          ),
+        )
+        .orderBy(asc(b.startTime), asc(b.id))
+        .limit(limit);
       return rows as BookingRecord[];
     },
 
@@ -85,7 +125,10 @@ export function mailQueries(dialect: Dialect): MailStore {
 
     async putCalendarFeed(feed) {
       const f = t.calendarFeeds;
-      await db.insert(f).values(feed).onConflictDoUpdate({ target: f.providerId, set: { tokenHash: feed.tokenHash, createdAt: feed.createdAt, workspaceId: feed.workspaceId } });
+      await db
+        .insert(f)
+        .values(feed)
+        .onConflictDoUpdate({ target: f.providerId, set: { tokenHash: feed.tokenHash, createdAt: feed.createdAt, workspaceId: feed.workspaceId } });
     },
 
     async findCalendarFeed(hash) {
@@ -95,8 +138,12 @@ export function mailQueries(dialect: Dialect): MailStore {
 
     async listProviderBookings(workspaceId, providerId, from, limit) {
       const b = t.bookings;
-      const rows = await db.select().from(b).where(and(eq(b.workspaceId, workspaceId), eq(b.providerId, providerId), inArray(b.status, [...HOLDING]), gte(b.startTime, from)))
-        .orderBy(asc(b.startTime), asc(b.id)).limit(limit);
+      const rows = await db
+        .select()
+        .from(b)
+        .where(and(eq(b.workspaceId, workspaceId), eq(b.providerId, providerId), inArray(b.status, [...HOLDING]), gte(b.startTime, from)))
+        .orderBy(asc(b.startTime), asc(b.id))
+        .limit(limit);
       return rows as BookingRecord[];
     },
   };

@@ -18,19 +18,28 @@ export function dueMessagesCondition(tables: Tables, now: number) {
 export async function writeOutbox(tx: Tx, tables: Tables, events: OutboxEvent[], onlyWebhookId?: string): Promise<WebhookMessageRecord[]> {
   if (events.length === 0) return [];
   const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
-  const hooks = await tx.select().from(tables.webhooks).where(and(
-    inArray(tables.webhooks.workspaceId, workspaceIds),
-    onlyWebhookId ? eq(tables.webhooks.id, onlyWebhookId) : eq(tables.webhooks.isActive, true),
-  ));
+  const hooks = await tx
+    .select()
+    .from(tables.webhooks)
+    .where(and(inArray(tables.webhooks.workspaceId, workspaceIds), onlyWebhookId ? eq(tables.webhooks.id, onlyWebhookId) : eq(tables.webhooks.isActive, true)));
   const rows: Row<'webhookMessages'>[] = [];
   for (const event of events) {
     for (const hook of hooks) {
       if (hook.workspaceId !== event.workspaceId) continue;
       if (!onlyWebhookId && hook.events.length > 0 && !hook.events.includes(event.type)) continue;
       rows.push({
-        id: newId('msg', event.occurredAt), webhookId: hook.id, workspaceId: event.workspaceId, eventType: event.type,
-        payload: event.body, status: 'pending', attempts: 0, nextAttemptAt: event.occurredAt, leaseUntil: null,
-        leaseOwner: null, createdAt: event.occurredAt, deliveredAt: null,
+        id: newId('msg', event.occurredAt),
+        webhookId: hook.id,
+        workspaceId: event.workspaceId,
+        eventType: event.type,
+        payload: event.body,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: event.occurredAt,
+        leaseUntil: null,
+        leaseOwner: null,
+        createdAt: event.occurredAt,
+        deliveredAt: null,
       });
     }
   }
@@ -47,7 +56,10 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
 
     async getWebhook(workspaceId, id) {
       const w = t.webhooks;
-      const [row] = await db.select().from(w).where(and(eq(w.workspaceId, workspaceId), eq(w.id, id)));
+      const [row] = await db
+        .select()
+        .from(w)
+        .where(and(eq(w.workspaceId, workspaceId), eq(w.id, id)));
       return row ?? null;
     },
 
@@ -58,13 +70,20 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
 
     async updateWebhook(workspaceId, id, patch, at) {
       const w = t.webhooks;
-      const [row] = await db.update(w).set({ ...patch, updatedAt: at }).where(and(eq(w.workspaceId, workspaceId), eq(w.id, id))).returning();
+      const [row] = await db
+        .update(w)
+        .set({ ...patch, updatedAt: at })
+        .where(and(eq(w.workspaceId, workspaceId), eq(w.id, id)))
+        .returning();
       return row ?? null;
     },
 
     async deleteWebhook(workspaceId, id) {
       const w = t.webhooks;
-      const rows = await db.delete(w).where(and(eq(w.workspaceId, workspaceId), eq(w.id, id))).returning({ id: w.id });
+      const rows = await db
+        .delete(w)
+        .where(and(eq(w.workspaceId, workspaceId), eq(w.id, id)))
+        .returning({ id: w.id });
       return rows.length > 0;
     },
 
@@ -79,18 +98,24 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
     async recordAttempt(owner, messageId, outcome) {
       const m = t.webhookMessages;
       return dialect.write(async (tx) => {
-        const [row] = await tx.update(m).set({
-          status: outcome.status,
-          attempts: sql`${m.attempts} + 1`,
-          nextAttemptAt: outcome.nextAttemptAt,
-          leaseOwner: null,
-          leaseUntil: null,
-          deliveredAt: outcome.status === 'delivered' ? outcome.attempt.attemptedAt : null,
-        }).where(and(eq(m.id, messageId), eq(m.leaseOwner, owner))).returning({ webhookId: m.webhookId, workspaceId: m.workspaceId });
+        const [row] = await tx
+          .update(m)
+          .set({
+            status: outcome.status,
+            attempts: sql`${m.attempts} + 1`,
+            nextAttemptAt: outcome.nextAttemptAt,
+            leaseOwner: null,
+            leaseUntil: null,
+            deliveredAt: outcome.status === 'delivered' ? outcome.attempt.attemptedAt : null,
+          })
+          .where(and(eq(m.id, messageId), eq(m.leaseOwner, owner)))
+          .returning({ webhookId: m.webhookId, workspaceId: m.workspaceId });
         if (!row) return false;
         await tx.insert(t.webhookAttempts).values(outcome.attempt);
         if (outcome.webhook) {
-          await tx.update(t.webhooks).set({ ...outcome.webhook, updatedAt: outcome.attempt.attemptedAt })
+          await tx
+            .update(t.webhooks)
+            .set({ ...outcome.webhook, updatedAt: outcome.attempt.attemptedAt })
             .where(eq(t.webhooks.id, row.webhookId));
         }
         return true;
@@ -99,7 +124,10 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
 
     async nextDueAt() {
       const m = t.webhookMessages;
-      const [row] = await db.select({ at: sql<number | string | null>`min(${m.nextAttemptAt})` }).from(m).where(eq(m.status, 'pending'));
+      const [row] = await db
+        .select({ at: sql<number | string | null>`min(${m.nextAttemptAt})` })
+        .from(m)
+        .where(eq(m.status, 'pending'));
       return row?.at == null ? null : Number(row.at);
     },
 

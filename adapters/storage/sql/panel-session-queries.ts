@@ -12,14 +12,20 @@ export function panelSessionQueries(dialect: Dialect): PanelSessionStore {
 
     async findPanelSession(tokenHash, now) {
       const s = t.panelSessions;
-      const [row] = await db.select().from(s).where(and(eq(s.tokenHash, tokenHash), gt(s.expiresAt, now)));
+      const [row] = await db
+        .select()
+        .from(s)
+        .where(and(eq(s.tokenHash, tokenHash), gt(s.expiresAt, now)));
       return row ?? null;
     },
 
     rotatePanelSession(tokenHash, next, now) {
       const s = t.panelSessions;
       return dialect.write(async (tx) => {
-        const [old] = await tx.delete(s).where(and(eq(s.tokenHash, tokenHash), gt(s.expiresAt, now))).returning();
+        const [old] = await tx
+          .delete(s)
+          .where(and(eq(s.tokenHash, tokenHash), gt(s.expiresAt, now)))
+          .returning();
         if (!old) return null;
         await tx.insert(s).values(next);
         return old;
@@ -29,7 +35,10 @@ export function panelSessionQueries(dialect: Dialect): PanelSessionStore {
     async endPanelSessions(workspaceId, match) {
       const s = t.panelSessions;
       const which = 'origin' in match ? eq(s.origin, match.origin) : eq(s.subject, match.subject);
-      const ended = await db.delete(s).where(and(eq(s.workspaceId, workspaceId), which)).returning({ id: s.id });
+      const ended = await db
+        .delete(s)
+        .where(and(eq(s.workspaceId, workspaceId), which))
+        .returning({ id: s.id });
       return ended.length;
     },
 
@@ -46,7 +55,10 @@ export function panelSessionQueries(dialect: Dialect): PanelSessionStore {
 
     async deleteHostCredential(workspaceId, id) {
       const h = t.hostCredentials;
-      const [row] = await db.delete(h).where(and(eq(h.workspaceId, workspaceId), eq(h.id, id))).returning();
+      const [row] = await db
+        .delete(h)
+        .where(and(eq(h.workspaceId, workspaceId), eq(h.id, id)))
+        .returning();
       return row ?? null;
     },
 
@@ -58,23 +70,37 @@ export function panelSessionQueries(dialect: Dialect): PanelSessionStore {
 
     async touchHostCredential(id, at) {
       const h = t.hostCredentials;
-      await db.update(h).set({ lastUsedAt: at }).where(and(eq(h.id, id), or(isNull(h.lastUsedAt), lt(h.lastUsedAt, at))));
+      await db
+        .update(h)
+        .set({ lastUsedAt: at })
+        .where(and(eq(h.id, id), or(isNull(h.lastUsedAt), lt(h.lastUsedAt, at))));
     },
 
     listApiKeys(workspaceId) {
       const k = t.apiKeys;
-      return db.select().from(k).where(and(eq(k.workspaceId, workspaceId), isNull(k.revokedAt))).orderBy(asc(k.createdAt), asc(k.id));
+      return db
+        .select()
+        .from(k)
+        .where(and(eq(k.workspaceId, workspaceId), isNull(k.revokedAt)))
+        .orderBy(asc(k.createdAt), asc(k.id));
     },
 
     async revokeApiKey(workspaceId, id, at) {
       const k = t.apiKeys;
-      const [row] = await db.update(k).set({ revokedAt: at }).where(and(eq(k.workspaceId, workspaceId), eq(k.id, id), isNull(k.revokedAt))).returning();
+      const [row] = await db
+        .update(k)
+        .set({ revokedAt: at })
+        .where(and(eq(k.workspaceId, workspaceId), eq(k.id, id), isNull(k.revokedAt)))
+        .returning();
       return row ?? null;
     },
 
     async touchApiKey(id, at) {
       const k = t.apiKeys;
-      await db.update(k).set({ lastUsedAt: at }).where(and(eq(k.id, id), or(isNull(k.lastUsedAt), lt(k.lastUsedAt, at))));
+      await db
+        .update(k)
+        .set({ lastUsedAt: at })
+        .where(and(eq(k.id, id), or(isNull(k.lastUsedAt), lt(k.lastUsedAt, at))));
     },
   };
 }

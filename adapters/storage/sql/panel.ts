@@ -11,17 +11,29 @@ export function panelQueries(dialect: Dialect): PanelStore {
 
     async consumePairingCode(codeHash, now) {
       const c = t.pairingCodes;
-      const [row] = await db.update(c).set({ usedAt: now })
-        .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now))).returning();
+      const [row] = await db
+        .update(c)
+        .set({ usedAt: now })
+        .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now)))
+        .returning();
       return row ?? null;
     },
 
     async putHostCredential(credential) {
       const h = t.hostCredentials;
-      await db.insert(h).values(credential).onConflictDoUpdate({
-        target: [h.workspaceId, h.origin],
-        set: { id: credential.id, credentialHash: credential.credentialHash, platform: credential.platform, createdAt: credential.createdAt, lastUsedAt: credential.lastUsedAt },
-      });
+      await db
+        .insert(h)
+        .values(credential)
+        .onConflictDoUpdate({
+          target: [h.workspaceId, h.origin],
+          set: {
+            id: credential.id,
+            credentialHash: credential.credentialHash,
+            platform: credential.platform,
+            createdAt: credential.createdAt,
+            lastUsedAt: credential.lastUsedAt,
+          },
+        });
     },
 
     async findHostCredential(credentialHash) {
@@ -35,8 +47,11 @@ export function panelQueries(dialect: Dialect): PanelStore {
 
     async consumePanelCode(codeHash, now) {
       const c = t.panelCodes;
-      const [row] = await db.update(c).set({ usedAt: now })
-        .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now))).returning();
+      const [row] = await db
+        .update(c)
+        .set({ usedAt: now })
+        .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now)))
+        .returning();
       return row ?? null;
     },
 

@@ -14,7 +14,10 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
 
     async getPaymentByReference(provider, reference) {
       const p = t.payments;
-      const [row] = await db.select().from(p).where(and(eq(p.provider, provider), eq(p.reference, reference)));
+      const [row] = await db
+        .select()
+        .from(p)
+        .where(and(eq(p.provider, provider), eq(p.reference, reference)));
       return row ? toPayment(row) : null;
     },
 
@@ -27,7 +30,11 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
     async settlePayment(paymentId, from, to, at, booking) {
       const p = t.payments;
       return dialect.write(async (tx) => {
-        const [row] = await tx.update(p).set({ ...to, updatedAt: at }).where(and(eq(p.id, paymentId), eq(p.status, from))).returning();
+        const [row] = await tx
+          .update(p)
+          .set({ ...to, updatedAt: at })
+          .where(and(eq(p.id, paymentId), eq(p.status, from)))
+          .returning();
         if (!row) return null;
         const moved = booking ? await transitionIn(tx, t, booking.workspaceId, row.bookingId, booking.transition) : null;
         return { payment: toPayment(row), booking: moved };

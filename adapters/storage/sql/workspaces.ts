@@ -33,9 +33,11 @@ export function workspaceQueries(dialect: Dialect): WorkspaceStore {
 
     async updateWorkspace(id, patch, at) {
       const { hours, ...rest } = patch;
-      const [row] = await db.update(t.workspaces)
+      const [row] = await db
+        .update(t.workspaces)
         .set({ ...rest, ...(hours ? { weekly: hours.weekly, exceptions: hours.exceptions } : {}), updatedAt: at })
-        .where(eq(t.workspaces.id, id)).returning();
+        .where(eq(t.workspaces.id, id))
+        .returning();
       return row ? toWorkspace(row) : null;
     },
 
@@ -52,7 +54,10 @@ export function workspaceQueries(dialect: Dialect): WorkspaceStore {
     },
 
     async findApiKeyByHash(hash) {
-      const [row] = await db.select().from(t.apiKeys).where(and(eq(t.apiKeys.hash, hash), isNull(t.apiKeys.revokedAt)));
+      const [row] = await db
+        .select()
+        .from(t.apiKeys)
+        .where(and(eq(t.apiKeys.hash, hash), isNull(t.apiKeys.revokedAt)));
       return row ?? null;
     },
   };

@@ -16,7 +16,9 @@ export const de: Wording = {
   pendingPayment: {
     subject: (v) => `Bitte schließen Sie die Zahlung ab: ${v.service} am ${v.date}`,
     heading: () => 'Ihr Termin ist reserviert',
-    body: (v) => [`Wir halten ${v.date}, ${v.time} bis ${v.holdUntil} für Sie frei. Ihre Buchung ist bestätigt, sobald die Zahlung über ${v.amount} eingegangen ist.`],
+    body: (v) => [
+      `Wir halten ${v.date}, ${v.time} bis ${v.holdUntil} für Sie frei. Ihre Buchung ist bestätigt, sobald die Zahlung über ${v.amount} eingegangen ist.`,
+    ],
   },
   pendingConfirmation: {
     subject: (v) => `Buchungsanfrage erhalten: ${v.service} am ${v.date}`,

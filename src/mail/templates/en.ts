@@ -16,7 +16,9 @@ export const en: Wording = {
   pendingPayment: {
     subject: (v) => `Please complete your payment: ${v.service} on ${v.date}`,
     heading: () => 'Your time is reserved',
-    body: (v) => [`We are holding ${v.date}, ${v.time} for you until ${v.holdUntil}. Your booking is confirmed once the payment of ${v.amount} has been received.`],
+    body: (v) => [
+      `We are holding ${v.date}, ${v.time} for you until ${v.holdUntil}. Your booking is confirmed once the payment of ${v.amount} has been received.`,
+    ],
   },
   pendingConfirmation: {
     subject: (v) => `Booking request received: ${v.service} on ${v.date}`,

@@ -41,13 +41,21 @@ export function textPart(mail: MailLayout): string {
 export function htmlPart(mail: MailLayout): string {
   const e = escapeHtml;
   const color = e(mail.brand.color);
-  const rows = mail.details.map(([label, value]) => `<tr>
+  const rows = mail.details
+    .map(
+      ([label, value]) => `<tr>
 <td style="padding:6px 12px 6px 0;color:#5b6270;vertical-align:top;white-space:nowrap">${e(label)}</td>
 <td style="padding:6px 0;color:#1d2330;font-weight:600;overflow-wrap:anywhere">${e(value)}</td>
-</tr>`).join('\n');
-  const buttons = mail.actions.map((action, index) => `<tr><td style="padding:${index === 0 ? '8px' : '4px'} 0 4px">
+</tr>`,
+    )
+    .join('\n');
+  const buttons = mail.actions
+    .map(
+      (action, index) => `<tr><td style="padding:${index === 0 ? '8px' : '4px'} 0 4px">
 <a href="${e(action.url)}" style="display:inline-block;padding:12px 20px;border-radius:8px;font-weight:600;text-decoration:none;${index === 0 ? `background:${color};color:#ffffff` : `border:1px solid ${color};color:${color}`}">${e(action.label)}</a>
-</td></tr>`).join('\n');
+</td></tr>`,
+    )
+    .join('\n');
   return `<!doctype html>
 <html lang="${e(mail.lang)}">
 <head>

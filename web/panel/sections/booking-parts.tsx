@@ -13,8 +13,12 @@ export const customerOf = (booking: Booking) => booking.customerName || booking.
 export function BookingLine({ booking, workspace, t, dayShown = true }: { booking: Booking; workspace: Workspace; t: Strings; dayShown?: boolean }) {
   return (
     <span class="booking-line">
-      <span class="when">{dayShown ? whenOf(workspace, booking.startTime) : `${timeOf(workspace, booking.startTime)}–${timeOf(workspace, booking.endTime)}`}</span>
-      <span class="who"><strong>{customerOf(booking)}</strong> <span class="muted">{[booking.serviceName, booking.providerName].filter(Boolean).join(' · ')}</span></span>
+      <span class="when">
+        {dayShown ? whenOf(workspace, booking.startTime) : `${timeOf(workspace, booking.startTime)}–${timeOf(workspace, booking.endTime)}`}
+      </span>
+      <span class="who">
+        <strong>{customerOf(booking)}</strong> <span class="muted">{[booking.serviceName, booking.providerName].filter(Boolean).join(' · ')}</span>
+      </span>
       <StatusBadge status={booking.status} t={t} />
     </span>
   );

@@ -19,43 +19,69 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
     notify({ type: 'svc:panel:focus-mode', enabled: true });
     return () => notify({ type: 'svc:panel:focus-mode', enabled: false });
   }, []);
-  const providers = useLoad(async () => {
-    const answer = await call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } }));
-    const active = answer.providers.filter((provider) => provider.active);
-    if (!providerId.value && active[0]) providerId.value = active[0].id;
-    return active;
-  }, [slug], t);
-  const week = useLoad(async () => {
-    const found: Booking[] = [];
-    let cursor: string | null = null;
-    const query = { from: startOfDay(workspace, monday.value), to: startOfDay(workspace, addDays(monday.value, 7)), limit: 100 };
-    do {
-      const answer: { bookings: Booking[]; nextCursor: string | null } = await call(client.GET('/workspaces/{slug}/bookings', { params: { path: { slug }, query: { ...query, ...(cursor ? { cursor } : {}) } } }));
-      found.push(...answer.bookings);
-      cursor = answer.nextCursor;
-    } while (cursor && found.length < 1000);
-    return found.filter((booking) => booking.status !== 'CANCELLED');
-  }, [slug, monday.value], t);
+  const providers = useLoad(
+    async () => {
+      const answer = await call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } }));
+      const active = answer.providers.filter((provider) => provider.active);
+      if (!providerId.value && active[0]) providerId.value = active[0].id;
+      return active;
+    },
+    [slug],
+    t,
+  );
+  const week = useLoad(
+    async () => {
+      const found: Booking[] = [];
+      let cursor: string | null = null;
+      const query = { from: startOfDay(workspace, monday.value), to: startOfDay(workspace, addDays(monday.value, 7)), limit: 100 };
+      do {
+        const answer: { bookings: Booking[]; nextCursor: string | null } = await call(
+          client.GET('/workspaces/{slug}/bookings', { params: { path: { slug }, query: { ...query, ...(cursor ? { cursor } : {}) } } }),
+        );
+        found.push(...answer.bookings);
+        cursor = answer.nextCursor;
+      } while (cursor && found.length < 1000);
+      return found.filter((booking) => booking.status !== 'CANCELLED');
+    },
+    [slug, monday.value],
+    t,
+  );
   const days = Array.from({ length: 7 }, (_, index) => addDays(monday.value, index));
   return (
     <div class="calendar">
       <div class="calendar-bar">
         <Loaded load={providers.state.value} t={t} retry={providers.reload}>
-          {(list) => list.length === 0 ? <p class="empty">{t.noProviders}</p> : (
-            <div class="field">
-              <label for={selectId}>{t.provider}</label>
-              <select id={selectId} value={providerId.value} onChange={(event) => (providerId.value = event.currentTarget.value)}>
-                {list.map((provider) => <option key={provider.id} value={provider.id}>{provider.name}</option>)}
-              </select>
-            </div>
-          )}
+          {(list) =>
+            list.length === 0 ? (
+              <p class="empty">{t.noProviders}</p>
+            ) : (
+              <div class="field">
+                <label for={selectId}>{t.provider}</label>
+                <select id={selectId} value={providerId.value} onChange={(event) => (providerId.value = event.currentTarget.value)}>
+                  {list.map((provider) => (
+                    <option key={provider.id} value={provider.id}>
+                      {provider.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )
+          }
         </Loaded>
         <div class="actions">
-          <button type="button" onClick={() => (monday.value = addDays(monday.value, -7))}>← <span class="sr-only">{t.previousWeek}</span></button>
-          <button type="button" onClick={() => (monday.value = addDays(today, 1 - weekday(today)))}>{t.thisWeek}</button>
-          <button type="button" onClick={() => (monday.value = addDays(monday.value, 7))}><span class="sr-only">{t.nextWeek}</span> →</button>
+          <button type="button" onClick={() => (monday.value = addDays(monday.value, -7))}>
+            ← <span class="sr-only">{t.previousWeek}</span>
+          </button>
+          <button type="button" onClick={() => (monday.value = addDays(today, 1 - weekday(today)))}>
+            {t.thisWeek}
+          </button>
+          <button type="button" onClick={() => (monday.value = addDays(monday.value, 7))}>
+            <span class="sr-only">{t.nextWeek}</span> →
+          </button>
         </div>
-        <p class="muted zone">{longDayOf(workspace, days[0]!)} – {longDayOf(workspace, days[6]!)} · {t.timesIn(workspace.timezone)}</p>
+        <p class="muted zone">
+          {longDayOf(workspace, days[0]!)} – {longDayOf(workspace, days[6]!)} · {t.timesIn(workspace.timezone)}
+        </p>
       </div>
       <Loaded load={week.state.value} t={t} retry={week.reload}>
         {(bookings) => {
@@ -65,23 +91,38 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
           const last = Math.max(19, ...mine.map((booking) => Math.ceil((minutesInDay(workspace, booking.endTime) || 1440) / 60)));
           const hours = Array.from({ length: last - first }, (_, index) => first + index);
           return (
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll the week sideways (axe scrollable-region-focusable)
-            <section class="week-grid" tabIndex={0} aria-label={`${t.week}: ${longDayOf(workspace, days[0]!)} – ${longDayOf(workspace, days[6]!)}`} style={{ '--hours': hours.length, '--hour-px': `${HOUR_PX}px` }}>
-              <div class="hour-labels" aria-hidden="true">{hours.map((hour) => <span key={hour}>{String(hour).padStart(2, '0')}:00</span>)}</div>
+            <section
+              class="week-grid"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll the week sideways (axe scrollable-region-focusable)
+              tabIndex={0}
+              aria-label={`${t.week}: ${longDayOf(workspace, days[0]!)} – ${longDayOf(workspace, days[6]!)}`}
+              style={{ '--hours': hours.length, '--hour-px': `${HOUR_PX}px` }}
+            >
+              <div class="hour-labels" aria-hidden="true">
+                {hours.map((hour) => (
+                  <span key={hour}>{String(hour).padStart(2, '0')}:00</span>
+                ))}
+              </div>
               {days.map((day) => (
                 <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
                   <h3>{shortDayOf(workspace, day)}</h3>
                   <ul>
-                    {mine.filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day).map((booking) => {
-                      const top = ((minutesInDay(workspace, booking.startTime) - first * 60) / 60) * HOUR_PX;
-                      const height = Math.max(30, ((Date.parse(booking.endTime) - Date.parse(booking.startTime)) / 3_600_000) * HOUR_PX);
-                      return (
-                        <li key={booking.id} class={`placed status-${booking.status.toLowerCase()}`} style={{ top: `${top}px`, height: `${height}px` }}>
-                          <strong>{timeOf(workspace, booking.startTime)}</strong> {customerOf(booking)}
-                          <span class="muted"> · {booking.serviceName}{booking.status === 'PENDING' ? ` · ${t.PENDING}` : ''}</span>
-                        </li>
-                      );
-                    })}
+                    {mine
+                      .filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day)
+                      .map((booking) => {
+                        const top = ((minutesInDay(workspace, booking.startTime) - first * 60) / 60) * HOUR_PX;
+                        const height = Math.max(30, ((Date.parse(booking.endTime) - Date.parse(booking.startTime)) / 3_600_000) * HOUR_PX);
+                        return (
+                          <li key={booking.id} class={`placed status-${booking.status.toLowerCase()}`} style={{ top: `${top}px`, height: `${height}px` }}>
+                            <strong>{timeOf(workspace, booking.startTime)}</strong> {customerOf(booking)}
+                            <span class="muted">
+                              {' '}
+                              · {booking.serviceName}
+                              {booking.status === 'PENDING' ? ` · ${t.PENDING}` : ''}
+                            </span>
+                          </li>
+                        );
+                      })}
                   </ul>
                 </section>
               ))}

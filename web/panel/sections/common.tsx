@@ -60,12 +60,21 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[], t: Strings):
 
 /** The loading and failed states of a Load; `children` renders the data. */
 export function Loaded<T>({ load, t, retry, children }: { load: Load<T>; t: Strings; retry: () => void; children: (data: T) => ComponentChildren }) {
-  if (load.phase === 'loading') return <p role="status" class="muted">{t.loading}</p>;
+  if (load.phase === 'loading')
+    return (
+      <p role="status" class="muted">
+        {t.loading}
+      </p>
+    );
   if (load.phase === 'failed') {
     return (
       <div class="problem-box" role="alert">
-        <p>{t.loadFailed} {load.message}</p>
-        <button type="button" onClick={retry}>{t.retry}</button>
+        <p>
+          {t.loadFailed} {load.message}
+        </p>
+        <button type="button" onClick={retry}>
+          {t.retry}
+        </button>
       </div>
     );
   }
@@ -87,7 +96,10 @@ export function useForm(t: Strings): FormState {
   const fields = useSignal<Record<string, string>>({});
   const done = useSignal<string | null>(null);
   return {
-    busy, message, fields, done,
+    busy,
+    message,
+    fields,
+    done,
     async run(action) {
       busy.value = true;
       message.value = null;
@@ -110,8 +122,17 @@ export function useForm(t: Strings): FormState {
 
 /** The form's outcome under its controls: the problem (alert) or what was done (status). */
 export function FormOutcome({ form }: { form: FormState }) {
-  if (form.message.value) return <p role="alert" class="problem">{form.message.value}</p>;
-  return <p role="status" class="done">{form.done.value ?? ''}</p>;
+  if (form.message.value)
+    return (
+      <p role="alert" class="problem">
+        {form.message.value}
+      </p>
+    );
+  return (
+    <p role="status" class="done">
+      {form.done.value ?? ''}
+    </p>
+  );
 }
 
 let nextId = 0;
@@ -140,19 +161,51 @@ export function Field({ label, name, form, hint, children }: FieldProps) {
     <div class={`field${error ? ' invalid' : ''}`}>
       <label for={id}>{label}</label>
       {children({ id, name, ...(error ? { 'aria-invalid': 'true' as const } : {}), ...(described ? { 'aria-describedby': described } : {}) })}
-      {hint && <small id={`${id}-hint`} class="muted">{hint}</small>}
-      {error && <small id={`${id}-error`} class="field-error">{error}</small>}
+      {hint && (
+        <small id={`${id}-hint`} class="muted">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="field-error">
+          {error}
+        </small>
+      )}
     </div>
   );
 }
 
 /** A text input bound to a signal. */
-export function TextField({ label, name, form, value, type = 'text', hint, ...rest }: {
-  label: string; name: string; form: FormState; value: Signal<string>; type?: 'text' | 'email' | 'number' | 'url' | 'date' | 'time' | 'tel' | 'color'; hint?: string; required?: boolean; min?: number; step?: string; placeholder?: string; disabled?: boolean;
+export function TextField({
+  label,
+  name,
+  form,
+  value,
+  type = 'text',
+  hint,
+  ...rest
+}: {
+  label: string;
+  name: string;
+  form: FormState;
+  value: Signal<string>;
+  type?: 'text' | 'email' | 'number' | 'url' | 'date' | 'time' | 'tel' | 'color';
+  hint?: string;
+  required?: boolean;
+  min?: number;
+  step?: string;
+  placeholder?: string;
+  disabled?: boolean;
 }) {
   return (
     <Field label={label} name={name} form={form} hint={hint}>
-      {(attributes) => <input {...({ ...attributes, ...rest, type } as InputHTMLAttributes<HTMLInputElement>)} value={value.value} onInput={(event) => (value.value = event.currentTarget.value)} />}
+      {(attributes) => (
+        <input
+          {...({ ...attributes, ...rest, type } as InputHTMLAttributes<HTMLInputElement>)}
+          value={value.value}
+          onInput={(event) => (value.value = event.currentTarget.value)}
+        />
+      )}
     </Field>
   );
 }

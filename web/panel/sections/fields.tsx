@@ -11,51 +11,103 @@ export function Fields(props: SectionProps) {
   const slug = workspace.slug;
   const editing = useSignal<CustomField | 'new' | null>(null);
   const order = useForm(t);
-  const { state, reload } = useLoad(async () => {
-    const [fields, services] = await Promise.all([
-      call(client.GET('/workspaces/{slug}/custom-fields', { params: { path: { slug } } })),
-      call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
-    ]);
-    return { fields: fields.customFields, services: services.services };
-  }, [slug], t);
+  const { state, reload } = useLoad(
+    async () => {
+      const [fields, services] = await Promise.all([
+        call(client.GET('/workspaces/{slug}/custom-fields', { params: { path: { slug } } })),
+        call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
+      ]);
+      return { fields: fields.customFields, services: services.services };
+    },
+    [slug],
+    t,
+  );
   const saved = async () => {
     editing.value = null;
     notify({ type: 'svc:panel:changed' });
     await reload();
   };
   // moving swaps the two fields' `order` values (renumbered first, so equal orders move too)
-  const move = (fields: CustomField[], index: number, by: -1 | 1) => order.run(async () => {
-    const other = fields[index + by];
-    const field = fields[index];
-    if (!other || !field) return;
-    await call(client.PATCH('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: field.id } }, body: { order: (index + by) * 10 } }));
-    await call(client.PATCH('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: other.id } }, body: { order: index * 10 } }));
-    notify({ type: 'svc:panel:changed' });
-    await reload();
-  });
+  const move = (fields: CustomField[], index: number, by: -1 | 1) =>
+    order.run(async () => {
+      const other = fields[index + by];
+      const field = fields[index];
+      if (!other || !field) return;
+      await call(
+        client.PATCH('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: field.id } }, body: { order: (index + by) * 10 } }),
+      );
+      await call(client.PATCH('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: other.id } }, body: { order: index * 10 } }));
+      notify({ type: 'svc:panel:changed' });
+      await reload();
+    });
   return (
     <Loaded load={state.value} t={t} retry={reload}>
       {({ fields, services }) => (
         <div>
           {!can.operations && <ReadOnlyNote text={t.readOnlyOperations} />}
-          {editing.value
-            ? <FieldForm {...props} key={editing.value === 'new' ? 'new' : editing.value.id} field={editing.value === 'new' ? null : editing.value} services={services} nextOrder={fields.length * 10} onSaved={saved} onCancel={() => (editing.value = null)} />
-            : can.operations && <p><button type="button" class="primary" onClick={() => (editing.value = 'new')}>{t.newField}</button></p>}
-          {fields.length === 0 ? <p class="empty">{t.noFields}</p> : (
+          {editing.value ? (
+            <FieldForm
+              {...props}
+              key={editing.value === 'new' ? 'new' : editing.value.id}
+              field={editing.value === 'new' ? null : editing.value}
+              services={services}
+              nextOrder={fields.length * 10}
+              onSaved={saved}
+              onCancel={() => (editing.value = null)}
+            />
+          ) : (
+            can.operations && (
+              <p>
+                <button type="button" class="primary" onClick={() => (editing.value = 'new')}>
+                  {t.newField}
+                </button>
+              </p>
+            )
+          )}
+          {fields.length === 0 ? (
+            <p class="empty">{t.noFields}</p>
+          ) : (
             <ol class="items card">
               {fields.map((field, index) => (
                 <li key={field.id}>
                   <span class="item-main">
-                    <strong>{field.label}{field.required ? ' *' : ''}</strong>
+                    <strong>
+                      {field.label}
+                      {field.required ? ' *' : ''}
+                    </strong>
                     <span class="muted">
-                      {t.types[field.type as FieldType] ?? field.type} · <code>{field.key}</code> · {field.serviceIds.length === 0 ? t.allServices : services.filter((service) => field.serviceIds.includes(service.id)).map((service) => service.name).join(', ')}
+                      {t.types[field.type as FieldType] ?? field.type} · <code>{field.key}</code> ·{' '}
+                      {field.serviceIds.length === 0
+                        ? t.allServices
+                        : services
+                            .filter((service) => field.serviceIds.includes(service.id))
+                            .map((service) => service.name)
+                            .join(', ')}
                     </span>
                   </span>
                   {can.operations && (
                     <span class="actions">
-                      <button type="button" class="small" disabled={index === 0 || order.busy.value} aria-label={`${t.moveUp}: ${field.label}`} onClick={() => move(fields, index, -1)}>↑</button>
-                      <button type="button" class="small" disabled={index === fields.length - 1 || order.busy.value} aria-label={`${t.moveDown}: ${field.label}`} onClick={() => move(fields, index, 1)}>↓</button>
-                      <button type="button" onClick={() => (editing.value = field)} aria-label={`${t.edit}: ${field.label}`}>{t.edit}</button>
+                      <button
+                        type="button"
+                        class="small"
+                        disabled={index === 0 || order.busy.value}
+                        aria-label={`${t.moveUp}: ${field.label}`}
+                        onClick={() => move(fields, index, -1)}
+                      >
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        class="small"
+                        disabled={index === fields.length - 1 || order.busy.value}
+                        aria-label={`${t.moveDown}: ${field.label}`}
+                        onClick={() => move(fields, index, 1)}
+                      >
+                        ↓
+                      </button>
+                      <button type="button" onClick={() => (editing.value = field)} aria-label={`${t.edit}: ${field.label}`}>
+                        {t.edit}
+                      </button>
                     </span>
                   )}
                 </li>
@@ -69,8 +121,21 @@ export function Fields(props: SectionProps) {
   );
 }
 
-function FieldForm({ client, workspace, t, field, services, nextOrder, onSaved, onCancel }: SectionProps & {
-  field: CustomField | null; services: Service[]; nextOrder: number; onSaved: () => Promise<void>; onCancel: () => void;
+function FieldForm({
+  client,
+  workspace,
+  t,
+  field,
+  services,
+  nextOrder,
+  onSaved,
+  onCancel,
+}: SectionProps & {
+  field: CustomField | null;
+  services: Service[];
+  nextOrder: number;
+  onSaved: () => Promise<void>;
+  onCancel: () => void;
 }) {
   const slug = workspace.slug;
   const form = useForm(t);
@@ -81,29 +146,48 @@ function FieldForm({ client, workspace, t, field, services, nextOrder, onSaved, 
   const options = useSignal((field?.options ?? []).join('\n'));
   const placeholder = useSignal(field?.placeholder ?? '');
   const serviceIds = useSignal<string[]>(field?.serviceIds ?? []);
-  const keyOf = (text: string) => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const keyOf = (text: string) =>
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 40);
   const save = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
       const body = {
-        label: label.value.trim(), key: key.value.trim() || keyOf(label.value), type: type.value, required: required.value,
-        options: type.value === 'select' ? options.value.split('\n').map((each) => each.trim()).filter(Boolean) : null,
-        placeholder: placeholder.value.trim() || null, serviceIds: serviceIds.value,
+        label: label.value.trim(),
+        key: key.value.trim() || keyOf(label.value),
+        type: type.value,
+        required: required.value,
+        options:
+          type.value === 'select'
+            ? options.value
+                .split('\n')
+                .map((each) => each.trim())
+                .filter(Boolean)
+            : null,
+        placeholder: placeholder.value.trim() || null,
+        serviceIds: serviceIds.value,
       };
       if (field) await call(client.PATCH('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: field.id } }, body }));
       else await call(client.POST('/workspaces/{slug}/custom-fields', { params: { path: { slug } }, body: { ...body, order: nextOrder } }));
       await onSaved();
     });
   };
-  const remove = () => form.run(async () => {
-    if (!field) return;
-    await call(client.DELETE('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: field.id } } }));
-    await onSaved();
-  });
+  const remove = () =>
+    form.run(async () => {
+      if (!field) return;
+      await call(client.DELETE('/workspaces/{slug}/custom-fields/{fieldId}', { params: { path: { slug, fieldId: field.id } } }));
+      await onSaved();
+    });
   return (
     <form class="card edit-form" onSubmit={save} noValidate>
       <SectionHead title={field ? field.label : t.newField}>
-        <button type="button" onClick={onCancel}>{t.cancel}</button>
+        <button type="button" onClick={onCancel}>
+          {t.cancel}
+        </button>
       </SectionHead>
       <div class="grid">
         <TextField label={t.label} name="label" form={form} value={label} required />
@@ -111,7 +195,11 @@ function FieldForm({ client, workspace, t, field, services, nextOrder, onSaved, 
         <Field label={t.type} name="type" form={form}>
           {(attributes) => (
             <select {...attributes} value={type.value} onChange={(event) => (type.value = event.currentTarget.value as FieldType)}>
-              {FIELD_TYPES.map((each) => <option key={each} value={each}>{t.types[each]}</option>)}
+              {FIELD_TYPES.map((each) => (
+                <option key={each} value={each}>
+                  {t.types[each]}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -128,19 +216,32 @@ function FieldForm({ client, workspace, t, field, services, nextOrder, onSaved, 
       </label>
       {services.length > 0 && (
         <fieldset class="checks">
-          <legend>{t.forServices} <span class="muted">{t.forServicesHint}</span></legend>
+          <legend>
+            {t.forServices} <span class="muted">{t.forServicesHint}</span>
+          </legend>
           {services.map((service) => (
             <label key={service.id}>
-              <input type="checkbox" checked={serviceIds.value.includes(service.id)}
-                onChange={(event) => (serviceIds.value = event.currentTarget.checked ? [...serviceIds.value, service.id] : serviceIds.value.filter((id) => id !== service.id))} />
+              <input
+                type="checkbox"
+                checked={serviceIds.value.includes(service.id)}
+                onChange={(event) =>
+                  (serviceIds.value = event.currentTarget.checked ? [...serviceIds.value, service.id] : serviceIds.value.filter((id) => id !== service.id))
+                }
+              />
               {service.name}
             </label>
           ))}
         </fieldset>
       )}
       <div class="actions">
-        <button type="submit" class="primary" disabled={form.busy.value}>{form.busy.value ? t.saving : t.save}</button>
-        {field && <button type="button" class="danger" disabled={form.busy.value} onClick={remove}>{t.remove}</button>}
+        <button type="submit" class="primary" disabled={form.busy.value}>
+          {form.busy.value ? t.saving : t.save}
+        </button>
+        {field && (
+          <button type="button" class="danger" disabled={form.busy.value} onClick={remove}>
+            {t.remove}
+          </button>
+        )}
       </div>
       <FormOutcome form={form} />
     </form>

@@ -14,8 +14,12 @@ export function Hours(props: SectionProps) {
   return (
     <Loaded load={state.value} t={t} retry={reload}>
       {(schedule) => (
-        <ScheduleEditor {...props} schedule={schedule} idPrefix="hours"
-          save={async (next) => (await call(client.PUT('/workspaces/{slug}/schedule', { params: { path: { slug } }, body: next }))).schedule} />
+        <ScheduleEditor
+          {...props}
+          schedule={schedule}
+          idPrefix="hours"
+          save={async (next) => (await call(client.PUT('/workspaces/{slug}/schedule', { params: { path: { slug } }, body: next }))).schedule}
+        />
       )}
     </Loaded>
   );
@@ -48,30 +52,46 @@ export function ScheduleEditor({ workspace, can, notify, t, schedule, save, idPr
   return (
     <form class="card hours" onSubmit={submit} aria-labelledby={`${idPrefix}-weekly`} noValidate>
       {disabled && <ReadOnlyNote text={t.readOnlyOperations} />}
-      <h3 id={`${idPrefix}-weekly`}>{t.weekly} <span class="muted">({workspace.timezone})</span></h3>
+      <h3 id={`${idPrefix}-weekly`}>
+        {t.weekly} <span class="muted">({workspace.timezone})</span>
+      </h3>
       <fieldset disabled={disabled} class="plain">
         <table class="week">
           <tbody>
             {WEEKDAYS.map((day) => (
               <tr key={day}>
                 <th scope="row">{t.days[day]}</th>
-                <td><Intervals label={t.days[day]} intervals={weekly.value[day]} onChange={(next) => setDay(day, next)} t={t} /></td>
+                <td>
+                  <Intervals label={t.days[day]} intervals={weekly.value[day]} onChange={(next) => setDay(day, next)} t={t} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
         <h4>{t.exceptions}</h4>
-        {exceptions.value.length === 0 ? <p class="muted">{t.noExceptions}</p> : (
+        {exceptions.value.length === 0 ? (
+          <p class="muted">{t.noExceptions}</p>
+        ) : (
           <table class="week">
             <tbody>
               {exceptions.value.map((exception, index) => (
                 <tr key={exception.date}>
                   <th scope="row">{longDayOf(workspace, exception.date)}</th>
                   <td>
-                    <Intervals label={longDayOf(workspace, exception.date)} intervals={exception.intervals} t={t}
-                      onChange={(next) => (exceptions.value = exceptions.value.map((each, at) => (at === index ? { ...each, intervals: next } : each)))} />
+                    <Intervals
+                      label={longDayOf(workspace, exception.date)}
+                      intervals={exception.intervals}
+                      t={t}
+                      onChange={(next) => (exceptions.value = exceptions.value.map((each, at) => (at === index ? { ...each, intervals: next } : each)))}
+                    />
                   </td>
-                  <td>{!disabled && <button type="button" onClick={() => (exceptions.value = exceptions.value.filter((_, at) => at !== index))}>{t.remove}</button>}</td>
+                  <td>
+                    {!disabled && (
+                      <button type="button" onClick={() => (exceptions.value = exceptions.value.filter((_, at) => at !== index))}>
+                        {t.remove}
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -80,14 +100,25 @@ export function ScheduleEditor({ workspace, can, notify, t, schedule, save, idPr
         {!disabled && (
           <div class="row-form">
             <DateField id={`${idPrefix}-exception-date`} label={t.newDay} value={newDate} />
-            <button type="button" onClick={() => {
-              if (!newDate.value || exceptions.value.some((each) => each.date === newDate.value)) return;
-              exceptions.value = [...exceptions.value, { date: newDate.value, intervals: [] }].sort((a, b) => a.date.localeCompare(b.date));
-            }}>{t.addException}</button>
+            <button
+              type="button"
+              onClick={() => {
+                if (!newDate.value || exceptions.value.some((each) => each.date === newDate.value)) return;
+                exceptions.value = [...exceptions.value, { date: newDate.value, intervals: [] }].sort((a, b) => a.date.localeCompare(b.date));
+              }}
+            >
+              {t.addException}
+            </button>
           </div>
         )}
         <FieldErrors form={form} />
-        {!disabled && <div class="actions"><button type="submit" class="primary" disabled={form.busy.value}>{form.busy.value ? t.saving : t.save}</button></div>}
+        {!disabled && (
+          <div class="actions">
+            <button type="submit" class="primary" disabled={form.busy.value}>
+              {form.busy.value ? t.saving : t.save}
+            </button>
+          </div>
+        )}
       </fieldset>
       <FormOutcome form={form} />
     </form>
@@ -96,7 +127,15 @@ export function ScheduleEditor({ workspace, can, notify, t, schedule, save, idPr
 
 function FieldErrors({ form }: { form: FormState }) {
   const found = Object.entries(form.fields.value);
-  return found.length === 0 ? null : <ul class="field-error">{found.map(([field, message]) => <li key={field}>{field}: {message}</li>)}</ul>;
+  return found.length === 0 ? null : (
+    <ul class="field-error">
+      {found.map(([field, message]) => (
+        <li key={field}>
+          {field}: {message}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function DateField({ id, label, value }: { id: string; label: string; value: Signal<string> }) {
@@ -109,7 +148,17 @@ function DateField({ id, label, value }: { id: string; label: string; value: Sig
 }
 
 /** A day's opening intervals: none is "closed". */
-function Intervals({ label, intervals, onChange, t }: { label: string; intervals: WeeklyHours['mon']; onChange: (next: WeeklyHours['mon']) => void; t: Strings }) {
+function Intervals({
+  label,
+  intervals,
+  onChange,
+  t,
+}: {
+  label: string;
+  intervals: WeeklyHours['mon'];
+  onChange: (next: WeeklyHours['mon']) => void;
+  t: Strings;
+}) {
   const set = (index: number, key: 'start' | 'end', value: string) => onChange(intervals.map((each, at) => (at === index ? { ...each, [key]: value } : each)));
   return (
     <div class="intervals">
@@ -119,10 +168,24 @@ function Intervals({ label, intervals, onChange, t }: { label: string; intervals
           <input type="time" aria-label={`${label} ${t.from}`} value={interval.start} onInput={(event) => set(index, 'start', event.currentTarget.value)} />
           <span aria-hidden="true">–</span>
           <input type="time" aria-label={`${label} ${t.to}`} value={interval.end} onInput={(event) => set(index, 'end', event.currentTarget.value)} />
-          <button type="button" class="small" aria-label={`${t.remove}: ${label} ${interval.start}–${interval.end}`} onClick={() => onChange(intervals.filter((_, at) => at !== index))}>×</button>
+          <button
+            type="button"
+            class="small"
+            aria-label={`${t.remove}: ${label} ${interval.start}–${interval.end}`}
+            onClick={() => onChange(intervals.filter((_, at) => at !== index))}
+          >
+            ×
+          </button>
         </span>
       ))}
-      <button type="button" class="small" aria-label={`${t.addInterval}: ${label}`} onClick={() => onChange([...intervals, { start: intervals.at(-1)?.end ?? '09:00', end: '17:00' }])}>+</button>
+      <button
+        type="button"
+        class="small"
+        aria-label={`${t.addInterval}: ${label}`}
+        onClick={() => onChange([...intervals, { start: intervals.at(-1)?.end ?? '09:00', end: '17:00' }])}
+      >
+        +
+      </button>
     </div>
   );
 }

@@ -13,7 +13,14 @@ import { Settings } from './settings.tsx';
 export type { SectionNotice, SectionProps } from './common.tsx';
 
 const VIEWS: Record<Section, (props: SectionProps) => preact.JSX.Element> = {
-  dashboard: Dashboard, bookings: Bookings, calendar: Calendar, services: Services, providers: Providers, hours: Hours, fields: Fields, settings: Settings,
+  dashboard: Dashboard,
+  bookings: Bookings,
+  calendar: Calendar,
+  services: Services,
+  providers: Providers,
+  hours: Hours,
+  fields: Fields,
+  settings: Settings,
 };
 
 /** The section's content; keyed by section so each starts fresh (and a full-screen view ends its focus mode). */

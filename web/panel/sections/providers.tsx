@@ -13,13 +13,17 @@ export function Providers(props: SectionProps) {
   const { client, workspace, can, t } = props;
   const slug = workspace.slug;
   const editing = useSignal<Provider | 'new' | null>(null);
-  const { state, reload } = useLoad<Catalogue>(async () => {
-    const [services, providers] = await Promise.all([
-      call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
-      call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
-    ]);
-    return { services: services.services, providers: providers.providers };
-  }, [slug], t);
+  const { state, reload } = useLoad<Catalogue>(
+    async () => {
+      const [services, providers] = await Promise.all([
+        call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
+        call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
+      ]);
+      return { services: services.services, providers: providers.providers };
+    },
+    [slug],
+    t,
+  );
   const saved = async (keepOpen: Provider | null) => {
     editing.value = keepOpen;
     props.notify({ type: 'svc:panel:changed' });
@@ -30,20 +34,48 @@ export function Providers(props: SectionProps) {
       {({ services, providers }) => (
         <div>
           {!can.operations && <ReadOnlyNote text={t.readOnlyOperations} />}
-          {editing.value
-            ? <ProviderForm {...props} key={editing.value === 'new' ? 'new' : editing.value.id} provider={editing.value === 'new' ? null : editing.value} services={services} onSaved={saved} onCancel={() => (editing.value = null)} />
-            : can.operations && <p><button type="button" class="primary" onClick={() => (editing.value = 'new')}>{t.newProvider}</button></p>}
-          {providers.length === 0 ? <p class="empty">{t.noProviderYet}</p> : (
+          {editing.value ? (
+            <ProviderForm
+              {...props}
+              key={editing.value === 'new' ? 'new' : editing.value.id}
+              provider={editing.value === 'new' ? null : editing.value}
+              services={services}
+              onSaved={saved}
+              onCancel={() => (editing.value = null)}
+            />
+          ) : (
+            can.operations && (
+              <p>
+                <button type="button" class="primary" onClick={() => (editing.value = 'new')}>
+                  {t.newProvider}
+                </button>
+              </p>
+            )
+          )}
+          {providers.length === 0 ? (
+            <p class="empty">{t.noProviderYet}</p>
+          ) : (
             <ul class="items card">
               {providers.map((provider) => (
                 <li key={provider.id} class={provider.active ? '' : 'is-inactive'}>
                   <span class="item-main">
                     <strong>{provider.name}</strong>
                     <span class="muted">
-                      {[provider.email, services.filter((service) => provider.serviceIds.includes(service.id)).map((service) => service.name).join(', '), provider.active ? '' : t.inactive].filter(Boolean).join(' · ')}
+                      {[
+                        provider.email,
+                        services
+                          .filter((service) => provider.serviceIds.includes(service.id))
+                          .map((service) => service.name)
+                          .join(', '),
+                        provider.active ? '' : t.inactive,
+                      ]
+                        .filter(Boolean)
+                        .join(' · ')}
                     </span>
                   </span>
-                  <button type="button" onClick={() => (editing.value = provider)} aria-label={`${can.operations ? t.edit : t.ownHours}: ${provider.name}`}>{can.operations ? t.edit : t.ownHours}</button>
+                  <button type="button" onClick={() => (editing.value = provider)} aria-label={`${can.operations ? t.edit : t.ownHours}: ${provider.name}`}>
+                    {can.operations ? t.edit : t.ownHours}
+                  </button>
                 </li>
               ))}
             </ul>
@@ -54,7 +86,9 @@ export function Providers(props: SectionProps) {
   );
 }
 
-function ProviderForm(props: SectionProps & { provider: Provider | null; services: Service[]; onSaved: (keepOpen: Provider | null) => Promise<void>; onCancel: () => void }) {
+function ProviderForm(
+  props: SectionProps & { provider: Provider | null; services: Service[]; onSaved: (keepOpen: Provider | null) => Promise<void>; onCancel: () => void },
+) {
   const { client, workspace, can, t, provider, services, onSaved, onCancel } = props;
   const slug = workspace.slug;
   const form = useForm(t);
@@ -70,17 +104,21 @@ function ProviderForm(props: SectionProps & { provider: Provider | null; service
       await onSaved(null);
     });
   };
-  const setActive = (active: boolean) => form.run(async () => {
-    if (!provider) return;
-    if (active) await call(client.PATCH('/workspaces/{slug}/providers/{providerId}', { params: { path: { slug, providerId: provider.id } }, body: { active: true } }));
-    else await call(client.DELETE('/workspaces/{slug}/providers/{providerId}', { params: { path: { slug, providerId: provider.id } } }));
-    await onSaved(null);
-  });
+  const setActive = (active: boolean) =>
+    form.run(async () => {
+      if (!provider) return;
+      if (active)
+        await call(client.PATCH('/workspaces/{slug}/providers/{providerId}', { params: { path: { slug, providerId: provider.id } }, body: { active: true } }));
+      else await call(client.DELETE('/workspaces/{slug}/providers/{providerId}', { params: { path: { slug, providerId: provider.id } } }));
+      await onSaved(null);
+    });
   return (
     <div class="card">
       <form class="edit-form" onSubmit={save} noValidate>
         <SectionHead title={provider ? provider.name : t.newProvider}>
-          <button type="button" onClick={onCancel}>{can.operations ? t.cancel : t.close}</button>
+          <button type="button" onClick={onCancel}>
+            {can.operations ? t.cancel : t.close}
+          </button>
         </SectionHead>
         <fieldset class="plain" disabled={!can.operations}>
           <div class="grid">
@@ -92,8 +130,13 @@ function ProviderForm(props: SectionProps & { provider: Provider | null; service
               <legend>{t.offers}</legend>
               {services.map((service) => (
                 <label key={service.id}>
-                  <input type="checkbox" checked={serviceIds.value.includes(service.id)}
-                    onChange={(event) => (serviceIds.value = event.currentTarget.checked ? [...serviceIds.value, service.id] : serviceIds.value.filter((id) => id !== service.id))} />
+                  <input
+                    type="checkbox"
+                    checked={serviceIds.value.includes(service.id)}
+                    onChange={(event) =>
+                      (serviceIds.value = event.currentTarget.checked ? [...serviceIds.value, service.id] : serviceIds.value.filter((id) => id !== service.id))
+                    }
+                  />
                   {service.name}
                 </label>
               ))}
@@ -102,10 +145,19 @@ function ProviderForm(props: SectionProps & { provider: Provider | null; service
           )}
           {can.operations && (
             <div class="actions">
-              <button type="submit" class="primary" disabled={form.busy.value}>{form.busy.value ? t.saving : t.save}</button>
-              {provider && (provider.active
-                ? <button type="button" class="danger" disabled={form.busy.value} onClick={() => setActive(false)}>{t.deactivate}</button>
-                : <button type="button" disabled={form.busy.value} onClick={() => setActive(true)}>{t.activate}</button>)}
+              <button type="submit" class="primary" disabled={form.busy.value}>
+                {form.busy.value ? t.saving : t.save}
+              </button>
+              {provider
+                && (provider.active ? (
+                  <button type="button" class="danger" disabled={form.busy.value} onClick={() => setActive(false)}>
+                    {t.deactivate}
+                  </button>
+                ) : (
+                  <button type="button" disabled={form.busy.value} onClick={() => setActive(true)}>
+                    {t.activate}
+                  </button>
+                ))}
             </div>
           )}
         </fieldset>
@@ -127,8 +179,12 @@ function ProviderHours(props: SectionProps & { provider: Provider }) {
         {(answer) => (
           <>
             {answer.inherited && <p class="muted">{t.usesWorkspaceHours}</p>}
-            <ScheduleEditor {...props} schedule={answer.schedule} idPrefix={`provider-${provider.id}`}
-              save={async (next) => (await call(client.PUT('/workspaces/{slug}/providers/{providerId}/schedule', { params: { path }, body: next }))).schedule} />
+            <ScheduleEditor
+              {...props}
+              schedule={answer.schedule}
+              idPrefix={`provider-${provider.id}`}
+              save={async (next) => (await call(client.PUT('/workspaces/{slug}/providers/{providerId}/schedule', { params: { path }, body: next }))).schedule}
+            />
           </>
         )}
       </Loaded>

@@ -49,14 +49,21 @@ function WorkspaceSettings({ client, workspace, can, notify, t, embedded, onWork
   const save = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
-      const answer = await call(client.PATCH('/workspaces/{slug}', {
-        params: { path: { slug: workspace.slug } },
-        body: {
-          name: name.value.trim(), primaryColor: colour.value, ...(embedded ? {} : { logoUrl: logoUrl.value.trim() || null }), timezone: timezone.value,
-          language: language.value, timeFormat: timeFormat.value === '12h' ? '12h' : '24h', cancellationHours: Number(cancellationHours.value),
-          requiresConfirmation: requiresConfirmation.value,
-        },
-      }));
+      const answer = await call(
+        client.PATCH('/workspaces/{slug}', {
+          params: { path: { slug: workspace.slug } },
+          body: {
+            name: name.value.trim(),
+            primaryColor: colour.value,
+            ...(embedded ? {} : { logoUrl: logoUrl.value.trim() || null }),
+            timezone: timezone.value,
+            language: language.value,
+            timeFormat: timeFormat.value === '12h' ? '12h' : '24h',
+            cancellationHours: Number(cancellationHours.value),
+            requiresConfirmation: requiresConfirmation.value,
+          },
+        }),
+      );
       notify({ type: 'svc:panel:changed' });
       onWorkspace(answer.workspace);
       return t.saved;
@@ -73,7 +80,11 @@ function WorkspaceSettings({ client, workspace, can, notify, t, embedded, onWork
           <Field label={t.timezone} name="timezone" form={form}>
             {(attributes) => (
               <select {...attributes} value={timezone.value} onChange={(event) => (timezone.value = event.currentTarget.value)}>
-                {(zones.includes(workspace.timezone) ? zones : [workspace.timezone, ...zones]).map((zone) => <option key={zone} value={zone}>{zone}</option>)}
+                {(zones.includes(workspace.timezone) ? zones : [workspace.timezone, ...zones]).map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
@@ -101,16 +112,28 @@ function WorkspaceSettings({ client, workspace, can, notify, t, embedded, onWork
           {t.requiresConfirmation}
         </label>
         <div class="logo-row">
-          {embedded
-            ? (
-              <>
-                <span>{t.logo}: {workspace.logoUrl ? <img class="logo-preview" src={workspace.logoUrl} alt={t.logo} /> : '—'}</span>
-                {can.settings && <button type="button" onClick={() => notify({ type: 'svc:panel:select-logo' })}>{t.chooseLogo}</button>}
-              </>
-            )
-            : <TextField label={`${t.logoUrl} ${t.optional}`} name="logoUrl" form={form} value={logoUrl} type="url" />}
+          {embedded ? (
+            <>
+              <span>
+                {t.logo}: {workspace.logoUrl ? <img class="logo-preview" src={workspace.logoUrl} alt={t.logo} /> : '—'}
+              </span>
+              {can.settings && (
+                <button type="button" onClick={() => notify({ type: 'svc:panel:select-logo' })}>
+                  {t.chooseLogo}
+                </button>
+              )}
+            </>
+          ) : (
+            <TextField label={`${t.logoUrl} ${t.optional}`} name="logoUrl" form={form} value={logoUrl} type="url" />
+          )}
         </div>
-        {can.settings && <div class="actions"><button type="submit" class="primary" disabled={form.busy.value}>{form.busy.value ? t.saving : t.save}</button></div>}
+        {can.settings && (
+          <div class="actions">
+            <button type="submit" class="primary" disabled={form.busy.value}>
+              {form.busy.value ? t.saving : t.save}
+            </button>
+          </div>
+        )}
       </fieldset>
       <FormOutcome form={form} />
     </form>
@@ -120,15 +143,22 @@ function WorkspaceSettings({ client, workspace, can, notify, t, embedded, onWork
 function DomainSettings({ client, workspace, can, notify, t }: SectionProps) {
   const form = useForm(t);
   const text = useSignal('');
-  const { state, reload } = useLoad(async () => {
-    const answer = await call(client.GET('/workspaces/{slug}/domains', { params: { path: { slug: workspace.slug } } }));
-    text.value = answer.domains.join('\n');
-    return answer.domains;
-  }, [workspace.slug], t);
+  const { state, reload } = useLoad(
+    async () => {
+      const answer = await call(client.GET('/workspaces/{slug}/domains', { params: { path: { slug: workspace.slug } } }));
+      text.value = answer.domains.join('\n');
+      return answer.domains;
+    },
+    [workspace.slug],
+    t,
+  );
   const save = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
-      const domains = text.value.split(/[\s,]+/).map((each) => each.trim()).filter(Boolean);
+      const domains = text.value
+        .split(/[\s,]+/)
+        .map((each) => each.trim())
+        .filter(Boolean);
       const answer = await call(client.PUT('/workspaces/{slug}/domains', { params: { path: { slug: workspace.slug } }, body: { domains } }));
       text.value = answer.domains.join('\n');
       notify({ type: 'svc:panel:changed' });
@@ -142,9 +172,17 @@ function DomainSettings({ client, workspace, can, notify, t }: SectionProps) {
         {() => (
           <>
             <Field label={t.domainsLabel} name="domains" form={form} hint={t.domainsHint}>
-              {(attributes) => <textarea {...attributes} rows={3} readOnly={!can.settings} value={text.value} onInput={(event) => (text.value = event.currentTarget.value)} />}
+              {(attributes) => (
+                <textarea {...attributes} rows={3} readOnly={!can.settings} value={text.value} onInput={(event) => (text.value = event.currentTarget.value)} />
+              )}
             </Field>
-            {can.settings && <div class="actions"><button type="submit" class="primary" disabled={form.busy.value}>{t.save}</button></div>}
+            {can.settings && (
+              <div class="actions">
+                <button type="submit" class="primary" disabled={form.busy.value}>
+                  {t.save}
+                </button>
+              </div>
+            )}
             <FormOutcome form={form} />
           </>
         )}
@@ -165,9 +203,12 @@ function WebhookSettings(props: SectionProps) {
   const create = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
-      const answer = await call(client.POST('/workspaces/{slug}/webhooks', {
-        params: { path: { slug } }, body: { url: url.value.trim(), ...(name.value.trim() ? { name: name.value.trim() } : {}), events: events.value },
-      }));
+      const answer = await call(
+        client.POST('/workspaces/{slug}/webhooks', {
+          params: { path: { slug } },
+          body: { url: url.value.trim(), ...(name.value.trim() ? { name: name.value.trim() } : {}), events: events.value },
+        }),
+      );
       secret.value = answer.webhook.secret;
       url.value = '';
       name.value = '';
@@ -180,9 +221,17 @@ function WebhookSettings(props: SectionProps) {
     <section class="card" aria-labelledby="webhooks-title">
       <h3 id="webhooks-title">{t.webhooks}</h3>
       <Loaded load={state.value} t={t} retry={reload}>
-        {(webhooks) => webhooks.length === 0 ? <p class="muted">{t.noWebhooks}</p> : (
-          <ul class="items">{webhooks.map((webhook) => <WebhookRow key={webhook.id} {...props} webhook={webhook} onChanged={reload} />)}</ul>
-        )}
+        {(webhooks) =>
+          webhooks.length === 0 ? (
+            <p class="muted">{t.noWebhooks}</p>
+          ) : (
+            <ul class="items">
+              {webhooks.map((webhook) => (
+                <WebhookRow key={webhook.id} {...props} webhook={webhook} onChanged={reload} />
+              ))}
+            </ul>
+          )
+        }
       </Loaded>
       {secret.value && <ShownOnce text={t.secretOnce} value={secret.value} />}
       {can.settings && (
@@ -192,15 +241,25 @@ function WebhookSettings(props: SectionProps) {
             <TextField label={`${t.name} ${t.optional}`} name="name" form={form} value={name} />
           </div>
           <fieldset class="checks">
-            <legend>{t.events} <span class="muted">{t.allEventsHint}</span></legend>
+            <legend>
+              {t.events} <span class="muted">{t.allEventsHint}</span>
+            </legend>
             {EVENT_TYPES.map((type) => (
               <label key={type}>
-                <input type="checkbox" checked={events.value.includes(type)} onChange={(event) => (events.value = event.currentTarget.checked ? [...events.value, type] : events.value.filter((each) => each !== type))} />
+                <input
+                  type="checkbox"
+                  checked={events.value.includes(type)}
+                  onChange={(event) => (events.value = event.currentTarget.checked ? [...events.value, type] : events.value.filter((each) => each !== type))}
+                />
                 <code>{type}</code>
               </label>
             ))}
           </fieldset>
-          <div class="actions"><button type="submit" class="primary" disabled={form.busy.value}>{t.add}</button></div>
+          <div class="actions">
+            <button type="submit" class="primary" disabled={form.busy.value}>
+              {t.add}
+            </button>
+          </div>
           <FormOutcome form={form} />
         </form>
       )}
@@ -216,17 +275,19 @@ function WebhookRow({ client, workspace, can, notify, t, webhook, onChanged }: S
   const loadDeliveries = async () => {
     deliveries.value = (await call(client.GET('/workspaces/{slug}/webhooks/{webhookId}/deliveries', { params: { path } }))).deliveries;
   };
-  const toggle = () => form.run(async () => {
-    await call(client.PATCH('/workspaces/{slug}/webhooks/{webhookId}', { params: { path }, body: { isActive: !webhook.isActive } }));
-    notify({ type: 'svc:panel:changed' });
-    await onChanged();
-  });
-  const test = () => form.run(async () => {
-    await call(client.POST('/workspaces/{slug}/webhooks/{webhookId}/test', { params: { path } }));
-    open.value = true;
-    await waitForDelivery();
-    return t.testSent;
-  });
+  const toggle = () =>
+    form.run(async () => {
+      await call(client.PATCH('/workspaces/{slug}/webhooks/{webhookId}', { params: { path }, body: { isActive: !webhook.isActive } }));
+      notify({ type: 'svc:panel:changed' });
+      await onChanged();
+    });
+  const test = () =>
+    form.run(async () => {
+      await call(client.POST('/workspaces/{slug}/webhooks/{webhookId}/test', { params: { path } }));
+      open.value = true;
+      await waitForDelivery();
+      return t.testSent;
+    });
   // the test message is delivered by the outbox loop: ask for the log until its attempt shows (a few seconds at most)
   const waitForDelivery = async () => {
     const before = deliveries.value?.length ?? 0;
@@ -236,41 +297,71 @@ function WebhookRow({ client, workspace, can, notify, t, webhook, onChanged }: S
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   };
-  const show = () => form.run(async () => {
-    open.value = !open.value;
-    if (open.value) await loadDeliveries();
-  });
+  const show = () =>
+    form.run(async () => {
+      open.value = !open.value;
+      if (open.value) await loadDeliveries();
+    });
   return (
     <li class="webhook">
       <div class="item-row">
         <span class="item-main">
           <strong>{webhook.name || webhook.url}</strong>
-          <span class="muted">{webhook.name ? `${webhook.url} · ` : ''}{webhook.isActive ? t.active : t.inactive} · {webhook.events.length === 0 ? t.allEvents : webhook.events.join(', ')}</span>
+          <span class="muted">
+            {webhook.name ? `${webhook.url} · ` : ''}
+            {webhook.isActive ? t.active : t.inactive} · {webhook.events.length === 0 ? t.allEvents : webhook.events.join(', ')}
+          </span>
         </span>
         <span class="actions">
-          <button type="button" aria-expanded={open.value} onClick={show}>{t.deliveries}</button>
-          {can.settings && <button type="button" disabled={form.busy.value} onClick={test}>{t.sendTest}</button>}
-          {can.settings && <button type="button" disabled={form.busy.value} onClick={toggle}>{webhook.isActive ? t.disable : t.enable}</button>}
+          <button type="button" aria-expanded={open.value} onClick={show}>
+            {t.deliveries}
+          </button>
+          {can.settings && (
+            <button type="button" disabled={form.busy.value} onClick={test}>
+              {t.sendTest}
+            </button>
+          )}
+          {can.settings && (
+            <button type="button" disabled={form.busy.value} onClick={toggle}>
+              {webhook.isActive ? t.disable : t.enable}
+            </button>
+          )}
         </span>
       </div>
-      {open.value && deliveries.value && (deliveries.value.length === 0 ? <p class="muted">{t.noDeliveries}</p> : (
-        <table class="deliveries">
-          <caption class="sr-only">{t.deliveries}: {webhook.url}</caption>
-          <thead><tr><th scope="col">{t.when}</th><th scope="col">{t.events}</th><th scope="col">{t.status}</th></tr></thead>
-          <tbody>
-            {deliveries.value.map((delivery) => (
-              <tr key={delivery.id} data-event={delivery.eventType}>
-                <td>{whenOf(workspace, delivery.attemptedAt)}</td>
-                <td><code>{delivery.eventType}</code></td>
-                <td>
-                  {delivery.statusCode !== null && delivery.statusCode < 300 ? `${t.delivered} (${delivery.statusCode})` : `${t.failedDelivery}${delivery.statusCode ? ` (${delivery.statusCode})` : delivery.error ? `: ${delivery.error}` : ''}`}
-                  {delivery.nextRetryAt && <span class="muted"> · {t.retryAt(whenOf(workspace, delivery.nextRetryAt))}</span>}
-                </td>
+      {open.value
+        && deliveries.value
+        && (deliveries.value.length === 0 ? (
+          <p class="muted">{t.noDeliveries}</p>
+        ) : (
+          <table class="deliveries">
+            <caption class="sr-only">
+              {t.deliveries}: {webhook.url}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.events}</th>
+                <th scope="col">{t.status}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+            </thead>
+            <tbody>
+              {deliveries.value.map((delivery) => (
+                <tr key={delivery.id} data-event={delivery.eventType}>
+                  <td>{whenOf(workspace, delivery.attemptedAt)}</td>
+                  <td>
+                    <code>{delivery.eventType}</code>
+                  </td>
+                  <td>
+                    {delivery.statusCode !== null && delivery.statusCode < 300
+                      ? `${t.delivered} (${delivery.statusCode})`
+                      : `${t.failedDelivery}${delivery.statusCode ? ` (${delivery.statusCode})` : delivery.error ? `: ${delivery.error}` : ''}`}
+                    {delivery.nextRetryAt && <span class="muted"> · {t.retryAt(whenOf(workspace, delivery.nextRetryAt))}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
       <FormOutcome form={form} />
     </li>
   );
@@ -285,7 +376,9 @@ function ApiKeySettings({ client, workspace, can, notify, t }: SectionProps) {
   const create = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
-      const answer = await call(client.POST('/workspaces/{slug}/api-keys', { params: { path: { slug } }, body: name.value.trim() ? { name: name.value.trim() } : {} }));
+      const answer = await call(
+        client.POST('/workspaces/{slug}/api-keys', { params: { path: { slug } }, body: name.value.trim() ? { name: name.value.trim() } : {} }),
+      );
       shown.value = answer.key;
       name.value = '';
       notify({ type: 'svc:panel:changed' });
@@ -293,43 +386,61 @@ function ApiKeySettings({ client, workspace, can, notify, t }: SectionProps) {
     });
   };
   const revoking = useSignal<ApiKey | null>(null);
-  const revoke = (key: ApiKey) => form.run(async () => {
-    revoking.value = null;
-    await call(client.DELETE('/workspaces/{slug}/api-keys/{keyId}', { params: { path: { slug, keyId: key.id } } }));
-    shown.value = null;
-    notify({ type: 'svc:panel:changed' });
-    await reload();
-  });
+  const revoke = (key: ApiKey) =>
+    form.run(async () => {
+      revoking.value = null;
+      await call(client.DELETE('/workspaces/{slug}/api-keys/{keyId}', { params: { path: { slug, keyId: key.id } } }));
+      shown.value = null;
+      notify({ type: 'svc:panel:changed' });
+      await reload();
+    });
   return (
     <section class="card" aria-labelledby="keys-title">
       <h3 id="keys-title">{t.apiKeys}</h3>
       <Loaded load={state.value} t={t} retry={reload}>
-        {(keys) => keys.length === 0 ? <p class="muted">{t.noApiKeys}</p> : (
-          <ul class="items">
-            {keys.map((key) => (
-              <li key={key.id} data-key={key.id}>
-                <span class="item-main">
-                  <strong>{key.name}</strong>
-                  <span class="muted"><code>{key.prefix}…</code> · {t.created} {whenOf(workspace, key.createdAt)} · {t.lastUsed} {key.lastUsedAt ? whenOf(workspace, key.lastUsedAt) : t.never}</span>
-                </span>
-                {can.settings && revoking.value?.id !== key.id && <button type="button" class="danger" onClick={() => (revoking.value = key)} aria-label={`${t.revoke}: ${key.name}`}>{t.revoke}</button>}
-                {revoking.value?.id === key.id && (
-                  <span class="confirm-row">
-                    <span>{t.revokeKey(key.name)}</span>
-                    <button type="button" class="danger" onClick={() => revoke(key)}>{t.revoke}</button>
-                    <button type="button" onClick={() => (revoking.value = null)}>{t.keep}</button>
+        {(keys) =>
+          keys.length === 0 ? (
+            <p class="muted">{t.noApiKeys}</p>
+          ) : (
+            <ul class="items">
+              {keys.map((key) => (
+                <li key={key.id} data-key={key.id}>
+                  <span class="item-main">
+                    <strong>{key.name}</strong>
+                    <span class="muted">
+                      <code>{key.prefix}…</code> · {t.created} {whenOf(workspace, key.createdAt)} · {t.lastUsed}{' '}
+                      {key.lastUsedAt ? whenOf(workspace, key.lastUsedAt) : t.never}
+                    </span>
                   </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+                  {can.settings && revoking.value?.id !== key.id && (
+                    <button type="button" class="danger" onClick={() => (revoking.value = key)} aria-label={`${t.revoke}: ${key.name}`}>
+                      {t.revoke}
+                    </button>
+                  )}
+                  {revoking.value?.id === key.id && (
+                    <span class="confirm-row">
+                      <span>{t.revokeKey(key.name)}</span>
+                      <button type="button" class="danger" onClick={() => revoke(key)}>
+                        {t.revoke}
+                      </button>
+                      <button type="button" onClick={() => (revoking.value = null)}>
+                        {t.keep}
+                      </button>
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </Loaded>
       {shown.value && <ShownOnce text={t.keyOnce} value={shown.value} />}
       {can.settings && (
         <form class="inline-form row-form" onSubmit={create}>
           <TextField label={t.keyName} name="name" form={form} value={name} />
-          <button type="submit" class="primary" disabled={form.busy.value}>{t.create}</button>
+          <button type="submit" class="primary" disabled={form.busy.value}>
+            {t.create}
+          </button>
         </form>
       )}
       <FormOutcome form={form} />
@@ -341,39 +452,58 @@ function LinkedSites({ client, workspace, can, notify, t }: SectionProps) {
   const slug = workspace.slug;
   const form = useForm(t);
   const pairing = useSignal<{ code: string; expiresAt: string } | null>(null);
-  const { state, reload } = useLoad(async () => (await call(client.GET('/workspaces/{slug}/panel/origins', { params: { path: { slug } } }))).origins, [slug], t);
-  const revoke = (origin: PanelOrigin) => form.run(async () => {
-    await call(client.DELETE('/workspaces/{slug}/panel/origins/{originId}', { params: { path: { slug, originId: origin.id } } }));
-    notify({ type: 'svc:panel:changed' });
-    await reload();
-  });
-  const newCode = () => form.run(async () => {
-    const answer = await call(client.POST('/workspaces/{slug}/pairing-codes', { params: { path: { slug } } }));
-    pairing.value = { code: answer.pairingCode, expiresAt: answer.expiresAt };
-  });
+  const { state, reload } = useLoad(
+    async () => (await call(client.GET('/workspaces/{slug}/panel/origins', { params: { path: { slug } } }))).origins,
+    [slug],
+    t,
+  );
+  const revoke = (origin: PanelOrigin) =>
+    form.run(async () => {
+      await call(client.DELETE('/workspaces/{slug}/panel/origins/{originId}', { params: { path: { slug, originId: origin.id } } }));
+      notify({ type: 'svc:panel:changed' });
+      await reload();
+    });
+  const newCode = () =>
+    form.run(async () => {
+      const answer = await call(client.POST('/workspaces/{slug}/pairing-codes', { params: { path: { slug } } }));
+      pairing.value = { code: answer.pairingCode, expiresAt: answer.expiresAt };
+    });
   return (
     <section class="card" aria-labelledby="sites-title">
       <SectionHead title={t.linkedSites}>
-        {can.settings && <button type="button" disabled={form.busy.value} onClick={newCode}>{t.pairingCode}</button>}
+        {can.settings && (
+          <button type="button" disabled={form.busy.value} onClick={newCode}>
+            {t.pairingCode}
+          </button>
+        )}
       </SectionHead>
       <Loaded load={state.value} t={t} retry={reload}>
-        {(origins) => origins.length === 0 ? <p class="muted">{t.noLinkedSites}</p> : (
-          <ul class="items">
-            {origins.map((origin) => (
-              <li key={origin.id}>
-                <span class="item-main">
-                  <strong>{origin.origin}</strong>
-                  <span class="muted">{origin.platform} · {t.lastUsed} {origin.lastUsedAt ? whenOf(workspace, origin.lastUsedAt) : t.never}</span>
-                </span>
-                {can.settings && <button type="button" class="danger" onClick={() => revoke(origin)} aria-label={`${t.revoke}: ${origin.origin}`}>{t.revoke}</button>}
-              </li>
-            ))}
-          </ul>
-        )}
+        {(origins) =>
+          origins.length === 0 ? (
+            <p class="muted">{t.noLinkedSites}</p>
+          ) : (
+            <ul class="items">
+              {origins.map((origin) => (
+                <li key={origin.id}>
+                  <span class="item-main">
+                    <strong>{origin.origin}</strong>
+                    <span class="muted">
+                      {origin.platform} · {t.lastUsed} {origin.lastUsedAt ? whenOf(workspace, origin.lastUsedAt) : t.never}
+                    </span>
+                  </span>
+                  {can.settings && (
+                    <button type="button" class="danger" onClick={() => revoke(origin)} aria-label={`${t.revoke}: ${origin.origin}`}>
+                      {t.revoke}
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </Loaded>
       {pairing.value && <ShownOnce text={t.pairingOnce(whenOf(workspace, pairing.value.expiresAt))} value={pairing.value.code} />}
       <FormOutcome form={form} />
     </section>
   );
 }
-
