@@ -138,7 +138,9 @@ describeEachAdapter('customer mails', (adapter) => {
       });
       expect(cancelled.status).toBe(200);
       expect(await sender.runOnce()).toBe(2);
-      const [confirmed, cancellation] = smtp.mails;
+      // Both mails go out in one run, several at once: find each by its subject, not by arrival order.
+      const confirmed = smtp.mails.find((mail) => mail.subject?.startsWith('Buchung bestätigt'));
+      const cancellation = smtp.mails.find((mail) => mail.subject?.startsWith('Buchung storniert'));
       expect(confirmed!.subject).toBe('Buchung bestätigt: Haircut am Dienstag, 24. November 2026');
       expect(confirmed!.text).toContain('Acme Studio erwartet Sie am Dienstag, 24. November 2026, 10:00 – 11:00 MEZ.');
       expect(cancellation!.subject).toBe('Buchung storniert: Haircut am Dienstag, 24. November 2026');
