@@ -414,6 +414,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/bookings/{bookingId}/mails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer's mails of a booking and how sending them went
+         * @description Oldest first. Empty when mail is off (no `SVC_SMTP_URL`). 404 NOT_FOUND for an id not in the workspace.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        get: operations["listBookingMails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/bookings/{bookingId}/confirm": {
         parameters: {
             query?: never;
@@ -978,6 +1000,29 @@ export interface components {
                 booking: components["schemas"]["Booking"];
             };
         };
+        /** @description A customer mail of a booking and how sending it went */
+        BookingMail: {
+            id: string;
+            /** @enum {string} */
+            kind: "confirmed" | "pending" | "cancelled" | "rescheduled" | "reminder";
+            /** @enum {string} */
+            status: "pending" | "sent" | "failed" | "dropped";
+            attempts: string | number;
+            /** @description the last attempt's error (no personal data) */
+            lastError: string | null;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            sentAt: string | null;
+        };
+        /** @description The booking's customer mails, oldest first */
+        BookingMailsResponse: {
+            /** @constant */
+            success: true;
+            mails: components["schemas"]["BookingMail"][];
+        };
         BookingReschedule: {
             /**
              * Format: date-time
@@ -991,6 +1036,8 @@ export interface components {
             booking: components["schemas"]["Booking"];
             /** @description hosted payment page, when a payment is due at creation */
             checkoutUrl?: string | null;
+            /** @description the customer's page to see, cancel or reschedule the booking ({app_url}/manage/{token}); createBooking only, never shown again */
+            manageUrl?: string | null;
         };
         /** @description A page of bookings */
         BookingsResponse: {
@@ -1090,7 +1137,7 @@ export interface components {
             /** @description what went wrong and what to fix */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR";
+            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR";
             details?: {
                 path: string;
                 message: string;
@@ -4131,6 +4178,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBookingMails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking's customer mails, oldest first */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingMailsResponse"];
                 };
             };
             /** @description Error UNAUTHORIZED */
