@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
+import { waitFor } from '../support/wait.ts';
 import { acmeApi, seedCatalogue, type Catalogue } from './catalogue.ts';
 import { chooseDay, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
@@ -9,12 +10,9 @@ const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 /** The element focused inside the widgets' shadow roots, described as tag.class[data-day] (or the page's). */
 /** The focused element once it contains `expected` (a re-render may move focus a moment after the key press), else the last seen. */
 async function focusedOnceItHas(page: Page, expected: string): Promise<string> {
-  const deadline = Date.now() + 3_000;
-  let seen = await focused(page);
-  while (!seen.includes(expected) && Date.now() < deadline) {
-    await page.waitForTimeout(20);
-    seen = await focused(page);
-  }
+  let seen = '';
+  // A timeout is left to the caller's expect, which then shows what had focus.
+  await waitFor(async () => (seen = await focused(page)).includes(expected), { timeoutMs: 3_000 }).catch(() => {});
   return seen;
 }
 
