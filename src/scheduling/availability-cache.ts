@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import { createLoadingCache, type LoadingCache } from '../shared/loading-cache.ts';
 import { decorateStorage, thenAlways } from '../storage/decorate.ts';
 import type { Storage } from '../storage/port.ts';
 
@@ -8,35 +9,15 @@ import type { Storage } from '../storage/port.ts';
  * again. Every booking or catalogue write made through this process's Storage drops the workspace's answers
  * at once (see withAvailabilityInvalidation); writes by another instance show within `ttlMs`, as does the
  * clock passing a slot's minimum notice. Answers are advisory: a booking is always checked on fresh data
- * inside storage.reserveBooking.
+ * inside storage.reserveBooking. Scopes are workspace ids.
  */
-export interface AvailabilityCache {
-  get<T>(workspaceId: string, key: string): T | undefined;
-  set(workspaceId: string, key: string, value: unknown): void;
-  invalidate(workspaceId: string): void;
-}
+export type AvailabilityCache = LoadingCache;
 
 /** Most answers kept per workspace; the oldest go first. */
 const MAX_ENTRIES_PER_WORKSPACE = 2000;
 
 export function createAvailabilityCache(options: { clock: Clock; ttlMs: number }): AvailabilityCache {
-  const byWorkspace = new Map<string, Map<string, { value: unknown; until: number }>>();
-  return {
-    get<T>(workspaceId: string, key: string) {
-      const entry = byWorkspace.get(workspaceId)?.get(key);
-      if (!entry || entry.until <= options.clock.now()) return undefined;
-      return entry.value as T;
-    },
-    set(workspaceId, key, value) {
-      let entries = byWorkspace.get(workspaceId);
-      if (!entries) byWorkspace.set(workspaceId, (entries = new Map()));
-      if (entries.size >= MAX_ENTRIES_PER_WORKSPACE) entries.delete(entries.keys().next().value!);
-      entries.set(key, { value, until: options.clock.now() + options.ttlMs });
-    },
-    invalidate(workspaceId) {
-      byWorkspace.delete(workspaceId);
-    },
-  };
+  return createLoadingCache({ ...options, maxEntriesPerScope: MAX_ENTRIES_PER_WORKSPACE });
 }
 
 /**

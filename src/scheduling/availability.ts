@@ -123,12 +123,7 @@ async function remembered(
   key: string,
   compute: () => Promise<string[]>,
 ): Promise<string[]> {
-  const cache = deps.availabilityCache;
-  const known = cache?.get<string[]>(workspace.id, key);
-  if (known) return known;
-  const answer = await compute();
-  cache?.set(workspace.id, key, answer);
-  return answer;
+  return deps.availabilityCache ? deps.availabilityCache.load(workspace.id, key, compute) : compute();
 }
 
 /** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */

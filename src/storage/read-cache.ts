@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import { createLoadingCache } from '../shared/loading-cache.ts';
 import { decorateStorage, thenAlways } from './decorate.ts';
 import type { ApiKeyRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, Storage, WorkspaceRecord } from './port.ts';
 
@@ -10,22 +11,17 @@ import type { ApiKeyRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, St
  * a workspace or key created elsewhere works at once. Bookings, messages and payments are never cached, and
  * the booking check itself runs inside reserveBooking on fresh data.
  *
+ * Concurrent misses of one key share one load, and a load that began before a write is not kept after it
+ * (see loading-cache.ts): a revoked key or a changed service is never put back by a read that raced the write.
+ *
  * Records are shared between callers: they must not be mutated.
  */
 export function withReadCache(storage: Storage, options: { clock: Clock; ttlMs: number }): Storage {
-  const entries = new Map<string, { value: unknown; until: number }>();
+  const cache = createLoadingCache(options);
+  const ALL = 'catalogue';
+  const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => cache.load(ALL, key, load, (value) => value !== null);
 
-  async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = options.clock.now();
-    const hit = entries.get(key);
-    if (hit && hit.until > now) return hit.value as T;
-    const value = await load();
-    if (value !== null) entries.set(key, { value, until: now + options.ttlMs });
-    else entries.delete(key);
-    return value;
-  }
-
-  const dropAfter = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => thenAlways(write, () => entries.clear());
+  const dropAfter = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => thenAlways(write, () => cache.invalidate());
 
   const services = (workspaceId: string) => cached(`services:${workspaceId}`, () => storage.listServices(workspaceId, { activeOnly: false }));
   const providers = (workspaceId: string) => cached(`providers:${workspaceId}`, () => storage.listProviders(workspaceId));

@@ -7,19 +7,64 @@ import { createTestApp, send, type TestApp } from '../support/app.ts';
 import { catalogue, tuesday } from '../bookings/fixtures.ts';
 
 describe('availability cache', () => {
-  test('an answer is kept for the TTL, per workspace, and dropped by invalidate', () => {
+  /** A loader whose answers the test hands out, counting its calls. */
+  function heldLoader() {
+    const pending: ((value: string[]) => void)[] = [];
+    const loader = () => new Promise<string[]>((resolve) => pending.push(resolve));
+    return { loader, pending };
+  }
+
+  test('an answer is kept for the TTL, per workspace, and dropped by invalidate', async () => {
     const clock = manualClock('2026-11-23T08:00:00.000Z');
     const cache = createAvailabilityCache({ clock, ttlMs: 1000 });
-    cache.set('ws_a', 'slots:x', ['09:00']);
-    expect(cache.get<string[]>('ws_a', 'slots:x')).toEqual(['09:00']);
-    expect(cache.get('ws_b', 'slots:x')).toBeUndefined();
+    let loads = 0;
+    const load = (workspace: string, answer: string) =>
+      cache.load(workspace, 'slots:x', async () => {
+        loads++;
+        return [answer];
+      });
+    expect(await load('ws_a', '09:00')).toEqual(['09:00']);
+    expect(await load('ws_b', '11:00')).toEqual(['11:00']);
     clock.advance(999);
-    expect(cache.get<string[]>('ws_a', 'slots:x')).toEqual(['09:00']);
+    expect(await load('ws_a', 'not loaded')).toEqual(['09:00']);
+    expect(loads).toBe(2);
     clock.advance(1);
-    expect(cache.get('ws_a', 'slots:x')).toBeUndefined();
-    cache.set('ws_a', 'slots:x', ['10:00']);
+    expect(await load('ws_a', '10:00')).toEqual(['10:00']);
+    expect(await load('ws_b', '11:30')).toEqual(['11:30']);
     cache.invalidate('ws_a');
-    expect(cache.get('ws_a', 'slots:x')).toBeUndefined();
+    expect(await load('ws_a', '12:00')).toEqual(['12:00']);
+    expect(await load('ws_b', 'not loaded')).toEqual(['11:30']);
+    expect(loads).toBe(5);
+  });
+
+  test('concurrent misses wait for one computation instead of each starting their own', async () => {
+    const cache = createAvailabilityCache({ clock: manualClock('2026-11-23T08:00:00.000Z'), ttlMs: 1000 });
+    const { loader, pending } = heldLoader();
+    const answers = Promise.all(Array.from({ length: 60 }, () => cache.load('ws_a', 'days:x', loader)));
+    expect(pending).toHaveLength(1);
+    pending[0]!(['2026-11-24']);
+    expect(new Set((await answers).map((days) => days.join()))).toEqual(new Set(['2026-11-24']));
+  });
+
+  test('a computation running when a booking invalidates is handed to its callers but not kept', async () => {
+    const cache = createAvailabilityCache({ clock: manualClock('2026-11-23T08:00:00.000Z'), ttlMs: 1000 });
+    const { loader, pending } = heldLoader();
+    const beforeBooking = cache.load('ws_a', 'slots:x', loader);
+    cache.invalidate('ws_a');
+    const afterBooking = cache.load('ws_a', 'slots:x', loader);
+    expect(pending).toHaveLength(2);
+    pending[0]!(['09:00', '09:30']);
+    pending[1]!(['09:30']);
+    expect(await beforeBooking).toEqual(['09:00', '09:30']);
+    expect(await afterBooking).toEqual(['09:30']);
+    expect(await cache.load('ws_a', 'slots:x', loader)).toEqual(['09:30']);
+    expect(pending).toHaveLength(2);
+  });
+
+  test('a failed computation is not kept: the next request computes again', async () => {
+    const cache = createAvailabilityCache({ clock: manualClock('2026-11-23T08:00:00.000Z'), ttlMs: 1000 });
+    await expect(cache.load('ws_a', 'slots:x', () => Promise.reject(new Error('database gone')))).rejects.toThrow('database gone');
+    expect(await cache.load('ws_a', 'slots:x', async () => ['10:00'])).toEqual(['10:00']);
   });
 
   describe('through the routes, as buildDeps wires it', () => {

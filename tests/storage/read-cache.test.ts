@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { manualClock } from '../../src/shared/clock.ts';
 import type { Storage } from '../../src/storage/port.ts';
+import { decorateStorage } from '../../src/storage/decorate.ts';
 import { withReadCache } from '../../src/storage/read-cache.ts';
 import { createApiKey, createWorkspace } from '../../src/workspaces/service.ts';
 import { sha256Hex } from '../../src/shared/secrets.ts';
@@ -46,6 +47,45 @@ describe('catalogue read cache', () => {
     expect(await cached.findApiKeyByHash(sha256Hex(key))).toBeNull();
     const real = await createApiKey({ storage: raw, clock }, workspace.id, 'cli');
     expect((await cached.findApiKeyByHash(sha256Hex(real)))?.workspaceId).toBe(workspace.id);
+  });
+
+  test('a read that began before a key was revoked does not put the key back: the next request is refused', async () => {
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'revoke-race', name: 'R' });
+    const key = await createApiKey({ storage: raw, clock }, workspace.id, 'cli');
+    const hash = sha256Hex(key);
+    const record = await raw.findApiKeyByHash(hash);
+    let releaseRead = () => {};
+    const readHeld = new Promise<void>((resolve) => {
+      releaseRead = resolve;
+    });
+    const slowReads = decorateStorage(raw, {
+      findApiKeyByHash: async (wanted) => {
+        const before = await raw.findApiKeyByHash(wanted);
+        await readHeld;
+        return before;
+      },
+    });
+    const racing = withReadCache(slowReads, { clock, ttlMs: TTL });
+    const staleRead = racing.findApiKeyByHash(hash);
+    await racing.revokeApiKey(workspace.id, record!.id, clock.now());
+    releaseRead();
+    expect((await staleRead)?.id).toBe(record!.id);
+    expect(await racing.findApiKeyByHash(hash)).toBeNull();
+  });
+
+  test('concurrent misses of one record share one database read', async () => {
+    await createWorkspace({ storage: raw, clock }, { slug: 'herd', name: 'H' });
+    let reads = 0;
+    const counting = decorateStorage(raw, {
+      getWorkspaceBySlug: (slug) => {
+        reads++;
+        return raw.getWorkspaceBySlug(slug);
+      },
+    });
+    const herd = withReadCache(counting, { clock, ttlMs: TTL });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => herd.getWorkspaceBySlug('herd')));
+    expect(new Set(answers.map((workspace) => workspace?.slug))).toEqual(new Set(['herd']));
+    expect(reads).toBe(1);
   });
 
   test('services: active filter, lookup by id and invalidation on update', async () => {
