@@ -357,7 +357,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     const config = await page.evaluate(() => (window as any).svcBookingPanel);
     expect(config).toEqual({
       panelOrigin: env.appUrl,
-      adminUrl: `${env.appUrl}/admin`,
+      adminUrl: `${env.appUrl}/admin?workspace=${SLUG}`,
       bootstrapUrl: `${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`,
       restNonce: expect.any(String),
       section: 'dashboard',
@@ -447,7 +447,8 @@ describeWordPress('svc-booking on a real WordPress', () => {
 
       const [full] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => (window as any).svcMountOptions.onOpenAdmin())]);
       await full.waitForLoadState();
-      expect(full.url()).toBe(`${env.appUrl}/admin`);
+      expect(full.url()).toBe(`${env.appUrl}/admin?workspace=${SLUG}`);
+      expect(await full.getByLabel('Workspace').inputValue()).toBe(SLUG);
     } finally {
       await context.close();
     }
