@@ -52,6 +52,7 @@ export function Bookings(props: SectionProps) {
       ...(after ? { cursor: after } : {}),
       ...(status.value ? { status: status.value as BookingStatus } : {}),
       ...(serviceId.value ? { serviceId: serviceId.value } : {}),
+      ...(providerId.value ? { providerId: providerId.value } : {}),
       ...(from.value ? { from: startOfDay(workspace, from.value) } : {}),
       ...(to.value ? { to: startOfDay(workspace, addDays(to.value, 1)) } : {}),
     };
@@ -62,7 +63,6 @@ export function Bookings(props: SectionProps) {
   };
   const list = useLoad(() => page(null), [slug, applied.value], t);
   const more = useForm(t);
-  const shown = providerId.value ? rows.value.filter((booking) => booking.providerId === providerId.value) : rows.value;
 
   const changed = async (booking: Booking | null) => {
     props.notify({ type: 'svc:panel:changed' });
@@ -132,12 +132,12 @@ export function Bookings(props: SectionProps) {
       <p class="muted zone">{t.timesIn(workspace.timezone)}</p>
       <Loaded load={list.state.value} t={t} retry={list.reload}>
         {() =>
-          shown.length === 0 ? (
+          rows.value.length === 0 ? (
             <p class="empty">{t.noBookings}</p>
           ) : (
             <>
               <ul class="bookings card">
-                {shown.map((booking) => (
+                {rows.value.map((booking) => (
                   <li key={booking.id}>
                     <button type="button" class="row" onClick={() => (open.value = booking)}>
                       <span class="sr-only">{t.details}: </span>
