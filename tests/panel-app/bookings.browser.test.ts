@@ -3,6 +3,7 @@ import { newId } from '../../src/shared/ids.ts';
 import { startTestSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startPanelBrowserEnv, type PanelBrowserEnv } from '../panel/panel-browser-env.ts';
 import { chromiumAvailable } from '../widget/browser-env.ts';
+import { axeViolations } from '../widget/drive.ts';
 import { api, berlin, go, seed, signIn, until, type Seeded } from './support.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
@@ -20,7 +21,8 @@ describeBrowser('the Bookings section in Chromium', () => {
   beforeAll(async () => {
     smtp = await startTestSmtp();
     env = await startPanelBrowserEnv({
-      config: { SVC_RATE_LIMIT: 2000, SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: 'Acme Studio <bookings@acme.example>' },
+      // a failed mail waits an hour for its next try, so the test sees it waiting
+      config: { SVC_RATE_LIMIT: 2000, SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: 'Acme Studio <bookings@acme.example>', SVC_WEBHOOK_RETRY_SCHEDULE: '3600' },
       background: true,
     });
     data = await seed(env);
@@ -98,7 +100,8 @@ describeBrowser('the Bookings section in Chromium', () => {
     await smtp?.close();
   });
   const openPage = async () => {
-    const opened = await env.open({ viewport: { width: 1280, height: 1200 } });
+    // bypassCSP only lets a test inject axe-core: the page's own CSP forbids inline scripts
+    const opened = await env.open({ viewport: { width: 1280, height: 1200 }, bypassCSP: true });
     opened.page.setDefaultTimeout(10_000);
     return opened;
   };
@@ -143,6 +146,67 @@ describeBrowser('the Bookings section in Chromium', () => {
     await page.locator('.details .badge').filter({ hasText: 'Completed' }).waitFor();
     expect((await api(env, 'GET', `/bookings/${started}`)).body.booking.status).toBe('COMPLETED');
     expect((await api(env, 'GET', `/bookings/${bensBooking}`)).body.booking.status).toBe('CONFIRMED');
+    expect(errors).toEqual([]);
+    await close();
+  }, 40_000);
+
+  test("a booking's details show its payment state and the customer's mails: received and sent, then a confirmation whose sending failed once", async () => {
+    // a paid service booked from the linked site while the workspace confirms by hand: PENDING, the sum not paid
+    expect((await api(env, 'PATCH', '', { requiresConfirmation: true })).status).toBe(200);
+    const day = (
+      await api(
+        env,
+        'GET',
+        `/availability/days?serviceId=${data.haircut}&providerId=${ben}&from=${berlinDay(Date.now() + 86_400_000)}&to=${berlinDay(Date.now() + 15 * 86_400_000)}`,
+      )
+    ).body.days[0] as string;
+    const slot = (await api(env, 'GET', `/availability?serviceId=${data.haircut}&date=${day}&providerId=${ben}`)).body.slots[0] as string;
+    const made = await api(
+      env,
+      'POST',
+      '/bookings',
+      { serviceId: data.haircut, providerId: ben, email: 'paula@example.com', name: 'Paula Richter', date: berlin(day, slot), customFields: {} },
+      { 'x-svc-api-key': '', origin: env.hostUrl },
+    );
+    expect((await api(env, 'PATCH', '', { requiresConfirmation: false })).status).toBe(200);
+    expect(made.body.booking).toMatchObject({ status: 'PENDING', amount: 35 });
+    const id = made.body.booking.id as string;
+    const mails = async () => (await api(env, 'GET', `/bookings/${id}/mails`)).body.mails as { kind: string; status: string; attempts: number }[];
+    await until('the "booking received" mail to go out', async () => (await mails()).some((mail) => mail.kind === 'pending' && mail.status === 'sent'));
+
+    const { page, errors, close } = await openPage();
+    await signIn(env, page);
+    await go(page, 'Bookings');
+    const filters = page.getByRole('form', { name: 'Filters' });
+    await filters.getByLabel('Status').selectOption({ label: 'Waiting for confirmation' });
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: /^Booking details: .*Paula Richter/ }).click();
+    const details = page.locator('section.details');
+    expect(await details.locator('[data-payment]').textContent()).toBe('Not paid yet: the booking stays pending until it is paid or confirmed');
+    const received = details.locator('li[data-mail=pending]');
+    await received.waitFor();
+    expect(await received.getAttribute('data-state')).toBe('sent');
+    expect(await received.textContent()).toMatch(/^Booking received ?Sent \w{3}, \w{3} \d{1,2}, \d{2}:\d{2}$/);
+
+    // the confirmation mail's first attempt is refused (451): it waits for its next try
+    smtp.failNext(1);
+    await details.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await details.locator('.badge').filter({ hasText: 'Confirmed' }).waitFor();
+    expect(await details.locator('[data-payment]').textContent()).toBe('Nothing open in svc: the booking is confirmed');
+    await until('the confirmation to be tried once', async () => (await mails()).some((mail) => mail.kind === 'confirmed' && mail.attempts === 1));
+    expect((await mails()).find((mail) => mail.kind === 'confirmed')).toMatchObject({ status: 'pending', attempts: 1 });
+    await details.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: /^Booking details: .*Paula Richter/ }).waitFor({ state: 'detached' });
+    await filters.getByLabel('Status').selectOption({ label: 'Confirmed' });
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: /^Booking details: .*Paula Richter/ }).click();
+    const retry = page.locator('section.details li[data-mail=confirmed]');
+    await retry.waitFor();
+    expect(await retry.getAttribute('data-state')).toBe('pending');
+    expect(await retry.textContent()).toMatch(/^Confirmation ?Not sent yet, next try /);
+    expect(await page.locator('section.details li[data-mail=pending]').getAttribute('data-state')).toBe('sent');
+    await env.screenshot(page, 'panel-booking-details-mails');
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await close();
   }, 40_000);
