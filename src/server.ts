@@ -79,7 +79,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let draining = false;
   // While stopping, every answer says `Connection: close`: a keep-alive client sends its next request on a
   // new connection (refused, so it can retry elsewhere) instead of on this one as it closes, where it is lost.
-  const server = serve({
+  const server = await serve({
     port: config.PORT,
     hostname: config.HOST,
     fetch: async (request, peerAddress) => {

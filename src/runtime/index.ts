@@ -2,10 +2,10 @@
  * Everything that differs between the runtimes svc runs on, Bun (`bun src/main.ts`, the compiled binary) and
  * Deno 2 (`deno run -A src/main.ts`): nothing else in src/ or adapters/ calls `Bun.*` or `Deno.*`
  * (tests/runtime/runtime-calls.test.ts checks it). What both runtimes offer alike (node:crypto, node:fs,
- * `process`, signals through `process.on`) is used directly and needs nothing here.
+ * node:http, `process`, signals through `process.on`, `import.meta.main`) is used directly.
  */
 import { bunServe } from './bun.ts';
-import { denoServe } from './deno.ts';
+import { nodeHttpServe } from './node-http.ts';
 
 /** The runtime this process runs on. */
 export const runtimeName: 'bun' | 'deno' = 'Bun' in globalThis ? 'bun' : 'deno';
@@ -28,19 +28,17 @@ export interface HttpServer {
    * idle keep-alive connections are closed.
    */
   stop(): Promise<void>;
-  /**
-   * Closes what stop() still waits for. On Bun the open connections close now; Deno cannot close them from
-   * inside the process, so they close when the process exits (svc serve exits right after its stop).
-   */
+  /** Closes every connection still open, answered or not, and resolves when stop() would have. */
   forceStop(): Promise<void>;
   /** requests received whose answer is not yet complete */
   pendingRequests(): number;
 }
 
 /**
- * Serves HTTP/1.1 on `options.port`. The runtime's own request body limit is lifted: svc reads bodies as
- * streams and refuses any over 64 KiB itself (src/http/body-limit.ts), with the contract's error body.
+ * Serves HTTP/1.1 on `options.port`: Bun.serve on Bun, node:http on Deno (src/runtime/node-http.ts says why
+ * not Deno.serve). The runtime's own request body limit is lifted: svc reads bodies as streams and refuses any
+ * over 64 KiB itself (src/http/body-limit.ts), with the contract's error body.
  */
-export function serve(options: ServeOptions): HttpServer {
-  return runtimeName === 'bun' ? bunServe(options) : denoServe(options);
+export async function serve(options: ServeOptions): Promise<HttpServer> {
+  return runtimeName === 'bun' ? bunServe(options) : await nodeHttpServe(options);
 }
