@@ -341,6 +341,34 @@ for (const adapter of ADAPTERS) {
       expect((await from('127.0.0.21')).headers['x-ratelimit-remaining']).toBe('118');
     });
 
+    test('raw HTTP: a body over 64 KiB (declared or chunked) gets the contract 413; HTTP/1.0 without Host and a one-letter Host are served', async () => {
+      const keyed = ['Host: localhost', `X-Svc-Api-Key: ${apiKey}`, 'Content-Type: application/json', 'Connection: close'];
+      const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
+      const declared = await rawRequest(
+        server.port,
+        ['PATCH /api/v1/workspaces/acme HTTP/1.1', ...keyed, `Content-Length: ${big.length}`, '', big].join('\r\n'),
+      );
+      const chunk = 'x'.repeat(70_000);
+      const chunked = await rawRequest(
+        server.port,
+        ['PATCH /api/v1/workspaces/acme HTTP/1.1', ...keyed, 'Transfer-Encoding: chunked', '', `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`].join(
+          '\r\n',
+        ),
+      );
+      for (const answer of [declared, chunked]) {
+        expect({ status: answer.status, body: answer.body }).toEqual({
+          status: 413,
+          body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
+        });
+      }
+      const noHost = await rawRequest(server.port, `GET /api/v1/workspaces/acme HTTP/1.0\r\nX-Svc-Api-Key: ${apiKey}\r\n\r\n`);
+      const shortHost = await rawRequest(
+        server.port,
+        `GET /api/v1/workspaces/acme HTTP/1.1\r\nHost: a\r\nX-Svc-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`,
+      );
+      for (const answer of [noHost, shortHost]) expect({ status: answer.status, slug: answer.body.workspace?.slug }).toEqual({ status: 200, slug: 'acme' });
+    });
+
     test('the scheduler: the croner jobs run (expire-holds, every 15 s)', async () => {
       const ran = await server.waitForLog((line) => line.msg === 'job ran' && line.job === 'expire-holds', 20_000);
       expect(ran).toMatchObject({ level: 'debug', job: 'expire-holds' });
