@@ -4,15 +4,16 @@ import { rawRequest } from '../http/raw-http.ts';
 import { CHILD_CWD, denoMissing, freePort, runCli, startServe, type ServeProcess } from '../support/process.ts';
 import { ADAPTERS, createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
+import { startTestSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver, verify, workdayAt, type Receiver } from '../webhooks/support.ts';
 
 /*
  * svc on Deno (decisions section 15): `deno run -A src/main.ts serve` on libSQL and on Postgres, driven over real
- * HTTP through every route family, the webhook delivery loop (a retry after a failed attempt), the built-in test
- * checkout, the widget, the hosted booking page and the panel, the croner jobs, and a graceful SIGTERM; the
- * commands (`workspace create --json`, `apikey create`, `migrate`) through `deno run` too. The tests in a block
- * run in order on one server and build on each other. Every other process-level test runs on Deno as well with
- * SVC_TEST_RUNTIME=deno (tests/support/process.ts).
+ * HTTP through every route family, the webhook delivery loop (a retry after a failed attempt), the mail loop
+ * (SMTP), the built-in test checkout, the widget, the hosted booking page and the panel, the croner jobs, and a
+ * graceful SIGTERM; the commands (`workspace create --json`, `apikey create`, `migrate`) through `deno run` too.
+ * The tests in a block run in order on one server and build on each other. Every other process-level test runs
+ * on Deno as well with SVC_TEST_RUNTIME=deno (tests/support/process.ts).
  */
 
 const missing = denoMissing();
@@ -34,6 +35,7 @@ for (const adapter of ADAPTERS) {
   (skip ? describe.skip : describe)(`svc on Deno [${adapter}]`, () => {
     let db: TestDatabase;
     let receiver: Receiver;
+    let smtp: TestSmtp;
     let server: ServeProcess;
     let apiKey = '';
     let workspaceId = '';
@@ -70,6 +72,7 @@ for (const adapter of ADAPTERS) {
       db = await createTestDatabase(adapter);
       // the first request the receiver gets fails, so that the first message is retried
       receiver = startReceiver({ reply: (_receipt, index) => (index === 0 ? new Response('not yet', { status: 500 }) : new Response('ok')) });
+      smtp = await startTestSmtp();
       const port = freePort();
       server = await startServe({
         runtime: 'deno',
@@ -83,6 +86,8 @@ for (const adapter of ADAPTERS) {
           SVC_PAYMENTS: 'test',
           SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
           SVC_WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+          SVC_SMTP_URL: smtp.url,
+          SVC_MAIL_FROM: 'Acme Studio <bookings@acme.example>',
         },
       });
     }, 30_000);
@@ -92,6 +97,7 @@ for (const adapter of ADAPTERS) {
         await server.child.exited;
       }
       await receiver?.stop();
+      await smtp?.close();
       await db?.drop();
     });
 
@@ -232,6 +238,16 @@ for (const adapter of ADAPTERS) {
       const again = await v1('POST', `/bookings/${booking.id}/cancel`, {});
       expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'INVALID_TRANSITION' });
     });
+
+    test('the mail loop: the customer is mailed over SMTP about the booking, from SVC_MAIL_FROM', async () => {
+      const mail = await waitFor(() => smtp.mails.find((each) => each.to && !Array.isArray(each.to) && each.to.text.includes('ada@example.com')), {
+        timeoutMs: 10_000,
+        what: 'a mail to ada@example.com',
+      });
+      expect(mail.from?.text).toContain('bookings@acme.example');
+      expect(mail.subject).toBeTruthy();
+      expect(mail.text).toContain('Consultation');
+    }, 30_000);
 
     test('the delivery loop: booking.created is delivered signed after its first attempt failed (500), with the same webhook-id; the attempts are listed and the message recorded delivered', async () => {
       const first = (await receiver.waitFor(1, 10_000))[0]!;
