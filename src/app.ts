@@ -21,6 +21,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { manageRoutes } from './manage/routes.ts';
+import { calendarFeedDocumentRoutes, calendarFeedRoutes } from './calendar-feed/routes.ts';
 import { webAssetRoutes } from './web-assets/routes.ts';
 import { panelAdminRoutes } from './panel/admin-routes.ts';
 import { panelPages } from './panel/pages.ts';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const api = new Elysia({ name: 'api-v1', prefix: API_PREFIX })
     .use(workspaceRoutes(deps))
     .use(serviceRoutes(deps))
+    .use(calendarFeedRoutes(deps))
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))
@@ -87,6 +89,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(webAssetRoutes())
     .use(pageRoutes(deps))
     .use(manageRoutes(deps))
+    .use(calendarFeedDocumentRoutes(deps))
     .get(
       `${API_PREFIX}/openapi.json`,
       (): OpenApiDocument =>

@@ -66,6 +66,10 @@ describeWordPress('svc-booking on a real WordPress', () => {
   const notice = (page: Page) => page.locator('.svc-booking-notice p');
   const shot = async (page: Page, name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
+    // The panel's frame is of another origin and paints in its own process: right after a viewport change it can
+    // still be blank when the page is captured, so every frame paints twice first.
+    const painted = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(page.frames().map((frame) => frame.evaluate(painted).catch(() => undefined)));
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   };
 

@@ -107,6 +107,11 @@ const en = {
   usesWorkspaceHours: 'Uses the business hours.',
   useOwnHours: 'Set own hours',
   useWorkspaceHours: 'Use the business hours',
+  calendarFeed: 'Calendar subscription',
+  calendarFeedHint:
+    "Subscribe to this provider's bookings in Google Calendar, Outlook or Apple Calendar with a private address. A new address replaces the old one, which then stops working.",
+  calendarFeedCreate: 'Make a calendar address',
+  calendarFeedShown: 'Add this address to your calendar app as a subscription. Keep it private: whoever has it sees the bookings.',
   // hours
   weekly: 'Weekly hours',
   closed: 'Closed',
@@ -300,6 +305,11 @@ const de: Strings = {
   usesWorkspaceHours: 'Nutzt die Öffnungszeiten des Betriebs.',
   useOwnHours: 'Eigene Zeiten festlegen',
   useWorkspaceHours: 'Öffnungszeiten des Betriebs nutzen',
+  calendarFeed: 'Kalender-Abo',
+  calendarFeedHint:
+    'Die Buchungen dieser Person in Google Kalender, Outlook oder Apple Kalender abonnieren, über eine private Adresse. Eine neue Adresse ersetzt die alte, die dann nicht mehr funktioniert.',
+  calendarFeedCreate: 'Kalenderadresse erstellen',
+  calendarFeedShown: 'Diese Adresse in der Kalender-App als Abo hinzufügen. Halten Sie sie privat: Wer sie kennt, sieht die Buchungen.',
   weekly: 'Wöchentliche Zeiten',
   closed: 'Geschlossen',
   addInterval: 'Zeiten hinzufügen',
