@@ -10,10 +10,10 @@ import { startReceiver, verify, workdayAt, type Receiver } from '../webhooks/sup
 /*
  * svc on Deno (decisions section 15): `deno run -A src/main.ts serve` on libSQL and on Postgres, driven over real
  * HTTP through every route family, the webhook delivery loop (a retry after a failed attempt), the mail loop
- * (SMTP), the built-in test checkout, the widget, the hosted booking page and the panel, the croner jobs, and a
- * graceful SIGTERM; the commands (`workspace create --json`, `apikey create`, `migrate`) through `deno run` too.
- * The tests in a block run in order on one server and build on each other. Every other process-level test runs
- * on Deno as well with SVC_TEST_RUNTIME=deno (tests/support/process.ts).
+ * (SMTP), the built-in test checkout, the manage link, a calendar feed, the widget, the hosted booking page and
+ * the panel, the croner jobs, and a graceful SIGTERM; the commands (`workspace create --json`, `apikey create`,
+ * `migrate`) through `deno run` too. The tests in a block run in order on one server and build on each other.
+ * Every other process-level test runs on Deno as well with SVC_TEST_RUNTIME=deno (tests/support/process.ts).
  */
 
 const missing = denoMissing();
@@ -46,6 +46,8 @@ for (const adapter of ADAPTERS) {
     const free = { id: '' };
     const paid = { id: '' };
     const booking = { id: '' };
+    /** the paid booking, and its customer's manage link */
+    const paidBooking = { id: '', manageUrl: '' };
     /** a weekday two or more days ahead, 10:00 in Berlin, and its day */
     const start = workdayAt(Date.now(), '10:00');
     const day = berlinDay(start);
@@ -283,6 +285,8 @@ for (const adapter of ADAPTERS) {
       const checkoutUrl: string = created.body.checkoutUrl;
       expect(checkoutUrl).toMatch(new RegExp(`^${server.url}/checkout/chk_[A-Za-z0-9_-]+$`));
       const id = created.body.booking.id;
+      paidBooking.id = id;
+      paidBooking.manageUrl = created.body.manageUrl;
       const hold = (await db.storage.getBooking(workspaceId, id))?.holdExpiresAt ?? 0;
       expect(hold).toBeGreaterThan(Date.now() + 29 * MINUTE);
 
@@ -307,6 +311,32 @@ for (const adapter of ADAPTERS) {
       expect(events.map((event) => event.type).sort()).toEqual(['booking.confirmed', 'booking.created', 'payment.received']);
       expect(events.find((event) => event.type === 'payment.received').data.payment).toMatchObject({ amount: 40, currency: 'EUR', provider: 'test' });
     }, 30_000);
+
+    test("the customer's manage link (page and JSON) and a provider's calendar feed (text/calendar) show the paid booking", async () => {
+      const manage = new URL(paidBooking.manageUrl);
+      expect(manage.origin).toBe(server.url);
+      const page = await call('GET', manage.pathname);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      const token = manage.pathname.split('/').at(-1);
+      const json = await call('GET', `/api/manage/${token}`);
+      expect({ status: json.status, id: json.body.booking?.id, status_: json.body.booking?.status }).toEqual({
+        status: 200,
+        id: paidBooking.id,
+        status_: 'CONFIRMED',
+      });
+
+      const feed = await v1('POST', `/providers/${provider.id}/calendar-feed`);
+      expect(feed.status).toBe(200);
+      const feedUrl = new URL(feed.body.url);
+      expect(feedUrl.pathname).toMatch(/^\/ics\/[^/]+\.ics$/);
+      const calendar = await call('GET', feedUrl.pathname);
+      expect(calendar.status).toBe(200);
+      expect(calendar.headers.get('content-type')).toContain('text/calendar');
+      expect(calendar.body).toContain('BEGIN:VCALENDAR');
+      expect(calendar.body.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+      expect(calendar.body).toContain('Massage');
+    });
 
     test('the widget script /svc-widget.min.js: 200 JavaScript, gzip when accepted, 304 for its ETag', async () => {
       const plain = await fetch(`${server.url}/svc-widget.min.js`, { headers: { 'accept-encoding': 'identity' } });
