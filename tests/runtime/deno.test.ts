@@ -251,9 +251,10 @@ for (const adapter of ADAPTERS) {
       expect(mail.text).toContain('Consultation');
     }, 30_000);
 
-    test('the delivery loop: booking.created is delivered signed after its first attempt failed (500), with the same webhook-id; the attempts are listed and the message recorded delivered', async () => {
+    test("the delivery loop: the booking's events are delivered signed, the first one after its first attempt failed (500), with the same webhook-id; the attempts are listed and the message recorded delivered", async () => {
+      // messages are sent concurrently: the first to arrive is one of the three, most likely booking.created
       const first = (await receiver.waitFor(1, 10_000))[0]!;
-      expect(JSON.parse(first.body)).toMatchObject({ type: 'booking.created', data: { workspace: 'acme', booking: { id: booking.id } } });
+      expect(JSON.parse(first.body)).toMatchObject({ type: expect.stringMatching(/^booking\./), data: { workspace: 'acme', booking: { id: booking.id } } });
       const retried = await waitFor(() => receiver.receipts.slice(1).find((receipt) => receipt.id === first.id), {
         timeoutMs: 10_000,
         what: 'the retry of the first message',
@@ -384,7 +385,10 @@ for (const adapter of ADAPTERS) {
       const [a, b] = [await from('127.0.0.21'), await from('127.0.0.22')];
       expect([a.status, b.status]).toEqual([200, 200]);
       expect([a.headers['x-ratelimit-remaining'], b.headers['x-ratelimit-remaining']]).toEqual(['119', '119']);
-      expect((await from('127.0.0.21')).headers['x-ratelimit-remaining']).toBe('118');
+      const again = await from('127.0.0.21');
+      // the same address spends the same budget, unless a new minute (a new window) began in between
+      const sameWindow = again.headers['x-ratelimit-reset'] === a.headers['x-ratelimit-reset'];
+      expect(again.headers['x-ratelimit-remaining']).toBe(sameWindow ? '118' : '119');
     });
 
     test('raw HTTP: a body over 64 KiB (declared or chunked) gets the contract 413; HTTP/1.0 without Host and a one-letter Host are served', async () => {
