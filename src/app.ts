@@ -1,4 +1,3 @@
-import type { Server } from 'bun';
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppDeps } from './deps.ts';
 import type { CredentialResolvers } from './access/credentials.ts';
@@ -107,9 +106,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 export type App = AnyElysia;
 
 /**
- * Bun.serve's `fetch` for the app: hands the socket's peer address in with each request, so that keyless
- * clients are told apart (decisions section 6).
+ * The server's `fetch` for the app (src/runtime `serve`): hands the socket's peer address in with each request,
+ * so that keyless clients are told apart (decisions section 6).
  */
 export function serveFetch(app: App) {
-  return (request: Request, server: Server<unknown>) => app.handle(withPeerAddress(request, server.requestIP(request)?.address));
+  return (request: Request, peerAddress: string | undefined) => app.handle(withPeerAddress(request, peerAddress));
 }

@@ -1,14 +1,35 @@
 import { createClient } from '@libsql/client';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { ConfigSchema } from '../../src/config.ts';
 import { waitFor } from './wait.ts';
 
-/** The bun that runs the tests runs svc too. */
+/** The bun that runs the tests runs svc too (unless a test asks for Deno). */
 export const BUN = process.execPath;
 export const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts');
+/** The Deno that `npm ci` installs (the `deno` dev dependency). */
+export const DENO = join(import.meta.dir, '..', '..', 'node_modules', '.bin', 'deno');
+
+/** What runs svc in a child process: Bun (`bun src/main.ts`) or Deno (`deno run -A src/main.ts`). */
+export type Runtime = 'bun' | 'deno';
+
+/**
+ * The runtime child processes use unless a test names one: SVC_TEST_RUNTIME=deno runs every process-level test
+ * against `deno run -A src/main.ts` (default bun).
+ */
+export const DEFAULT_RUNTIME: Runtime = process.env.SVC_TEST_RUNTIME === 'deno' ? 'deno' : 'bun';
+
+/** Why Deno cannot run here, or null when it can. */
+export function denoMissing(): string | null {
+  return existsSync(DENO) ? null : `${DENO} is missing (npm ci installs it with the deno dev dependency)`;
+}
+
+/** The command line that runs `svc ...args` on `runtime`. */
+export function svcCommand(args: string[], runtime: Runtime = DEFAULT_RUNTIME): string[] {
+  return runtime === 'deno' ? [DENO, 'run', '-A', MAIN, ...args] : [BUN, MAIN, ...args];
+}
 
 /**
  * The directory child processes run in unless told otherwise: outside the repository, so a command that fell
@@ -33,9 +54,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `bun src/main.ts ...args` to completion, in `cwd` (default CHILD_CWD). */
-export async function runCli(args: string[], env: Record<string, string> = {}, cwd = CHILD_CWD): Promise<CliResult> {
-  const child = Bun.spawn({ cmd: [BUN, MAIN, ...args], env: childEnv(env), cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+/** Runs `svc ...args` (`bun src/main.ts`, or Deno: see DEFAULT_RUNTIME) to completion, in `cwd` (default CHILD_CWD). */
+export async function runCli(args: string[], env: Record<string, string> = {}, cwd = CHILD_CWD, runtime: Runtime = DEFAULT_RUNTIME): Promise<CliResult> {
+  const child = Bun.spawn({ cmd: svcCommand(args, runtime), env: childEnv(env), cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, stdout, stderr };
 }
@@ -66,14 +87,20 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `svc serve --port N` (a free port unless `port` is given; `args` replace the default flags) and
- * resolves once GET /healthz answers 200.
+ * Starts `svc serve --port N` (a free port unless `port` is given; `args` replace the default flags) on `runtime`
+ * (default DEFAULT_RUNTIME) and resolves once GET /healthz answers 200.
  */
-export async function startServe(options: { env: Record<string, string>; port?: number; args?: string[]; timeoutMs?: number }): Promise<ServeProcess> {
+export async function startServe(options: {
+  env: Record<string, string>;
+  port?: number;
+  args?: string[];
+  timeoutMs?: number;
+  runtime?: Runtime;
+}): Promise<ServeProcess> {
   const port = options.port ?? freePort();
   const args = options.args ?? ['--port', String(port), '--host', '127.0.0.1'];
   const child = Bun.spawn({
-    cmd: [BUN, MAIN, 'serve', ...args],
+    cmd: svcCommand(['serve', ...args], options.runtime),
     env: childEnv(options.env),
     cwd: CHILD_CWD,
     stdin: 'ignore',
