@@ -82,6 +82,8 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
         emit('svc:booking-created', { booking, checkoutUrl });
       },
       redirect: (url) => window.location.assign(url),
+      // The server verifies the token before it checks the slot, so even a refused booking spent it.
+      refused: () => captcha?.reset(),
       captchaToken: () => captcha?.current(),
     },
     { serviceId: data.service ?? null, providerId: data.provider ?? null },
