@@ -74,8 +74,9 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
 
   const open = signal(false);
   let captcha: Captcha | null = null;
+  const svc = new URL(script.src);
   const flow = new BookingFlow(
-    httpApi(new URL(script.src).origin, slug),
+    httpApi(svc.origin, slug),
     {
       booked: (booking, checkoutUrl) => {
         captcha?.reset();
@@ -106,6 +107,7 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
       strings: stringsFor(language),
       locale: localeFor(language),
       visitorZone: visitorZone(),
+      svcHost: svc.host,
       mountCaptcha() {
         const config = flow.current.config?.booking.captcha;
         if (!config || captcha) return;

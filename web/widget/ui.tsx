@@ -13,6 +13,8 @@ export interface WidgetContext {
   strings: Strings;
   locale: string;
   visitorZone: string;
+  /** the host of svc's address (the widget script's), as in `https://svc.example.com:8443` -> `svc.example.com:8443` */
+  svcHost: string;
   /** the host element of the captcha, slotted into the form */
   mountCaptcha(): void;
 }
@@ -604,6 +606,7 @@ function DoneStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
               workspaceName: workspace.name,
               serviceName,
               providerName: booking.providerName,
+              svcHost: ctx.svcHost,
               now: new Date(),
             }),
           ],
