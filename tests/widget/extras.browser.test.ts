@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { calendarUid } from '../../src/mail/calendar.ts';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { seedCatalogue, type Catalogue } from './catalogue.ts';
-import { chooseFirstDay, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
+import { axeViolations, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -81,4 +81,43 @@ describeBrowser('booking widget in Chromium: .ics download, floating dialog, att
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`floating dialog, ${theme} theme: axe-core finds no violation on the launcher, at any step, with field errors, or on the confirmation`, async () => {
+      env.hostPage(`/floating-axe-${theme}`, { html: widgetPage(env.appUrl, { slug: 'acme', theme }) });
+      const { context, page, errors } = await env.open({ colorScheme: theme, viewport: { width: 1024, height: 800 } });
+      await page.goto(`${env.hostUrl}/floating-axe-${theme}`);
+      const widget = widgetOf(page);
+      const violations: unknown[] = [];
+      const check = async (step: string) => {
+        violations.push(...(await axeViolations(page)).map((violation) => ({ step, ...violation })));
+        await env.screenshot(page, `floating-axe-${theme}-${step}`);
+      };
+      await widget.locator('button.launcher').waitFor();
+      await check('0-launcher');
+      await widget.locator('button.launcher').click();
+      await heading(widget, 'Choose a service');
+      // the checks run on the open modal dialog, not the page behind it
+      expect(await widget.locator('dialog[aria-modal=true]').evaluate((dialog) => (dialog as HTMLDialogElement).open)).toBe(true);
+      await check('1-service');
+      await chooseService(widget, 'Consultation');
+      await widget.locator('button.day.open').first().waitFor();
+      await check('2-day');
+      await chooseFirstDay(widget);
+      await widget.locator('button.time').first().waitFor();
+      await check('3-time');
+      await chooseTime(widget);
+      await check('4-details');
+      await submit(widget);
+      await widget.locator('#svc-name-error').waitFor();
+      await check('4-details-errors');
+      await fillDetails(widget, { name: `Axe ${theme}`, email: `axe-${theme}@example.com`, allergies: 'none' });
+      await submit(widget);
+      await heading(widget, 'Booking confirmed');
+      await check('5-confirmation');
+      expect(violations).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 });
