@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { calendarUid } from '../../src/mail/calendar.ts';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
-import { seedCatalogue, type Catalogue } from './catalogue.ts';
+import { acmeApi, seedCatalogue, type Catalogue } from './catalogue.ts';
 import { axeViolations, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
@@ -116,6 +116,114 @@ describeBrowser('booking widget in Chromium: .ics download, floating dialog, att
       await heading(widget, 'Booking confirmed');
       await check('5-confirmation');
       expect(violations).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test("data-provider: only that provider's services are offered, days and times are hers, and the booking is with her", async () => {
+    // a service only Alex offers must not be offered on Sam's widget
+    await acmeApi(env, 'POST', '/services', { name: 'Beard trim', duration: 20, price: 0, currency: 'EUR', providerIds: [catalogue.alexId], order: 3 });
+    env.hostPage('/provider', { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', provider: catalogue.samId }) });
+    const { context, page, errors } = await env.open();
+    const availability: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/availability')) availability.push(request.url());
+    });
+    await page.goto(`${env.hostUrl}/provider`);
+    const widget = widgetOf(page);
+    await heading(widget, 'Choose a service');
+    const offered = await widget.locator('button.choice .choice-top > span:first-child').allTextContents();
+    expect(offered).toEqual(['Haircut', 'Colour & cut', 'Consultation']);
+    await chooseService(widget, 'Consultation');
+    const day = await chooseFirstDay(widget);
+    const time = await chooseTime(widget);
+    expect(await widget.locator('.chosen').textContent()).toContain('Sam Richter');
+    await fillDetails(widget, { name: 'Sam Fan', email: 'samfan@example.com', allergies: 'none' });
+    await submit(widget);
+    await heading(widget, 'Booking confirmed');
+    expect(await widget.locator('dl').textContent()).toContain('Sam Richter');
+    expect(availability.length).toBeGreaterThanOrEqual(2);
+    expect(availability.filter((url) => new URL(url).searchParams.get('providerId') !== catalogue.samId)).toEqual([]);
+    const start = Date.parse(instantIn(day, time, 'Europe/Berlin'));
+    const stored = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, from: start, to: start + 1 });
+    expect(stored.filter((booking) => booking.customerEmail === 'samfan@example.com').map((booking) => booking.providerId)).toEqual([catalogue.samId]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('data-target: an inline widget renders into the element it names, wherever that is in the page; a floating one ignores it', async () => {
+    const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Target page</title>
+<script src="${env.appUrl}/svc-widget.min.js" data-slug="acme" data-position="inline" data-target="#booking-slot" async></script></head>
+<body><main><h1>Book with us</h1><section id="intro"><p>Intro text.</p></section>
+<script src="${env.appUrl}/svc-widget.min.js" data-slug="acme" data-position="inline" data-target=".later .slot" data-language="de" async></script>
+<p>Between.</p><div id="booking-slot"></div>
+<aside class="later"><div class="slot"></div></aside>
+<script src="${env.appUrl}/svc-widget.min.js" data-slug="acme" data-target="#booking-slot" async></script>
+</main></body></html>`;
+    env.hostPage('/target', { html });
+    const { context, page, errors } = await env.open();
+    await page.goto(`${env.hostUrl}/target`);
+    await heading(widgetOf(page, 0), /Choose a service|Leistung wählen/);
+    await page.waitForFunction(() => document.querySelectorAll('svc-booking').length === 3);
+    const placed = await page.evaluate(() =>
+      [...document.querySelectorAll('svc-booking')].map((element) => ({
+        position: element.getAttribute('position'),
+        parent: element.parentElement!.id || element.parentElement!.className || element.parentElement!.tagName.toLowerCase(),
+      })),
+    );
+    expect(placed).toEqual([
+      { position: 'inline', parent: 'booking-slot' },
+      { position: 'inline', parent: 'slot' },
+      { position: 'bottom-right', parent: 'body' },
+    ]);
+    expect(await page.locator('#booking-slot svc-booking').count()).toBe(1);
+    await heading(page.locator('.later .slot svc-booking'), 'Leistung wählen');
+    await heading(page.locator('#booking-slot svc-booking'), 'Choose a service');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 740 },
+  ]) {
+    test(`data-position bottom-left at ${viewport.width} px: the launcher sits in the bottom-left corner, mirroring bottom-right`, async () => {
+      env.hostPage('/corners', {
+        html: widgetPage(
+          env.appUrl,
+          { slug: 'acme', position: 'bottom-left', label: 'Left' },
+          `<script src="${env.appUrl}/svc-widget.min.js" data-slug="acme" data-label="Right" async></script>`,
+        ),
+      });
+      const { context, page, errors } = await env.open({ viewport });
+      await page.goto(`${env.hostUrl}/corners`);
+      const left = page.getByRole('button', { name: 'Left' });
+      const right = page.getByRole('button', { name: 'Right' });
+      await left.waitFor();
+      await right.waitFor();
+      const leftBox = (await left.boundingBox())!;
+      const rightBox = (await right.boundingBox())!;
+      expect(leftBox.x).toBeGreaterThan(0);
+      expect(leftBox.x).toBeLessThanOrEqual(24);
+      expect(leftBox.x + leftBox.width).toBeLessThan(viewport.width / 2);
+      const leftBottom = viewport.height - (leftBox.y + leftBox.height);
+      expect(leftBottom).toBeGreaterThan(0);
+      expect(leftBottom).toBeLessThanOrEqual(24);
+      // the same margins as bottom-right, mirrored
+      expect(viewport.width - (rightBox.x + rightBox.width)).toBeCloseTo(leftBox.x, 0);
+      expect(viewport.height - (rightBox.y + rightBox.height)).toBeCloseTo(leftBottom, 0);
+      // fixed: scrolling the host page does not move it
+      await page.evaluate(() => {
+        document.body.style.height = '5000px';
+        window.scrollTo(0, 2000);
+      });
+      await page.waitForFunction(() => window.scrollY === 2000);
+      expect((await left.boundingBox())!.y).toBeCloseTo(leftBox.y, 0);
+      await left.click();
+      await heading(widgetOf(page, 0), 'Choose a service');
+      await env.screenshot(page, `bottom-left-${viewport.width}`);
       expect(errors).toEqual([]);
       await context.close();
     });
