@@ -9,7 +9,8 @@ import { bearer, bootstrapRequest, SHOP } from './support.ts';
 
 /*
  * Decisions section 8: API keys, pairing codes and host credentials are stored only as hashes; so are the
- * panel's one-time codes and session tokens, and manage-link tokens (hash plus a sealed copy). After a flow
+ * panel's one-time codes and session tokens, and manage-link tokens (hash plus a sealed copy); webhook signing
+ * secrets are sealed. After a flow
  * that issues one of each, every row of every table is read straight from the database (not through the
  * storage port, which could hide a column) and no secret may appear in it, in any encoding a careless write
  * would leave: as issued, its random part without the prefix, or that part's bytes as hex.
@@ -59,8 +60,8 @@ async function dumpDatabase(ctx: TestApp): Promise<{ table: string; column: stri
 
 /** The forms of `secret` a dump must not hold. */
 function encodings(secret: string): string[] {
-  const random = secret.replace(/^svc_[a-z]+_/, '');
-  return [secret, random, Buffer.from(random, 'base64url').toString('hex')];
+  const random = secret.replace(/^(svc_[a-z]+_|whsec_)/, '');
+  return [secret, random, Buffer.from(random, 'base64').toString('hex')];
 }
 
 describeEachAdapter('secrets at rest', (adapter) => {
@@ -71,7 +72,7 @@ describeEachAdapter('secrets at rest', (adapter) => {
   afterEach(() => ctx.close(), DATABASE_TIMEOUT_MS);
 
   test(
-    'after issuing an API key, pairing codes, a host credential, one-time codes, sessions and a manage link, no table holds any of them',
+    'after issuing an API key, pairing codes, a host credential, one-time codes, sessions, a manage link and a webhook secret, no table holds any of them',
     async () => {
       const secrets: Record<string, string> = { 'workspace API key': ctx.apiKey };
 
@@ -118,8 +119,13 @@ describeEachAdapter('secrets at rest', (adapter) => {
       expect(booking.status).toBe(200);
       secrets['manage-link token'] = booking.body.manageUrl.split('/manage/')[1];
 
+      // a webhook's signing secret is kept sealed (svc must sign with it), never as written
+      const webhook = await ctx.request('POST', `${V1}/webhooks`, { key: ctx.apiKey, body: { url: 'https://hooks.example.com/svc', events: [] } });
+      expect(webhook.status).toBe(200);
+      secrets['webhook signing secret'] = webhook.body.webhook.secret;
+
       for (const [name, secret] of Object.entries(secrets))
-        expect({ name, secret }).toEqual({ name, secret: expect.stringMatching(/^(svc_[a-z]+_)?[A-Za-z0-9_-]{43}$/) });
+        expect({ name, secret }).toEqual({ name, secret: expect.stringMatching(/^((svc_[a-z]+_)?[A-Za-z0-9_-]{43}|whsec_[A-Za-z0-9+/]{43}=)$/) });
 
       const cells = await dumpDatabase(ctx);
       const leaks = Object.entries(secrets).flatMap(([name, secret]) =>
