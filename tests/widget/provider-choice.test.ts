@@ -65,3 +65,9 @@ test('data-provider with data-service of another provider shows her services; wi
   // and the day step has no way back to a service list of one
   expect(next(state, { type: 'back' })).toBe(state);
 });
+
+test('a data-provider the workspace does not list is dropped: every service is offered, booked with any provider', () => {
+  const state = loaded({ providerId: 'prv_gone' });
+  expect({ step: state.step, providerId: state.providerId }).toEqual({ step: 'service', providerId: null });
+  expect(next(state, { type: 'chooseService', serviceId: 'srv_alex' })).toMatchObject({ step: 'day', serviceId: 'srv_alex', providerId: null });
+});

@@ -226,9 +226,12 @@ function afterFailure(base: FlowState, failure: BookingFailure): FlowState {
 export function next(state: FlowState, event: FlowEvent): FlowState {
   switch (event.type) {
     case 'configLoaded': {
-      const base: FlowState = { ...state, config: event.config, today: event.today, month: monthOf(event.today) };
+      // A data-provider the workspace does not list (a typo, a provider since deactivated) is dropped: the site
+      // keeps taking bookings with anyone rather than failing at the day step.
+      const providerId = state.providerId && event.config.providers.some((provider) => provider.id === state.providerId) ? state.providerId : null;
+      const base: FlowState = { ...state, providerId, config: event.config, today: event.today, month: monthOf(event.today) };
       if (!event.config.booking.allowed) return { ...moved(base, 'unavailable'), notice: { kind: 'forbidden' } };
-      const offered = offeredServices(event.config, state.providerId);
+      const offered = offeredServices(event.config, providerId);
       const preset = offered.find((service) => service.id === state.serviceId);
       if (preset) return startDay(base, preset.id);
       const only = offered.length === 1 ? offered[0] : undefined;
