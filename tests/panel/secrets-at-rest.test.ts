@@ -72,7 +72,7 @@ describeEachAdapter('secrets at rest', (adapter) => {
   afterEach(() => ctx.close(), DATABASE_TIMEOUT_MS);
 
   test(
-    'after issuing an API key, pairing codes, a host credential, one-time codes, sessions, a manage link and a webhook secret, no table holds any of them',
+    'after issuing an API key, pairing codes, a host credential, one-time codes, sessions, a manage link, a calendar feed and a webhook secret, no table holds any of them',
     async () => {
       const secrets: Record<string, string> = { 'workspace API key': ctx.apiKey };
 
@@ -118,6 +118,9 @@ describeEachAdapter('secrets at rest', (adapter) => {
       });
       expect(booking.status).toBe(200);
       secrets['manage-link token'] = booking.body.manageUrl.split('/manage/')[1];
+      const feed = await ctx.request('POST', `${V1}/providers/${booking.body.booking.providerId}/calendar-feed`, { key: ctx.apiKey });
+      expect(feed.status).toBe(200);
+      secrets['calendar feed token'] = /\/ics\/([A-Za-z0-9_-]{43})\.ics$/.exec(feed.body.url)![1]!;
 
       // a webhook's signing secret is kept sealed (svc must sign with it), never as written
       const webhook = await ctx.request('POST', `${V1}/webhooks`, { key: ctx.apiKey, body: { url: 'https://hooks.example.com/svc', events: [] } });
@@ -135,7 +138,7 @@ describeEachAdapter('secrets at rest', (adapter) => {
 
       // the dump did read the tables that matter: the hashes of secrets still in force are there
       const dumped = cells.map((cell) => cell.text).join('\n');
-      const stillValid = ['created API key', 'unused pairing code', 'host credential', 'renewed session token', 'manage-link token'];
+      const stillValid = ['created API key', 'unused pairing code', 'host credential', 'renewed session token', 'manage-link token', 'calendar feed token'];
       expect(stillValid.filter((name) => !dumped.includes(sha256Hex(secrets[name]!)))).toEqual([]);
     },
     DATABASE_TIMEOUT_MS,
