@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -9,6 +9,9 @@ import { ADMIN, ensurePluginZip, SLUG, startWordPressEnv, SUBSCRIBER, WP_HOST, w
 
 const SCREENSHOTS = join(import.meta.dir, '..', '..', 'test-output', 'screenshots', 'wordpress');
 const describeWordPress = wordpressAvailable() && chromiumAvailable() ? describe : describe.skip;
+// Every wp-admin page is PHP rendering WordPress through `php -S`: on a loaded machine a test of several pages
+// needs more than the suite's 30 s.
+setDefaultTimeout(90_000);
 
 /** The site owner's journey on a real WordPress: one WordPress, one svc and one Chromium for the whole file. */
 describeWordPress('svc-booking on a real WordPress', () => {
