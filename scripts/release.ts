@@ -3,22 +3,28 @@
  * svc-darwin-arm64, svc-windows-x64.exe), minified, without source maps, each embedding its platform's libSQL
  * addon, and SHA256SUMS in the format `sha256sum -c` reads. Bun fetches each target's runtime from the npm
  * registry, and scripts/compile-binary.ts the addons, once; later runs work offline.
+ *
+ * `--outdir DIR` writes them somewhere else (tests build a private set when dist/release is not from HEAD).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ensureWebAssets } from './build-web.ts';
 import { compileBinary, gitCommit, RELEASE_TARGETS, ROOT } from './compile-binary.ts';
 
-const outdir = join(ROOT, 'dist', 'release');
+// `--outdir DIR` (tests): somewhere else than dist/release.
+const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+const outdir = resolve(values.outdir ?? join(ROOT, 'dist', 'release'));
+const shown = relative(process.cwd(), outdir) || '.';
 
 function sha256(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
+  return new Promise((done, fail) => {
     const hash = createHash('sha256');
     createReadStream(path)
       .on('data', (chunk) => hash.update(chunk))
-      .on('end', () => resolve(hash.digest('hex')))
-      .on('error', reject);
+      .on('end', () => done(hash.digest('hex')))
+      .on('error', fail);
   });
 }
 
@@ -33,7 +39,7 @@ for (const target of RELEASE_TARGETS) {
   await compileBinary({ outfile, target: target.bun, libsqlPlatform: target.libsql, release: true, commit });
   sums.push(`${await sha256(outfile)}  ${target.file}`);
   const mib = (statSync(outfile).size / 2 ** 20).toFixed(1);
-  console.log(`built dist/release/${target.file} (${mib} MiB, ${Math.round(performance.now() - started)} ms)`);
+  console.log(`built ${join(shown, target.file)} (${mib} MiB, ${Math.round(performance.now() - started)} ms)`);
 }
 writeFileSync(join(outdir, 'SHA256SUMS'), sums.join('\n') + '\n');
-console.log(`wrote dist/release/SHA256SUMS; svc ${commit}`);
+console.log(`wrote ${join(shown, 'SHA256SUMS')}; svc ${commit}`);

@@ -33,9 +33,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `bun src/main.ts ...args` to completion, in `cwd` (default CHILD_CWD). */
-export async function runCli(args: string[], env: Record<string, string> = {}, cwd = CHILD_CWD): Promise<CliResult> {
-  const child = Bun.spawn({ cmd: [BUN, MAIN, ...args], env: childEnv(env), cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+/** How svc is run: `bun src/main.ts` unless a test gives a compiled binary (`[path]`). */
+export const FROM_SOURCE = [BUN, MAIN];
+
+/** Runs `bun src/main.ts ...args` (or `program ...args`) to completion, in `cwd` (default CHILD_CWD). */
+export async function runCli(args: string[], env: Record<string, string> = {}, cwd = CHILD_CWD, program = FROM_SOURCE): Promise<CliResult> {
+  const child = Bun.spawn({ cmd: [...program, ...args], env: childEnv(env), cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, stdout, stderr };
 }
@@ -67,15 +70,23 @@ export interface ServeProcess {
 
 /**
  * Starts `svc serve --port N` (a free port unless `port` is given; `args` replace the default flags) and
- * resolves once GET /healthz answers 200.
+ * resolves once GET /healthz answers 200. `program` runs a compiled binary instead of the source, `cwd`
+ * (default CHILD_CWD) is where it runs.
  */
-export async function startServe(options: { env: Record<string, string>; port?: number; args?: string[]; timeoutMs?: number }): Promise<ServeProcess> {
+export async function startServe(options: {
+  env: Record<string, string>;
+  port?: number;
+  args?: string[];
+  timeoutMs?: number;
+  program?: string[];
+  cwd?: string;
+}): Promise<ServeProcess> {
   const port = options.port ?? freePort();
   const args = options.args ?? ['--port', String(port), '--host', '127.0.0.1'];
   const child = Bun.spawn({
-    cmd: [BUN, MAIN, 'serve', ...args],
+    cmd: [...(options.program ?? FROM_SOURCE), 'serve', ...args],
     env: childEnv(options.env),
-    cwd: CHILD_CWD,
+    cwd: options.cwd ?? CHILD_CWD,
     stdin: 'ignore',
     stdout: 'ignore',
     stderr: 'pipe',
