@@ -1,0 +1,121 @@
+/**
+ * Start-up time: from spawning `svc serve` to its first 200 on GET /healthz, on a fresh libSQL database (a new
+ * empty directory each run, so migrations, the generated secret and the demo seed all happen), for the source
+ * (`bun src/main.ts serve`) and for the compiled binary (dist/svc, built first when missing).
+ *
+ *   bun scripts/bench/startup.ts [--runs 10] [--binary dist/release/svc-linux-x64] [--demo false]
+ *
+ * Prints the median, p90, min and max over the runs, and when the demo workspace was ready (GET /readyz and the
+ * demo's config answering), which happens after listening.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = join(import.meta.dir, '..', '..');
+const { values } = parseArgs({ options: { runs: { type: 'string' }, binary: { type: 'string' }, demo: { type: 'string' } } });
+const runs = Number(values.runs ?? 10);
+const binary = values.binary ?? join(ROOT, 'dist', 'svc');
+const demo = values.demo ?? 'true';
+
+if (!existsSync(binary)) {
+  console.log(`${binary} is missing: npm run build`);
+  const build = spawn('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  await new Promise((resolve) => build.on('exit', resolve));
+}
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const listener = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  return port;
+}
+
+/** Whether something accepts TCP connections on the port: cheaper to poll than an HTTP request. */
+function accepting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function status(url: string): Promise<number> {
+  try {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    return response.status;
+  } catch {
+    return 0;
+  }
+}
+
+interface Run {
+  /** spawn to the first 200 on /healthz, ms */
+  healthz: number;
+  /** spawn to /readyz 200 and, with the demo on, the demo workspace's config answering, ms */
+  ready: number;
+}
+
+async function once(cmd: string[]): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-startup-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(cmd[0]!, [...cmd.slice(1), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, LOG_LEVEL: 'warn', SVC_DEMO: demo },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    let healthz = 0;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${cmd.join(' ')} exited with ${child.exitCode}`);
+      if (performance.now() - started > 10_000) throw new Error(`${cmd.join(' ')}: no answer within 10 s`);
+      if ((await accepting(port)) && (await status(`${url}/healthz`)) === 200) {
+        healthz = performance.now() - started;
+        break;
+      }
+      await Bun.sleep(1);
+    }
+    for (;;) {
+      const ready = (await status(`${url}/readyz`)) === 200 && (demo !== 'true' || (await status(`${url}/api/v1/workspaces/demo/config`)) === 200);
+      if (ready) return { healthz, ready: performance.now() - started };
+      if (performance.now() - started > 10_000) throw new Error(`${cmd.join(' ')}: not ready within 10 s`);
+      await Bun.sleep(1);
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+function summary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const f = (ms: number) => ms.toFixed(0).padStart(5);
+  return `median ${f(quantile(sorted, 0.5))}  p90 ${f(quantile(sorted, 0.9))}  min ${f(sorted[0]!)}  max ${f(sorted.at(-1)!)}`;
+}
+
+const cases: [string, string[]][] = [
+  ['bun src/main.ts', [process.execPath, join(ROOT, 'src', 'main.ts')]],
+  [binary.replace(`${ROOT}/`, ''), [binary]],
+];
+console.log(`start-up on a fresh database, ${runs} runs each, SVC_DEMO=${demo} (ms from spawn)`);
+for (const [name, cmd] of cases) {
+  await once(cmd); // warm the file cache
+  const results: Run[] = [];
+  for (let i = 0; i < runs; i++) results.push(await once(cmd));
+  console.log(`${name}\n  /healthz 200: ${summary(results.map((r) => r.healthz))}\n  ready:        ${summary(results.map((r) => r.ready))}`);
+}
