@@ -3,7 +3,7 @@
  * empty directory each run, so migrations, the generated secret and the demo seed all happen), for the source
  * (`bun src/main.ts serve`) and for the compiled binary (dist/svc, built first when missing).
  *
- *   bun scripts/bench/startup.ts [--runs 10] [--binary dist/release/svc-linux-x64] [--demo false]
+ *   bun scripts/bench/startup.ts [--runs 10] [--binary dist/svc] [--compare another-binary] [--demo false]
  *
  * Prints the median, p90, min and max over the runs, and when the demo workspace was ready (GET /readyz and the
  * demo's config answering), which happens after listening.
@@ -11,12 +11,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = join(import.meta.dir, '..', '..');
-const { values } = parseArgs({ options: { runs: { type: 'string' }, binary: { type: 'string' }, demo: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, binary: { type: 'string' }, compare: { type: 'string' }, demo: { type: 'string' } } });
 const runs = Number(values.runs ?? 10);
 const binary = values.binary ?? join(ROOT, 'dist', 'svc');
 const demo = values.demo ?? 'true';
@@ -28,7 +28,7 @@ if (!existsSync(binary)) {
 }
 
 /** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
   const port = listener.port;
   listener.stop(true);
@@ -66,7 +66,7 @@ interface Run {
 
 async function once(cmd: string[]): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-startup-'));
-  const port = await freePort();
+  const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(cmd[0]!, [...cmd.slice(1), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
@@ -111,11 +111,14 @@ function summary(samples: number[]): string {
 const cases: [string, string[]][] = [
   ['bun src/main.ts', [process.execPath, join(ROOT, 'src', 'main.ts')]],
   [binary.replace(`${ROOT}/`, ''), [binary]],
+  ...(values.compare ? [[values.compare.replace(`${ROOT}/`, ''), [values.compare]] as [string, string[]]] : []),
 ];
-console.log(`start-up on a fresh database, ${runs} runs each, SVC_DEMO=${demo} (ms from spawn)`);
-for (const [name, cmd] of cases) {
-  await once(cmd); // warm the file cache
-  const results: Run[] = [];
-  for (let i = 0; i < runs; i++) results.push(await once(cmd));
-  console.log(`${name}\n  /healthz 200: ${summary(results.map((r) => r.healthz))}\n  ready:        ${summary(results.map((r) => r.ready))}`);
+console.log(`start-up on a fresh database, ${runs} runs each, SVC_DEMO=${demo} (ms from spawn); load average ${loadavg()[0]!.toFixed(1)}`);
+// Round robin, one run of each case in turn, so a busy moment of the machine falls on all of them alike.
+const results = new Map<string, Run[]>(cases.map(([name]) => [name, []]));
+for (const [, cmd] of cases) await once(cmd); // warm the file cache
+for (let i = 0; i < runs; i++) for (const [name, cmd] of cases) results.get(name)!.push(await once(cmd));
+console.log(`load average after: ${loadavg()[0]!.toFixed(1)}`);
+for (const [name, runs] of results) {
+  console.log(`${name}\n  /healthz 200: ${summary(runs.map((r) => r.healthz))}\n  ready:        ${summary(runs.map((r) => r.ready))}`);
 }
