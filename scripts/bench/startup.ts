@@ -12,13 +12,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = join(import.meta.dir, '..', '..');
 const { values } = parseArgs({ options: { runs: { type: 'string' }, binary: { type: 'string' }, compare: { type: 'string' }, demo: { type: 'string' } } });
 const runs = Number(values.runs ?? 10);
-const binary = values.binary ?? join(ROOT, 'dist', 'svc');
+const binary = resolvePath(values.binary ?? join(ROOT, 'dist', 'svc'));
 const demo = values.demo ?? 'true';
 
 if (!existsSync(binary)) {
@@ -74,9 +74,12 @@ async function once(cmd: string[]): Promise<Run> {
     env: { PATH: process.env.PATH ?? '', HOME: dir, LOG_LEVEL: 'warn', SVC_DEMO: demo },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let failed: Error | undefined;
+  child.once('error', (error) => (failed = error));
   try {
     let healthz = 0;
     for (;;) {
+      if (failed) throw failed;
       if (child.exitCode !== null) throw new Error(`${cmd.join(' ')} exited with ${child.exitCode}`);
       if (performance.now() - started > 10_000) throw new Error(`${cmd.join(' ')}: no answer within 10 s`);
       if ((await accepting(port)) && (await status(`${url}/healthz`)) === 200) {
@@ -92,8 +95,10 @@ async function once(cmd: string[]): Promise<Run> {
       await Bun.sleep(1);
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    if (!failed) {
+      child.kill('SIGTERM');
+      await new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done)));
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -111,7 +116,7 @@ function summary(samples: number[]): string {
 const cases: [string, string[]][] = [
   ['bun src/main.ts', [process.execPath, join(ROOT, 'src', 'main.ts')]],
   [binary.replace(`${ROOT}/`, ''), [binary]],
-  ...(values.compare ? [[values.compare.replace(`${ROOT}/`, ''), [values.compare]] as [string, string[]]] : []),
+  ...(values.compare ? [[values.compare, [resolvePath(values.compare)]] as [string, string[]]] : []),
 ];
 console.log(`start-up on a fresh database, ${runs} runs each, SVC_DEMO=${demo} (ms from spawn); load average ${loadavg()[0]!.toFixed(1)}`);
 // Round robin, one run of each case in turn, so a busy moment of the machine falls on all of them alike.
