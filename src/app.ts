@@ -1,4 +1,3 @@
-import type { Server } from 'bun';
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppDeps } from './deps.ts';
 import type { CredentialResolvers } from './access/credentials.ts';
@@ -22,6 +21,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { manageRoutes } from './manage/routes.ts';
+import { calendarFeedDocumentRoutes, calendarFeedRoutes } from './calendar-feed/routes.ts';
 import { webAssetRoutes } from './web-assets/routes.ts';
 import { panelAdminRoutes } from './panel/admin-routes.ts';
 import { panelPages } from './panel/pages.ts';
@@ -42,6 +42,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const api = new Elysia({ name: 'api-v1', prefix: API_PREFIX })
     .use(workspaceRoutes(deps))
     .use(serviceRoutes(deps))
+    .use(calendarFeedRoutes(deps))
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(webAssetRoutes())
     .use(pageRoutes(deps))
     .use(manageRoutes(deps))
+    .use(calendarFeedDocumentRoutes(deps))
     .get(
       `${API_PREFIX}/openapi.json`,
       (): OpenApiDocument =>
@@ -104,9 +106,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 export type App = AnyElysia;
 
 /**
- * Bun.serve's `fetch` for the app: hands the socket's peer address in with each request, so that keyless
- * clients are told apart (decisions section 6).
+ * The server's `fetch` for the app (src/runtime `serve`): hands the socket's peer address in with each request,
+ * so that keyless clients are told apart (decisions section 6).
  */
 export function serveFetch(app: App) {
-  return (request: Request, server: Server<unknown>) => app.handle(withPeerAddress(request, server.requestIP(request)?.address));
+  return (request: Request, peerAddress: string | undefined) => app.handle(withPeerAddress(request, peerAddress));
 }

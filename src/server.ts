@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { ensureDemoWorkspace } from './demo/seed.ts';
 import { buildDeps, type AppDeps } from './deps.ts';
 import { systemClock } from './shared/clock.ts';
+import { serve } from './runtime/index.ts';
 import { createLogger } from './shared/logger.ts';
 import { resolveServerSecret, secretSource } from './server-secret.ts';
 import { startBackground, type Background } from './scheduler/index.ts';
@@ -76,16 +77,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = createApp(deps);
   const handle = serveFetch(app);
   let draining = false;
-  const server = Bun.serve({
+  // While stopping, every answer says `Connection: close`: a keep-alive client sends its next request on a
+  // new connection (refused, so it can retry elsewhere) instead of on this one as it closes, where it is lost.
+  const server = await serve({
     port: config.PORT,
     hostname: config.HOST,
-    // Bun's own limit answers a bare 413 before the app sees the request; svc reads bodies as streams and
-    // refuses any over 64 KiB itself (src/http/body-limit.ts), with the contract's error body.
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    // While stopping, every answer says `Connection: close`: a keep-alive client sends its next request on a
-    // new connection (refused, so it can retry elsewhere) instead of on this one as it closes, where it is lost.
-    fetch: async (request, bunServer) => {
-      const response = await handle(request, bunServer);
+    fetch: async (request, peerAddress) => {
+      const response = await handle(request, peerAddress);
       return draining ? closingConnection(response) : response;
     },
   });
@@ -98,9 +96,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     (stopping ??= (async () => {
       draining = true;
       logger.info('shutting down');
-      if (!(await settlesWithin(server.stop(false), REQUEST_GRACE_MS))) {
-        logger.warn('closing connections still open after the grace period', { graceMs: REQUEST_GRACE_MS, requests: server.pendingRequests });
-        await server.stop(true);
+      if (!(await settlesWithin(server.stop(), REQUEST_GRACE_MS))) {
+        logger.warn('closing connections still open after the grace period', { graceMs: REQUEST_GRACE_MS, requests: server.pendingRequests() });
+        await server.forceStop();
       }
       // Webhook attempts in flight and job runs finish (and are recorded) before the database closes; an attempt
       // still running after the grace period is left to its lease, and another instance (or the next start) retries it.
@@ -114,5 +112,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await storage.close();
       logger.info('stopped');
     })());
-  return { url, port: server.port ?? config.PORT, deps, stop };
+  return { url, port: server.port, deps, stop };
 }

@@ -12,7 +12,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 /** Credentials a route accepts; the first one the request carries is the one checked. */
 export type CredentialKind = 'apiKey' | 'panelSession' | 'hostCredential';
 
-/** Named rate-limit rules; their figures live in src/access/rate-limit-rules.ts. */
+/** Named rate-limit rules; their figures live in src/http/rate-limit.ts (rateLimitRules). */
 export type RateLimitRuleName = 'v1' | 'panelLinking' | 'panelBootstrap';
 
 /**

@@ -105,7 +105,8 @@ export const ListBookingsQuery = t.Object({
   status: t.Optional(BookingStatus),
   from: t.Optional({ ...DateTimeWithOffset, description: 'only bookings starting at or after this date-time' }),
   to: t.Optional({ ...DateTimeWithOffset, description: 'only bookings starting before this date-time' }),
-  serviceId: t.Optional(t.String({ maxLength: 64 })),
+  serviceId: t.Optional(t.String({ maxLength: 64, description: 'only bookings of this service' })),
+  providerId: t.Optional(t.String({ maxLength: 64, description: 'only bookings with this provider' })),
 });
 export type ListBookingsQuery = typeof ListBookingsQuery.static;
 

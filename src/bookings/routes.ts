@@ -42,7 +42,7 @@ export function bookingRoutes(deps: AppDeps) {
           operationId: 'listBookings',
           summary: 'List bookings, ordered by start time then id, a page at a time',
           description:
-            'Filter by `status`, `serviceId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. '
+            'Filter by `status`, `serviceId`, `providerId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. '
             + "400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key, showing no visitor's contact data: `customerEmail` is `hidden@example.invalid`, `customerName` its first word, and `phone`, `notes` and `customFields` are left out.",
           tags: TAGS,
         },

@@ -218,7 +218,15 @@ export async function listBookings(
   const to = query.to === undefined ? undefined : parseInstant('to', query.to);
   if (from !== undefined && to !== undefined && from > to) throw validation(`from must not be after to (got from ${query.from}, to ${query.to})`);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const rows = await deps.storage.listBookings(workspace.id, { status: query.status, from, to, serviceId: query.serviceId, after, limit: limit + 1 });
+  const rows = await deps.storage.listBookings(workspace.id, {
+    status: query.status,
+    from,
+    to,
+    serviceId: query.serviceId,
+    providerId: query.providerId,
+    after,
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const [services, providers] = await Promise.all([

@@ -3,8 +3,8 @@ const PEER_ADDRESS = Symbol('svc.peerAddress');
 type WithPeer = Request & { [PEER_ADDRESS]?: string };
 
 /**
- * Hands the socket's peer address (Bun.serve's `server.requestIP(request)`) to the app with the request it
- * belongs to: `app.handle(withPeerAddress(request, server.requestIP(request)?.address))`.
+ * Hands the socket's peer address (what src/runtime's `serve` passes with each request) to the app with the
+ * request it belongs to: `app.handle(withPeerAddress(request, peerAddress))`.
  */
 export function withPeerAddress<R extends Request>(request: R, address: string | null | undefined): R {
   if (address) Object.defineProperty(request, PEER_ADDRESS, { value: address, enumerable: false });

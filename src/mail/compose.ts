@@ -37,6 +37,9 @@ export function wordingFor(language: string): Wording {
 /** A colour safe to put in a style attribute: the workspace's hex colour, else svc's blue. */
 const brandColor = (color: string | null) => (color && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(color) ? color : DEFAULT_COLOR);
 
+/** The workspace's logo where a mail client will show it: an https address (clients block others), else none. */
+const mailLogo = (logoUrl: string | null) => (logoUrl?.startsWith('https://') ? logoUrl : null);
+
 /** The Intl locale of a workspace language (a tag Intl does not know falls back to English). */
 function localeOf(language: string): string {
   try {
@@ -132,7 +135,7 @@ export function composeMail(context: MailContext): OutgoingMail {
   const layout: MailLayout = {
     lang: workspace.language,
     subject: words.subject(values),
-    brand: { name: workspace.name, color: brandColor(workspace.primaryColor) },
+    brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
     heading: words.heading(values),
     greeting: wording.greeting(booking.customerName),
     paragraphs: words.body(values),

@@ -133,7 +133,8 @@ export function manageRoutes(deps: AppDeps) {
     }
   }
 
-  const hidden = { openAccess: openRoute(), detail: { hide: true } } as const;
+  // The token is the credential: guesses count against the client address like failed API keys (decisions section 6).
+  const hidden = { openAccess: openRoute('v1'), detail: { hide: true } } as const;
   return new Elysia({ name: 'manage' })
     .use(accessDeclarations)
     .get('/manage/:token', ({ params, query }) => renderPage(params.token, query as Record<string, string>), { params: TokenParams, ...hidden })

@@ -1,3 +1,5 @@
+import { openRoute } from '../access/policy.ts';
+import { accessDeclarations } from '../access/macro.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { assetUrl, escapeHtml, page, pageCsp } from './html.ts';
@@ -37,7 +39,8 @@ you run the business through its REST API, webhooks and admin panel.</p>
     });
 
   return new Elysia({ name: 'pages' })
-    .get('/', () => new Response(welcome(), headers()), { detail: { hide: true } })
+    .use(accessDeclarations)
+    .get('/', () => new Response(welcome(), headers()), { openAccess: openRoute(), detail: { hide: true } })
     .get(
       '/book/:slug',
       async ({ params }) => {
@@ -68,6 +71,6 @@ you run the business through its REST API, webhooks and admin panel.</p>
           headers(),
         );
       },
-      { detail: { hide: true } },
+      { openAccess: openRoute(), detail: { hide: true } },
     );
 }

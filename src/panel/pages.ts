@@ -1,3 +1,5 @@
+import { openRoute } from '../access/policy.ts';
+import { accessDeclarations } from '../access/macro.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { assetUrl, escapeHtml } from '../pages/html.ts';
@@ -58,6 +60,7 @@ const html = (body: string, csp: string, status = 200) =>
  */
 export function panelPages(deps: AppDeps) {
   return new Elysia({ name: 'panel-pages' })
+    .use(accessDeclarations)
     .get(
       '/widget/panel/admin/:slug',
       async ({ params, query }) => {
@@ -74,7 +77,7 @@ export function panelPages(deps: AppDeps) {
             : false;
         return html(shell(`${workspace.name}: admin`), panelCsp(linked ? `${context!.origin} 'self'` : "'self'"));
       },
-      { detail: { hide: true } },
+      { openAccess: openRoute(), detail: { hide: true } },
     )
-    .get('/admin', () => html(shell('svc admin'), panelCsp("'none'")), { detail: { hide: true } });
+    .get('/admin', () => html(shell('svc admin'), panelCsp("'none'")), { openAccess: openRoute(), detail: { hide: true } });
 }

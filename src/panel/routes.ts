@@ -112,7 +112,8 @@ export function panelRoutes(deps: AppDeps) {
         return { success: true, ...issued };
       },
       {
-        openAccess: openRoute(),
+        // A guessed code, key or token counts against the client address like a failed API key (decisions section 6).
+        openAccess: openRoute('v1'),
         body: SessionBody,
         response: { 201: SessionResponse, ...panelErrors },
         detail: {
@@ -133,7 +134,8 @@ export function panelRoutes(deps: AppDeps) {
         return { success: true, ...issued };
       },
       {
-        openAccess: openRoute(),
+        // A guessed code, key or token counts against the client address like a failed API key (decisions section 6).
+        openAccess: openRoute('v1'),
         response: { 201: SessionResponse, 401: ErrorResponse, 429: ErrorResponse },
         detail: {
           operationId: 'refreshPanelSession',

@@ -91,7 +91,7 @@ export function paymentRoutes(deps: AppDeps) {
     return routes
       .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), {
         params: CheckoutParams,
-        openAccess: openRoute(),
+        openAccess: openRoute('v1'),
         detail: { hide: true },
       })
       .post(
@@ -103,7 +103,7 @@ export function paymentRoutes(deps: AppDeps) {
           await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: params.id });
           return afterwards(params.id);
         },
-        { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } },
+        { params: CheckoutParams, parse: 'none', openAccess: openRoute('v1'), detail: { hide: true } },
       )
       .post(
         '/checkout/:id/cancel',
@@ -112,16 +112,16 @@ export function paymentRoutes(deps: AppDeps) {
           await applyPaymentEvent(deps, { outcome: 'cancelled', reference: params.id });
           return afterwards(params.id);
         },
-        { params: CheckoutParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } },
+        { params: CheckoutParams, parse: 'none', openAccess: openRoute('v1'), detail: { hide: true } },
       )
       .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), {
         params: CheckoutParams,
-        openAccess: openRoute(),
+        openAccess: openRoute('v1'),
         detail: { hide: true },
       })
       .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), {
         params: CheckoutParams,
-        openAccess: openRoute(),
+        openAccess: openRoute('v1'),
         detail: { hide: true },
       });
   }
@@ -129,10 +129,10 @@ export function paymentRoutes(deps: AppDeps) {
     return routes
       .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), {
         query: StripeReturnQuery,
-        openAccess: openRoute(),
+        openAccess: openRoute('v1'),
         detail: { hide: true },
       })
-      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), { openAccess: openRoute(), detail: { hide: true } });
+      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), { openAccess: openRoute('v1'), detail: { hide: true } });
   }
   return routes;
 }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** `prefix` + base64url of `bytes` random bytes. */
 export function randomToken(prefix: string, bytes = 32): string {
@@ -7,7 +7,7 @@ export function randomToken(prefix: string, bytes = 32): string {
 
 /** Hex SHA-256; secrets (API keys, pairing codes, host credentials, panel codes) are stored only as this. */
 export function sha256Hex(value: string): string {
-  return new Bun.CryptoHasher('sha256').update(value).digest('hex');
+  return createHash('sha256').update(value).digest('hex');
 }
 
 /** Constant-time string comparison; unequal lengths compare a fixed buffer so timing does not leak length. */

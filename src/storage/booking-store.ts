@@ -78,6 +78,7 @@ export interface BookingFilter {
   /** startTime < to */
   to?: number;
   serviceId?: string;
+  providerId?: string;
   /** keyset: only bookings after this (startTime, id) */
   after?: { startTime: number; id: string };
   limit: number;

@@ -1,3 +1,5 @@
+import { openRoute } from '../access/policy.ts';
+import { accessDeclarations } from '../access/macro.ts';
 import { Elysia } from 'elysia';
 import { gzipSync } from 'node:zlib';
 import type { WebAsset } from './asset.ts';
@@ -41,11 +43,11 @@ function serveAsset(asset: WebAsset, gzipped: () => Uint8Array<ArrayBuffer>, req
 
 /** GET (and HEAD) of every browser bundle, from the module the build embedded. */
 export function webAssetRoutes(assets: WebAsset[] = WEB_ASSETS) {
-  const app = new Elysia({ name: 'web-assets' });
+  const app = new Elysia({ name: 'web-assets' }).use(accessDeclarations);
   for (const asset of assets) {
     let compressed: Uint8Array<ArrayBuffer> | undefined;
     const gzipped = () => (compressed ??= new Uint8Array(gzipSync(asset.body, { level: 9 })));
-    app.get(asset.path, ({ request }) => serveAsset(asset, gzipped, request), { detail: { hide: true } });
+    app.get(asset.path, ({ request }) => serveAsset(asset, gzipped, request), { openAccess: openRoute(), detail: { hide: true } });
   }
   return app;
 }

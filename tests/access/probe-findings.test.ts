@@ -48,6 +48,50 @@ describe('failed authentication counts against the client address', () => {
   });
 });
 
+describe('credentials sent in a body or a path are limited per client address too', () => {
+  let ctx: TestApp;
+  beforeAll(async () => {
+    ctx = await createTestApp('libsql', { config: { SVC_TRUST_PROXY: true }, payments: 'test' });
+  });
+  afterAll(() => ctx.close());
+
+  /** `LIMIT` guesses (from one address) all refused with `refused`, then the next one 429. */
+  async function guessUntilLimited(guess: (i: number) => Promise<{ status: number }>, refused: number) {
+    const statuses = new Set<number>();
+    for (let i = 0; i < LIMIT; i++) statuses.add((await guess(i)).status);
+    expect([...statuses]).toEqual([refused]);
+    const next = await guess(LIMIT);
+    expect(next.status).toBe(429);
+  }
+
+  test('standalone panel sign-in: 120 wrong API keys from one address, then 429; another address still signs in', async () => {
+    ctx.clock.set('2026-11-23T11:00:00.000Z');
+    const signIn = (apiKey: string, address: string) =>
+      ctx.request('POST', '/api/panel/session', { body: { workspaceSlug: 'acme', apiKey }, headers: fromAddress(address) });
+    await guessUntilLimited((i) => signIn(`svc_live_guess-${i}`, '203.0.113.70'), 401);
+    expect((await signIn(ctx.apiKey, '203.0.113.70')).status).toBe(429);
+    expect((await signIn(ctx.apiKey, '203.0.113.71')).status).toBe(201);
+  });
+
+  test('panel session refresh with guessed tokens: 429 after 120', async () => {
+    ctx.clock.set('2026-11-23T11:01:00.000Z');
+    await guessUntilLimited(
+      (i) => ctx.request('POST', '/api/panel/session/refresh', { headers: { ...fromAddress('203.0.113.72'), authorization: `Bearer guess-${i}` } }),
+      401,
+    );
+  });
+
+  test('guessed manage-link, checkout and calendar-feed tokens: 404 each, 429 after 120', async () => {
+    const token = (i: number) => `${'A'.repeat(40)}${String(i).padStart(3, '0')}`;
+    ctx.clock.set('2026-11-23T11:02:00.000Z');
+    await guessUntilLimited((i) => ctx.request('GET', `/api/manage/${token(i)}`, { headers: fromAddress('203.0.113.73') }), 404);
+    ctx.clock.set('2026-11-23T11:03:00.000Z');
+    await guessUntilLimited((i) => ctx.request('GET', `/checkout/cs_guess_${i}`, { headers: fromAddress('203.0.113.74') }), 404);
+    ctx.clock.set('2026-11-23T11:04:00.000Z');
+    await guessUntilLimited((i) => ctx.request('GET', `/ics/${token(i)}.ics`, { headers: fromAddress('203.0.113.75') }), 404);
+  });
+});
+
 describe('OPTIONS answers carry the rate-limit headers and are counted', () => {
   let ctx: TestApp;
   beforeAll(async () => {

@@ -210,4 +210,28 @@ describeEachAdapter('bookings', (adapter) => {
     expect(await list(`from=${from}&to=${to}`)).toEqual({ success: true, bookings: [ten], nextCursor: null });
     expect(await list(`from=${from}`)).toEqual({ success: true, bookings: [ten, cancelled.body.booking], nextCursor: null });
   });
+
+  test('listBookings filters by providerId on the server: each cursor page holds only that provider, however its bookings are spread', async () => {
+    const alex = await addProvider(app, { name: 'Alex Hoffmann' });
+    const sam = await addProvider(app, { name: 'Sam Wagner' });
+    const haircut = await addService(app, [alex, sam], { name: 'Haircut' });
+    // Alex takes the early hours; Sam's bookings all lie after them, beyond a first page of two
+    const byAlex = [];
+    for (const time of ['09:00', '10:00', '11:00']) byAlex.push((await create(bookingBody(haircut, tuesday(time), { providerId: alex.id }))).body.booking);
+    const bySam = [];
+    for (const time of ['13:00', '14:00', '15:00']) bySam.push((await create(bookingBody(haircut, tuesday(time), { providerId: sam.id }))).body.booking);
+    expect(byAlex.map((booking) => booking.providerId)).toEqual([alex.id, alex.id, alex.id]);
+    expect(bySam.map((booking) => booking.providerId)).toEqual([sam.id, sam.id, sam.id]);
+    const list = async (query: string) => (await app.request('GET', `/api/v1/workspaces/acme/bookings?${query}`, { key: app.apiKey })).body;
+    const first = await list(`providerId=${sam.id}&limit=2`);
+    expect(first).toEqual({ success: true, bookings: bySam.slice(0, 2), nextCursor: expect.any(String) });
+    expect(await list(`providerId=${sam.id}&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).toEqual({
+      success: true,
+      bookings: bySam.slice(2),
+      nextCursor: null,
+    });
+    expect(await list(`providerId=${alex.id}`)).toEqual({ success: true, bookings: byAlex, nextCursor: null });
+    expect(await list(`providerId=${alex.id}&status=CANCELLED`)).toEqual({ success: true, bookings: [], nextCursor: null });
+    expect(await list('providerId=prv_unknown')).toEqual({ success: true, bookings: [], nextCursor: null });
+  });
 });

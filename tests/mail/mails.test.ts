@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import type { ParsedMail } from 'mailparser';
 import { smtpTransport } from '../../adapters/mail/smtp/index.ts';
+import { queueReminders } from '../../src/mail/reminders.ts';
 import { createMailSender, type MailSender } from '../../src/mail/sender.ts';
 import { createLogger } from '../../src/shared/logger.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -108,6 +109,66 @@ describeEachAdapter('customer mails', (adapter) => {
         ],
       });
       expect(await sender.runOnce()).toBe(0);
+    },
+    DATABASE_TIMEOUT_MS,
+  );
+
+  test(
+    "the workspace's https logo heads the HTML part; a logo a mail client would block (http) is left out",
+    async () => {
+      await app.deps.storage.updateWorkspace(app.workspace.id, { logoUrl: 'https://cdn.acme.example/logo.png' }, app.clock.now());
+      await book(tuesday('10:00'));
+      expect(await sender.runOnce()).toBe(1);
+      await app.deps.storage.updateWorkspace(app.workspace.id, { logoUrl: 'http://cdn.acme.example/logo.png' }, app.clock.now());
+      await book(tuesday('12:00'), { email: 'leo@example.com' });
+      expect(await sender.runOnce()).toBe(1);
+      const to = (address: string) => smtp.mails.find((mail) => mail.to && !Array.isArray(mail.to) && mail.to.value[0]?.address === address)!;
+      expect(to('mia@example.com').html).toContain('<img src="https://cdn.acme.example/logo.png" alt="" height="40"');
+      expect(to('leo@example.com').html).not.toContain('<img');
+      expect(to('mia@example.com').text).not.toContain('logo.png');
+    },
+    DATABASE_TIMEOUT_MS,
+  );
+
+  test(
+    'reminder: queued SVC_REMINDER_HOURS before the start, once, and sent with the same manage link; none for a booking made inside the window',
+    async () => {
+      const thursday = '2026-11-26T09:00:00.000Z'; // 10:00 in Berlin
+      const created = await book(thursday);
+      expect(await sender.runOnce()).toBe(1);
+      expect(await queueReminders(app.deps, app.clock.now())).toBe(0);
+
+      // 23.5 hours before the start: due
+      app.clock.set('2026-11-25T09:30:00.000Z');
+      const inside = await book('2026-11-25T13:00:00.000Z', { email: 'leo@example.com' });
+      expect(await sender.runOnce()).toBe(1);
+      expect(await queueReminders(app.deps, app.clock.now())).toBe(1);
+      expect(await queueReminders(app.deps, app.clock.now())).toBe(0);
+      expect(await sender.runOnce()).toBe(1);
+      const reminder = smtp.mails.at(-1)!;
+      expect(reminder.subject).toBe('Reminder: Haircut on Thursday, November 26, 2026, 10:00 – 11:00 GMT+1 (Berlin)');
+      expect(reminder.text).toContain(created.manageUrl);
+      expect(reminder.attachments).toEqual([]);
+      const mails = await app.request('GET', `/api/v1/workspaces/acme/bookings/${created.booking.id}/mails`, { key: app.apiKey });
+      expect(mails.body.mails.map((mail: { kind: string; status: string }) => `${mail.kind}:${mail.status}`)).toEqual(['confirmed:sent', 'reminder:sent']);
+      const insideMails = await app.request('GET', `/api/v1/workspaces/acme/bookings/${inside.booking.id}/mails`, { key: app.apiKey });
+      expect(insideMails.body.mails.map((mail: { kind: string }) => mail.kind)).toEqual(['confirmed']);
+    },
+    DATABASE_TIMEOUT_MS,
+  );
+
+  test(
+    'SVC_REMINDER_HOURS=48: the reminder is due two days ahead',
+    async () => {
+      await sender.stop();
+      await app.close();
+      await smtp.close();
+      await setUp({ SVC_REMINDER_HOURS: 48 });
+      await book('2026-11-26T09:00:00.000Z');
+      app.clock.set('2026-11-24T08:30:00.000Z'); // 48.5 hours before
+      expect(await queueReminders(app.deps, app.clock.now())).toBe(0);
+      app.clock.set('2026-11-24T09:30:00.000Z'); // 47.5 hours before
+      expect(await queueReminders(app.deps, app.clock.now())).toBe(1);
     },
     DATABASE_TIMEOUT_MS,
   );

@@ -215,6 +215,25 @@ describeBrowser("the admin panel's sections in Chromium: embedded across origins
     await close();
   });
 
+  test('"Open full admin", embedded: the host is handed /admin for the same workspace, whose sign-in comes with the slug filled in', async () => {
+    const { page, errors, close } = await openPage();
+    await page.goto(`${env.hostUrl}/dashboard`);
+    const panel = page.frameLocator('iframe');
+    await panel.getByRole('button', { name: 'Open full admin' }).click();
+    await until('the host to hear open-admin', async () => (await hostEvents(page)).some((event) => event.startsWith('open-admin:')));
+    const url = (await hostEvents(page)).find((event) => event.startsWith('open-admin:'))!.slice('open-admin:'.length);
+    expect(url).toBe(`${env.appUrl}/admin?workspace=acme`);
+    await page.goto(url);
+    expect(await page.getByLabel('Workspace').inputValue()).toBe('acme');
+    // the key field has the focus: the owner only types the key
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key');
+    await page.keyboard.type(env.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   test('in German: a workspace whose language is `de` gets the panel in German, times named in its zone', async () => {
     expect((await api(env, 'PATCH', '', { language: 'de' })).status).toBe(200);
     try {

@@ -112,7 +112,7 @@ window.hostEvents = [];
 window.panel = SvcPanelHost.mount({
   container: document.getElementById('svc-panel'), panelOrigin: ${JSON.stringify(appUrl)},
   bootstrapUrl: '/bootstrap${capabilities === undefined ? '' : `?capabilities=${capabilities}`}', section: ${JSON.stringify(section)},
-  onChanged: () => hostEvents.push('changed'), onOpenAdmin: () => hostEvents.push('open-admin'),
+  onChanged: () => hostEvents.push('changed'), onOpenAdmin: (admin) => hostEvents.push('open-admin:' + admin.url),
   onFocusMode: (enabled) => hostEvents.push('focus-mode:' + enabled),
   onSelectLogo: async () => { hostEvents.push('select-logo'); return 'https://cdn.example.com/logo.png'; },
   onError: (error) => hostEvents.push('error: ' + error.message),

@@ -4,8 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { libsqlAddon, RELEASE_TARGETS, ROOT } from '../../scripts/compile-binary.ts';
-import { runCli, startServe, type ServeProcess } from '../support/process.ts';
+import { runCli, startServe, type Runtime, type ServeProcess } from '../support/process.ts';
 import { startReceiver, verify, workdayAt, type Receiver } from '../webhooks/support.ts';
+import { run } from './docker-engine.ts';
 import { releaseBuild, type ReleaseBuild } from './release-build.ts';
 
 /*
@@ -106,7 +107,7 @@ describe('npm run release', () => {
       console.log('skipped: no sha256sum on this machine');
       return;
     }
-    const result = await runCli(['-c', 'SHA256SUMS'], {}, release.dir, ['sha256sum']);
+    const result = await run(['sha256sum', '-c', 'SHA256SUMS'], { cwd: release.dir });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout.trim().split('\n').sort()).toEqual(RELEASE_TARGETS.map((target) => `${target.file}: OK`).sort());
   });
@@ -117,7 +118,7 @@ if (!onLinuxX64) console.log(`svc-linux-x64 smoke test skipped: this machine is 
 
 (onLinuxX64 ? describe : describe.skip)('svc-linux-x64 from an empty directory', () => {
   let dir: string;
-  let binary: string[];
+  let binary: Runtime;
   let receiver: Receiver;
   let server: ServeProcess | undefined;
   let apiKey: string;
@@ -125,7 +126,7 @@ if (!onLinuxX64) console.log(`svc-linux-x64 smoke test skipped: this machine is 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-binary-'));
-    binary = [join(release.dir, 'svc-linux-x64')];
+    binary = { binary: join(release.dir, 'svc-linux-x64') };
     receiver = startReceiver();
   });
   afterAll(async () => {
@@ -161,7 +162,7 @@ if (!onLinuxX64) console.log(`svc-linux-x64 smoke test skipped: this machine is 
   });
 
   test('serve answers /healthz 200 and /readyz 200', async () => {
-    server = await startServe({ env, program: binary, cwd: dir });
+    server = await startServe({ env, runtime: binary, cwd: dir });
     expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ success: true });
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   });

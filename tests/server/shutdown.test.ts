@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Socket } from 'bun';
 import { startServe, type ServeProcess } from '../support/process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** A raw HTTP/1.1 connection that collects what the server sends and notes when it closes. */
 async function openConnection(port: number) {
@@ -114,7 +115,8 @@ test('SIGTERM with 40 keep-alive requests in flight, slow clients and new connec
       outcomes.push(outcome);
     }
   });
-  await Bun.sleep(100);
+  // the stream is flowing: new connections are being answered
+  await waitFor(() => outcomes.filter((outcome) => outcome.startsWith('200')).length >= 3);
 
   const signalledAt = performance.now();
   server.signal('SIGTERM');

@@ -1072,6 +1072,17 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listBookings(ws.id, { serviceId: other.id, status: 'CANCELLED', limit: 10 })).toEqual([]);
     });
 
+    test('listBookings filters by providerId', async () => {
+      const { ws, srv, prv } = await seed(storage);
+      const other = aProvider(ws, { name: 'Other', serviceIds: [srv.id] });
+      await storage.createProvider(other);
+      const mine = await book(storage, aBooking(srv, prv));
+      const theirs = await book(storage, aBooking(srv, other, { startTime: SLOT + HOUR }));
+      expect(await storage.listBookings(ws.id, { providerId: prv.id, limit: 10 })).toEqual([mine]);
+      expect(await storage.listBookings(ws.id, { providerId: other.id, limit: 10 })).toEqual([theirs]);
+      expect(await storage.listBookings(ws.id, { providerId: other.id, serviceId: srv.id, status: 'CANCELLED', limit: 10 })).toEqual([]);
+    });
+
     test("listBookings orders by startTime, then id, honours limit and lists only the workspace's bookings", async () => {
       const { ws, srv, prv } = await seed(storage);
       const other = await seed(storage);

@@ -1,14 +1,39 @@
 import { createClient } from '@libsql/client';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { ConfigSchema } from '../../src/config.ts';
 import { waitFor } from './wait.ts';
 
-/** The bun that runs the tests runs svc too. */
+/** The bun that runs the tests runs svc too (unless a test asks for Deno). */
 export const BUN = process.execPath;
 export const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts');
+/** The Deno that `npm ci` installs (the `deno` dev dependency). */
+export const DENO = join(import.meta.dir, '..', '..', 'node_modules', '.bin', 'deno');
+
+/**
+ * What runs svc in a child process: Bun (`bun src/main.ts`), Deno (`deno run -A src/main.ts`), or a compiled
+ * binary (`{ binary: path }`, tests/release).
+ */
+export type Runtime = 'bun' | 'deno' | { binary: string };
+
+/**
+ * The runtime child processes use unless a test names one: SVC_TEST_RUNTIME=deno runs every process-level test
+ * against `deno run -A src/main.ts` (default bun).
+ */
+export const DEFAULT_RUNTIME: Runtime = process.env.SVC_TEST_RUNTIME === 'deno' ? 'deno' : 'bun';
+
+/** Why Deno cannot run here, or null when it can. */
+export function denoMissing(): string | null {
+  return existsSync(DENO) ? null : `${DENO} is missing (npm ci installs it with the deno dev dependency)`;
+}
+
+/** The command line that runs `svc ...args` on `runtime`. */
+export function svcCommand(args: string[], runtime: Runtime = DEFAULT_RUNTIME): string[] {
+  if (typeof runtime === 'object') return [runtime.binary, ...args];
+  return runtime === 'deno' ? [DENO, 'run', '-A', MAIN, ...args] : [BUN, MAIN, ...args];
+}
 
 /**
  * The directory child processes run in unless told otherwise: outside the repository, so a command that fell
@@ -33,12 +58,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** How svc is run: `bun src/main.ts` unless a test gives a compiled binary (`[path]`). */
-export const FROM_SOURCE = [BUN, MAIN];
-
-/** Runs `bun src/main.ts ...args` (or `program ...args`) to completion, in `cwd` (default CHILD_CWD). */
-export async function runCli(args: string[], env: Record<string, string> = {}, cwd = CHILD_CWD, program = FROM_SOURCE): Promise<CliResult> {
-  const child = Bun.spawn({ cmd: [...program, ...args], env: childEnv(env), cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+/** Runs `svc ...args` (`bun src/main.ts`, or Deno: see DEFAULT_RUNTIME) to completion, in `cwd` (default CHILD_CWD). */
+export async function runCli(args: string[], env: Record<string, string> = {}, cwd = CHILD_CWD, runtime: Runtime = DEFAULT_RUNTIME): Promise<CliResult> {
+  const child = Bun.spawn({ cmd: svcCommand(args, runtime), env: childEnv(env), cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, stdout, stderr };
 }
@@ -69,22 +91,21 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `svc serve --port N` (a free port unless `port` is given; `args` replace the default flags) and
- * resolves once GET /healthz answers 200. `program` runs a compiled binary instead of the source, `cwd`
- * (default CHILD_CWD) is where it runs.
+ * Starts `svc serve --port N` (a free port unless `port` is given; `args` replace the default flags) on `runtime`
+ * (default DEFAULT_RUNTIME) in `cwd` (default CHILD_CWD) and resolves once GET /healthz answers 200.
  */
 export async function startServe(options: {
   env: Record<string, string>;
   port?: number;
   args?: string[];
   timeoutMs?: number;
-  program?: string[];
+  runtime?: Runtime;
   cwd?: string;
 }): Promise<ServeProcess> {
   const port = options.port ?? freePort();
   const args = options.args ?? ['--port', String(port), '--host', '127.0.0.1'];
   const child = Bun.spawn({
-    cmd: [...(options.program ?? FROM_SOURCE), 'serve', ...args],
+    cmd: svcCommand(['serve', ...args], options.runtime),
     env: childEnv(options.env),
     cwd: options.cwd ?? CHILD_CWD,
     stdin: 'ignore',

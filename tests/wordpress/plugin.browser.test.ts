@@ -66,6 +66,10 @@ describeWordPress('svc-booking on a real WordPress', () => {
   const notice = (page: Page) => page.locator('.svc-booking-notice p');
   const shot = async (page: Page, name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
+    // The panel's frame is of another origin and paints in its own process: right after a viewport change it can
+    // still be blank when the page is captured, so every frame paints twice first.
+    const painted = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(page.frames().map((frame) => frame.evaluate(painted).catch(() => undefined)));
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   };
 
@@ -299,6 +303,35 @@ describeWordPress('svc-booking on a real WordPress', () => {
     }
   });
 
+  test('a page with the shortcode takes a booking from the WordPress origin in Chromium', async () => {
+    const slug = 'book-with-the-shortcode';
+    await env.php(`return wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Book by shortcode', 'post_name' => '${slug}',
+      'post_content' => '<p>Choose a time below.</p>' . "\\n\\n" . '[svc_booking]' ) );`);
+    const html = await (await fetch(`${env.wpUrl}/${slug}/`)).text();
+    expect(html).toContain(`<script src="${env.appUrl}/svc-widget.min.js" data-slug="${SLUG}" data-position="inline" data-theme="auto" async></script>`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${env.wpUrl}/${slug}/`);
+      const widget = widgetOf(page);
+      await heading(widget, 'Choose a service');
+      await chooseService(widget, 'Consultation');
+      await chooseFirstDay(widget);
+      await chooseTime(widget);
+      await fillDetails(widget, { name: 'Lena Vogel', email: 'lena@example.com' });
+      await submit(widget);
+      await heading(widget, 'Booking confirmed');
+      await shot(page, 'page-with-shortcode-booked-1280');
+      const booked = (await svcApi('GET', '/bookings')).bookings.filter((booking: { customerEmail: string }) => booking.customerEmail === 'lena@example.com');
+      expect(booked).toMatchObject([{ customerName: 'Lena Vogel', serviceName: 'Consultation', status: 'CONFIRMED' }]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the block editor offers "svc Booking" with a preview and its controls; saving stores the attributes the server renders', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await admin.context.storageState() });
     try {
@@ -322,12 +355,16 @@ describeWordPress('svc-booking on a real WordPress', () => {
       await page.evaluate(() => {
         const { wp } = window as any;
         wp.data.dispatch('core/editor').editPost({ title: 'Book from the editor' });
-        wp.data.dispatch('core/block-editor').insertBlocks(wp.blocks.createBlock('svc-booking/booking', { position: 'bottom-right', theme: 'dark' }));
+        wp.data.dispatch('core/block-editor').insertBlocks(wp.blocks.createBlock('svc-booking/booking'));
       });
       const preview = page.locator('.svc-booking-block-preview');
       await preview.waitFor();
-      expect(await preview.textContent()).toContain('Button, bottom right · Dark');
+      expect(await preview.textContent()).toContain('In the page · Follow the visitor (light or dark)');
+      // the site owner sets everything in the block's sidebar controls
       await preview.click();
+      await page.getByLabel('Position', { exact: true }).selectOption({ label: 'Button, bottom right' });
+      await page.getByLabel('Theme', { exact: true }).selectOption({ label: 'Dark' });
+      expect(await preview.textContent()).toContain('Button, bottom right · Dark');
       await page.getByLabel('Service id (optional)').fill(serviceId);
       expect(await preview.textContent()).toContain(`Starts with service ${serviceId}`);
       await shot(page, 'block-editor-1280');
@@ -353,7 +390,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     const config = await page.evaluate(() => (window as any).svcBookingPanel);
     expect(config).toEqual({
       panelOrigin: env.appUrl,
-      adminUrl: `${env.appUrl}/admin`,
+      adminUrl: `${env.appUrl}/admin?workspace=${SLUG}`,
       bootstrapUrl: `${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`,
       restNonce: expect.any(String),
       section: 'dashboard',
@@ -383,8 +420,39 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(errors).toEqual([]);
   });
 
-  test("the panel's requests reach WordPress: a logo from the media library, focus mode without the admin menu, the full admin", async () => {
-    // The panel does not send select-logo and focus-mode yet: the test calls the handlers the page gave SvcPanelHost.mount.
+  test('a PENDING booking is confirmed from the Bookings page: svc shows it CONFIRMED', async () => {
+    // a keyless booking from the site while the workspace confirms by hand is PENDING
+    await svcApi('PATCH', '', { requiresConfirmation: true });
+    const free = await svcApi(
+      'GET',
+      `/availability/days?serviceId=${serviceId}&from=${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10)}`,
+    );
+    const day = free.days[0] as string;
+    const time = (await svcApi('GET', `/availability?serviceId=${serviceId}&date=${day}`)).slots[0] as string;
+    const made = await fetch(`${env.appUrl}/api/v1/workspaces/${SLUG}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: env.wpOrigin },
+      body: JSON.stringify({
+        serviceId,
+        email: 'jonas@example.com',
+        name: 'Jonas Keller',
+        date: Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime('Europe/Berlin').toString({ timeZoneName: 'never' }),
+      }),
+    });
+    await svcApi('PATCH', '', { requiresConfirmation: false });
+    expect(made.status).toBe(200);
+    const booking = ((await made.json()) as { booking: { id: string; status: string } }).booking;
+    expect(booking.status).toBe('PENDING');
+
+    const { page } = admin;
+    await page.goto(panelUrl());
+    const frame = page.frameLocator('#svc-booking-panel iframe');
+    await frame.getByRole('button', { name: 'Confirm: Jonas Keller' }).click();
+    await frame.getByRole('status').filter({ hasText: 'Booking of Jonas Keller confirmed.' }).waitFor();
+    expect((await svcApi('GET', `/bookings/${booking.id}`)).booking.status).toBe('CONFIRMED');
+  });
+
+  test("the panel's requests reach WordPress from clicks in the panel: a logo from the media library, focus mode without the admin menu, the full admin", async () => {
     const logo = await env.php<string>(`
       $upload = wp_upload_bits( 'acme-logo.png', null, base64_decode( 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' ) );
       $id = wp_insert_attachment( array( 'post_mime_type' => 'image/png', 'post_title' => 'Acme logo', 'post_status' => 'inherit' ), $upload['file'] );
@@ -392,58 +460,47 @@ describeWordPress('svc-booking on a real WordPress', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await admin.context.storageState() });
     try {
       const page = await context.newPage();
-      await page.addInitScript(() => {
-        let host: unknown;
-        Object.defineProperty(window, 'SvcPanelHost', {
-          configurable: true,
-          get: () => host,
-          set: (value: { mount: (options: unknown) => unknown }) => {
-            host = {
-              mount: (options: unknown) => {
-                (window as any).svcMountOptions = options;
-                return value.mount(options);
-              },
-            };
-          },
-        });
-      });
-      await page.goto(panelUrl());
-      await page.frameLocator('#svc-booking-panel iframe').getByRole('heading', { level: 1, name: 'Acme Studio' }).waitFor();
-      expect(await page.evaluate(() => Object.keys((window as any).svcMountOptions).sort())).toEqual([
-        'bootstrapHeaders',
-        'bootstrapUrl',
-        'container',
-        'mode',
-        'onFocusMode',
-        'onOpenAdmin',
-        'onSelectLogo',
-        'panelOrigin',
-        'section',
-      ]);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${panelUrl()}&section=settings`);
+      const frame = page.frameLocator('#svc-booking-panel iframe');
+      await frame.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
 
-      const chosen = page.evaluate(() => (window as any).svcMountOptions.onSelectLogo());
+      // "Choose logo" in the panel → the host script → the media library of WordPress → logoUrl saved on svc
+      await frame.getByRole('button', { name: 'Choose logo' }).click();
       const modal = page.locator('.media-modal');
       await modal.getByRole('heading', { name: 'Choose a logo' }).waitFor();
       // WordPress opens on "Upload files" when it thinks the library is empty (it counted before the upload)
       await modal.getByRole('tab', { name: 'Media Library' }).click();
       await modal.locator('li.attachment').first().click();
       await modal.getByRole('button', { name: 'Use as logo' }).click();
-      expect(await chosen).toBe(logo);
-      const cancelled = page.evaluate(() => (window as any).svcMountOptions.onSelectLogo());
+      await frame.locator('img.logo-preview').waitFor();
+      expect((await svcApi('GET', '')).workspace.logoUrl).toBe(logo);
+      expect(await frame.locator('img.logo-preview').getAttribute('src')).toBe(logo);
+      // closed without a choice: nothing changes
+      await frame.getByRole('button', { name: 'Choose logo' }).click();
       await modal.getByRole('heading', { name: 'Choose a logo' }).waitFor();
       await page.keyboard.press('Escape');
-      expect(await cancelled).toBeNull();
+      await modal.getByRole('heading', { name: 'Choose a logo' }).waitFor({ state: 'hidden' });
+      expect((await svcApi('GET', '')).workspace.logoUrl).toBe(logo);
 
+      // a booking's details are a full-screen view: WordPress hides its admin menu while they are open
       expect(await page.locator('#adminmenuwrap').isVisible()).toBe(true);
-      await page.evaluate(() => (window as any).svcMountOptions.onFocusMode(true));
-      expect(await page.locator('#adminmenuwrap').isVisible()).toBe(false);
+      await frame.getByRole('navigation').getByRole('button', { name: 'Bookings', exact: true }).click();
+      await frame.getByRole('button', { name: /^Booking details: .*Jonas Keller/ }).click();
+      await frame.getByRole('heading', { name: "Details of Jonas Keller's booking" }).waitFor();
+      await page.locator('#adminmenuwrap').waitFor({ state: 'hidden' });
+      expect(await page.locator('body').getAttribute('class')).toContain('svc-booking-focus');
       await shot(page, 'bookings-focus-mode-1280');
-      await page.evaluate(() => (window as any).svcMountOptions.onFocusMode(false));
-      expect(await page.locator('#adminmenuwrap').isVisible()).toBe(true);
+      await frame.getByRole('button', { name: 'Close' }).click();
+      await page.locator('#adminmenuwrap').waitFor({ state: 'visible' });
 
-      const [full] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => (window as any).svcMountOptions.onOpenAdmin())]);
+      // "Open full admin": svc's /admin for the same workspace, in a new tab, its sign-in prefilled
+      const [full] = await Promise.all([context.waitForEvent('page'), frame.getByRole('button', { name: 'Open full admin' }).click()]);
       await full.waitForLoadState();
-      expect(full.url()).toBe(`${env.appUrl}/admin`);
+      expect(full.url()).toBe(`${env.appUrl}/admin?workspace=${SLUG}`);
+      expect(await full.getByLabel('Workspace').inputValue()).toBe(SLUG);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }

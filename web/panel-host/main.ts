@@ -3,7 +3,16 @@
  * 8, 12 and 13). One global, `window.SvcPanelHost`, with `mount(options)`. Nothing is done before mount; every
  * failure is reported through `onError` (and the console) and shown in the container, never thrown at the page.
  */
-import { acceptPanelMessage, hostEnvelope, newChannelId, panelAddress, sectionOf, type HostMessage, type PanelMessage } from '../shared/panel-protocol.ts';
+import {
+  acceptPanelMessage,
+  adminAddress,
+  hostEnvelope,
+  newChannelId,
+  panelAddress,
+  sectionOf,
+  type HostMessage,
+  type PanelMessage,
+} from '../shared/panel-protocol.ts';
 
 export interface MountOptions {
   /** the element the panel iframe (or, in window mode, the open button) goes in */
@@ -20,8 +29,11 @@ export interface MountOptions {
   mode?: 'iframe' | 'window';
   /** after each change the panel saved */
   onChanged?: () => void;
-  /** the panel's "Open full admin" control */
-  onOpenAdmin?: () => void;
+  /**
+   * the panel's "Open full admin" control; `url` is svc's standalone admin for the same workspace
+   * (`{panelOrigin}/admin?workspace={slug}`, its sign-in prefilled), to open in a new tab
+   */
+  onOpenAdmin?: (admin: { url: string; workspaceSlug: string }) => void;
   /** the panel asks for a logo: resolve to an image URL, or null when the user cancels */
   onSelectLogo?: () => Promise<string | null>;
   /** a full-screen view of the panel opened or closed */
@@ -80,6 +92,8 @@ function mount(options: MountOptions): MountedPanel {
   let destroyed = false;
   /** the bootstrap whose code has not been handed to the panel yet */
   let pending: Promise<Bootstrap> | null = null;
+  /** the workspace the first bootstrap named, for the full admin's address */
+  let workspaceSlug = '';
 
   const showProblem = (message: string) => {
     const note = document.createElement('p');
@@ -131,7 +145,7 @@ function mount(options: MountOptions): MountedPanel {
       case 'svc:panel:changed':
         return options.onChanged?.();
       case 'svc:panel:open-admin':
-        return options.onOpenAdmin?.();
+        return options.onOpenAdmin?.({ url: adminAddress(panelOrigin, workspaceSlug), workspaceSlug });
       case 'svc:panel:focus-mode':
         return options.onFocusMode?.(message.enabled);
       case 'svc:panel:select-logo': {
@@ -153,7 +167,10 @@ function mount(options: MountOptions): MountedPanel {
   };
   window.addEventListener('message', listener);
 
-  const address = (first: Bootstrap) => panelAddress(panelOrigin, first.workspaceSlug, channelId, first.frameContext, section);
+  const address = (first: Bootstrap) => {
+    workspaceSlug = first.workspaceSlug;
+    return panelAddress(panelOrigin, first.workspaceSlug, channelId, first.frameContext, section);
+  };
 
   if (options.mode === 'window') {
     const button = document.createElement('button');

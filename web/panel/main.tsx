@@ -5,7 +5,7 @@
  */
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import { sectionOf, type HostMessage, type Section } from '../shared/panel-protocol.ts';
+import { ADMIN_WORKSPACE_PARAM, sectionOf, type HostMessage, type Section } from '../shared/panel-protocol.ts';
 import { linkToHost, type HostLink } from './embedded.ts';
 import { PanelSessionState } from './session.ts';
 import { Connecting, Shell, SignIn } from './ui.tsx';
@@ -45,7 +45,7 @@ function App({ state, host }: { state: PanelSessionState; host: HostLink | null 
     );
   }
   if (embedded) return <Connecting problem={state.problem.value} />;
-  return <SignIn state={state} />;
+  return <SignIn state={state} workspace={params.get(ADMIN_WORKSPACE_PARAM)?.trim() ?? ''} />;
 }
 
 function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {

@@ -132,7 +132,8 @@ export function Connecting({ problem }: { problem: string | null }) {
 }
 
 /** The standalone /admin sign-in: workspace slug and API key, exchanged for a session; the key is not kept. */
-export function SignIn({ state }: { state: PanelSessionState }) {
+/** The standalone sign-in; `workspace` prefills the slug (from `/admin?workspace=…`, where "Open full admin" leads). */
+export function SignIn({ state, workspace = '' }: { state: PanelSessionState; workspace?: string }) {
   const busy = useSignal(false);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -153,9 +154,18 @@ export function SignIn({ state }: { state: PanelSessionState }) {
         <h1>Sign in to svc</h1>
         <p class="muted">Use your workspace's slug and one of its API keys. The key is only used to sign you in.</p>
         <label for="slug">Workspace</label>
-        <input id="slug" name="slug" autocomplete="username" required autocapitalize="none" spellcheck={false} />
+        <input
+          id="slug"
+          name="slug"
+          autocomplete="username"
+          required
+          autocapitalize="none"
+          spellcheck={false}
+          defaultValue={workspace}
+          autofocus={!workspace}
+        />
         <label for="key">API key</label>
-        <input id="key" name="key" type="password" autocomplete="current-password" required />
+        <input id="key" name="key" type="password" autocomplete="current-password" required autofocus={!!workspace} />
         {state.problem.value && (
           <p role="alert" class="problem">
             {state.problem.value}

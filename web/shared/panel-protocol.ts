@@ -118,6 +118,14 @@ export function panelAddress(panelOrigin: string, workspaceSlug: string, channel
   return `${panelOrigin}/widget/panel/admin/${encodeURIComponent(workspaceSlug)}?${query}`;
 }
 
+/** The query value of the standalone `/admin` page that prefills its workspace field (no secret ever goes there). */
+export const ADMIN_WORKSPACE_PARAM = 'workspace';
+
+/** The standalone admin of a workspace, `{panelOrigin}/admin?workspace={slug}`: where "Open full admin" leads. */
+export function adminAddress(panelOrigin: string, workspaceSlug: string): string {
+  return `${panelOrigin}/admin?${ADMIN_WORKSPACE_PARAM}=${encodeURIComponent(workspaceSlug)}`;
+}
+
 /** The host origin a frameContext names (it is signed, not encrypted: anyone may read it, only svc can check it). */
 export function frameContextOrigin(frameContext: string): string | null {
   const payload = frameContext.split('.')[1];

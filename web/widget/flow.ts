@@ -9,6 +9,8 @@ export interface FlowHooks {
   booked(booking: WidgetBooking, checkoutUrl: string | null): void;
   /** send the visitor to the payment page */
   redirect(url: string): void;
+  /** the server refused the booking or could not be reached: a captcha token sent with it may be spent */
+  refused?(): void;
   /** a captcha token for the booking; undefined when none is configured or it is not solved yet */
   captchaToken?(): string | undefined;
   now?(): number;
@@ -99,6 +101,7 @@ export class BookingFlow {
   private async book(state: FlowState) {
     const result = await this.api.book(bookingRequest(state, this.hooks.captchaToken?.()));
     if (!result.ok) {
+      this.hooks.refused?.();
       this.dispatch({ type: 'bookingFailed', failure: result.failure });
       return;
     }

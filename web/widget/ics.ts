@@ -27,9 +27,21 @@ function fold(line: string): string {
   return parts.join('\r\n ');
 }
 
-/** A calendar file with the booking as one event, times in UTC. */
-export function bookingIcs(booking: WidgetBooking, details: { workspaceName: string; serviceName: string; providerName: string | null; now: Date }): string {
-  const summary = `${details.serviceName} – ${details.workspaceName}`;
+interface IcsDetails {
+  workspaceName: string;
+  serviceName: string;
+  providerName: string | null;
+  /** the host of svc's address: with the booking id it makes the UID the mails' invites carry (`{bookingId}@{host}`) */
+  svcHost: string;
+  now: Date;
+}
+
+/**
+ * A calendar file with the booking as one event, times in UTC. UID and summary are the confirmation mail's, so a
+ * calendar that gets both keeps one entry.
+ */
+export function bookingIcs(booking: WidgetBooking, details: IcsDetails): string {
+  const summary = `${details.serviceName} · ${details.workspaceName}`;
   const description = [details.serviceName, details.providerName, `Booking ${booking.id}`].filter(Boolean).join('\n');
   const lines = [
     'BEGIN:VCALENDAR',
@@ -38,7 +50,7 @@ export function bookingIcs(booking: WidgetBooking, details: { workspaceName: str
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     'BEGIN:VEVENT',
-    `UID:${booking.id}@svc`,
+    `UID:${booking.id}@${details.svcHost}`,
     `DTSTAMP:${icsTime(details.now.toISOString())}`,
     `DTSTART:${icsTime(booking.startTime)}`,
     `DTEND:${icsTime(booking.endTime)}`,

@@ -125,6 +125,11 @@ export function chosenService(state: FlowState): WidgetService | null {
   return state.config?.services.find((service) => service.id === state.serviceId) ?? null;
 }
 
+/** The services the widget offers: with data-provider, only those that provider gives (decisions section 11). */
+export function offeredServices(config: WidgetConfig, providerId: string | null): WidgetService[] {
+  return providerId ? config.services.filter((service) => service.providerIds.includes(providerId)) : config.services;
+}
+
 /** The custom fields the chosen service's form shows, in order. */
 export function fieldsFor(config: WidgetConfig, serviceId: string | null): WidgetCustomField[] {
   return config.customFields.filter((field) => field.serviceIds.length === 0 || (serviceId !== null && field.serviceIds.includes(serviceId)));
@@ -221,11 +226,15 @@ function afterFailure(base: FlowState, failure: BookingFailure): FlowState {
 export function next(state: FlowState, event: FlowEvent): FlowState {
   switch (event.type) {
     case 'configLoaded': {
-      const base: FlowState = { ...state, config: event.config, today: event.today, month: monthOf(event.today) };
+      // A data-provider the workspace does not list (a typo, a provider since deactivated) is dropped: the site
+      // keeps taking bookings with anyone rather than failing at the day step.
+      const providerId = state.providerId && event.config.providers.some((provider) => provider.id === state.providerId) ? state.providerId : null;
+      const base: FlowState = { ...state, providerId, config: event.config, today: event.today, month: monthOf(event.today) };
       if (!event.config.booking.allowed) return { ...moved(base, 'unavailable'), notice: { kind: 'forbidden' } };
-      const preset = event.config.services.find((service) => service.id === state.serviceId);
+      const offered = offeredServices(event.config, providerId);
+      const preset = offered.find((service) => service.id === state.serviceId);
       if (preset) return startDay(base, preset.id);
-      const only = event.config.services.length === 1 ? event.config.services[0] : undefined;
+      const only = offered.length === 1 ? offered[0] : undefined;
       return only ? startDay(base, only.id) : { ...moved(base, 'service'), serviceId: null };
     }
     case 'configFailed':
@@ -239,7 +248,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     case 'chooseService':
       // before the config arrives (SvcWidget.open({ serviceId }) right after load): remember it
       if (state.step === 'loading') return { ...state, serviceId: event.serviceId };
-      if (!state.config?.services.some((service) => service.id === event.serviceId)) return state;
+      if (!state.config || !offeredServices(state.config, state.providerId).some((service) => service.id === event.serviceId)) return state;
       if (!state.config.booking.allowed) return state;
       return startDay(state, event.serviceId);
     case 'showMonth':
@@ -304,14 +313,14 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     case 'back': {
       const previous: Partial<Record<Step, Step>> = { day: 'service', time: 'day', details: 'time' };
       const target = previous[state.step];
-      if (!target || (target === 'service' && state.config!.services.length === 1)) return state;
+      if (!target || (target === 'service' && offeredServices(state.config!, state.providerId).length === 1)) return state;
       if (state.submitting) return state;
       return { ...moved(state, target), notice: null, ...(target === 'time' ? { slots: { status: 'loading' as const } } : {}) };
     }
     case 'restart':
       if (state.step !== 'done') return state;
       return {
-        ...moved(state, state.config!.services.length === 1 ? 'day' : 'service'),
+        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
         day: null,
         time: null,
         booking: null,

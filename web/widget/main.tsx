@@ -74,14 +74,17 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
 
   const open = signal(false);
   let captcha: Captcha | null = null;
+  const svc = new URL(script.src);
   const flow = new BookingFlow(
-    httpApi(new URL(script.src).origin, slug),
+    httpApi(svc.origin, slug),
     {
       booked: (booking, checkoutUrl) => {
         captcha?.reset();
         emit('svc:booking-created', { booking, checkoutUrl });
       },
       redirect: (url) => window.location.assign(url),
+      // The server verifies the token before it checks the slot, so even a refused booking spent it.
+      refused: () => captcha?.reset(),
       captchaToken: () => captcha?.current(),
     },
     { serviceId: data.service ?? null, providerId: data.provider ?? null },
@@ -104,6 +107,7 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
       strings: stringsFor(language),
       locale: localeFor(language),
       visitorZone: visitorZone(),
+      svcHost: svc.host,
       mountCaptcha() {
         const config = flow.current.config?.booking.captcha;
         if (!config || captcha) return;

@@ -94,7 +94,7 @@ td{padding:2px;text-align:center}
 .day.today{box-shadow:inset 0 -3px 0 var(--svc-color-muted)}
 .day[aria-selected=true]{background:var(--svc-color-primary);color:var(--svc-color-on-primary);border-color:var(--svc-color-primary)}
 .times{display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px}
-.time{min-height:44px;border-radius:10px;border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
+.time{width:100%;min-height:44px;border-radius:10px;border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
 .time:hover{border-color:var(--svc-color-primary);background:var(--svc-color-surface)}
 .zone{color:var(--svc-color-muted);font-size:.875rem;margin:12px 0 0}
 form{display:grid;gap:14px}

@@ -5,7 +5,7 @@ import type { WidgetCustomField, WidgetService } from '../../src/widget/protocol
 import type { BookingFlow } from './flow.ts';
 import type { Strings } from './i18n.ts';
 import { bookingIcs } from './ics.ts';
-import { canShowPreviousMonth, chosenService, fieldsFor, type ErrorText, type FlowState, type Notice, type Step } from './machine.ts';
+import { canShowPreviousMonth, chosenService, fieldsFor, offeredServices, type ErrorText, type FlowState, type Notice, type Step } from './machine.ts';
 import { addDays, addMonths, dayAsDate, dayIn, formatWallTime, monthOf, monthWeeks, zonedInstant } from './time.ts';
 
 export interface WidgetContext {
@@ -13,6 +13,8 @@ export interface WidgetContext {
   strings: Strings;
   locale: string;
   visitorZone: string;
+  /** the host of svc's address (the widget script's), as in `https://svc.example.com:8443` -> `svc.example.com:8443` */
+  svcHost: string;
   /** the host element of the captcha, slotted into the form */
   mountCaptcha(): void;
 }
@@ -128,7 +130,8 @@ export function Flow({ ctx, titleId, onClose }: { ctx: WidgetContext; titleId: s
   }, [state.stepChanges]);
 
   const config = state.config;
-  const canGoBack = (state.step === 'day' && (config?.services.length ?? 0) > 1) || state.step === 'time' || state.step === 'details';
+  const canGoBack =
+    (state.step === 'day' && (config ? offeredServices(config, state.providerId).length : 0) > 1) || state.step === 'time' || state.step === 'details';
   return (
     <>
       <div class="head">
@@ -225,7 +228,7 @@ function ServiceMeta({ service, ctx }: { service: WidgetService; ctx: WidgetCont
 function ServiceStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
   return (
     <ul class="list">
-      {state.config!.services.map((service) => (
+      {offeredServices(state.config!, state.providerId).map((service) => (
         <li key={service.id}>
           <button type="button" class="choice" onClick={() => ctx.flow.dispatch({ type: 'chooseService', serviceId: service.id })}>
             <ServiceMeta service={service} ctx={ctx} />
@@ -604,6 +607,7 @@ function DoneStep({ state, ctx }: { state: FlowState; ctx: WidgetContext }) {
               workspaceName: workspace.name,
               serviceName,
               providerName: booking.providerName,
+              svcHost: ctx.svcHost,
               now: new Date(),
             }),
           ],

@@ -76,6 +76,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       if (filter.from !== undefined) conditions.push(gte(b.startTime, filter.from));
       if (filter.to !== undefined) conditions.push(lt(b.startTime, filter.to));
       if (filter.serviceId) conditions.push(eq(b.serviceId, filter.serviceId));
+      if (filter.providerId) conditions.push(eq(b.providerId, filter.providerId));
       if (filter.after) {
         conditions.push(or(gt(b.startTime, filter.after.startTime), and(eq(b.startTime, filter.after.startTime), gt(b.id, filter.after.id))));
       }

@@ -4,7 +4,8 @@ import { escapeHtml } from '../../pages/html.ts';
 export interface MailLayout {
   lang: string;
   subject: string;
-  brand: { name: string; color: string };
+  /** `logoUrl`: an https image, shown above the name in the HTML part */
+  brand: { name: string; color: string; logoUrl: string | null };
   heading: string;
   greeting: string;
   paragraphs: string[];
@@ -70,6 +71,7 @@ export function htmlPart(mail: MailLayout): string {
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
 <tr><td style="background:${color};height:6px;line-height:6px;font-size:0">&nbsp;</td></tr>
 <tr><td style="padding:24px 24px 8px">
+${mail.brand.logoUrl ? `<img src="${e(mail.brand.logoUrl)}" alt="" height="40" style="display:block;height:40px;width:auto;max-width:200px;margin:0 0 8px;border:0">` : ''}
 <p style="margin:0 0 16px;font-size:14px;font-weight:600;color:${color}">${e(mail.brand.name)}</p>
 <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#1d2330">${e(mail.heading)}</h1>
 <p style="margin:0 0 12px">${e(mail.greeting)}</p>

@@ -258,6 +258,28 @@ export interface paths {
         patch: operations["updateProvider"];
         trace?: never;
     };
+    "/workspaces/{slug}/providers/{providerId}/calendar-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a provider's calendar feed address
+         * @description An iCalendar feed of the provider's PENDING (tentative) and CONFIRMED bookings from 30 days back, for any calendar app to subscribe to; each entry has the UID of the booking in the customer's invites. A new call replaces the address: the old one answers 404 from then on. The address is the only credential, so share it like a password.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        post: operations["createCalendarFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/schedule": {
         parameters: {
             query?: never;
@@ -373,7 +395,7 @@ export interface paths {
         };
         /**
          * List bookings, ordered by start time then id, a page at a time
-         * @description Filter by `status`, `serviceId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. 400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key, showing no visitor's contact data: `customerEmail` is `hidden@example.invalid`, `customerName` its first word, and `phone`, `notes` and `customFields` are left out.
+         * @description Filter by `status`, `serviceId`, `providerId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. 400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key, showing no visitor's contact data: `customerEmail` is `hidden@example.invalid`, `customerName` its first word, and `phone`, `notes` and `customFields` are left out.
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
@@ -1045,6 +1067,11 @@ export interface components {
             bookings: components["schemas"]["Booking"][];
             /** @description pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
+        };
+        CalendarFeedResponse: {
+            success: boolean;
+            /** @description `{app_url}/ics/{token}.ics`: the feed address, a secret of whoever holds it */
+            url: string;
         };
         /** @description The new API key, with the key itself shown once */
         CreatedApiKeyResponse: {
@@ -3293,6 +3320,82 @@ export interface operations {
             };
         };
     };
+    createCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedResponse"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSchedule: {
         parameters: {
             query?: never;
@@ -3911,6 +4014,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 serviceId?: string;
+                providerId?: string;
             };
             header?: never;
             path: {

@@ -1,10 +1,11 @@
 /*
- * Bookings: filters, cursor paging, a booking's details (custom-field answers, amount) with its actions (confirm,
+ * Bookings: filters, cursor paging, a booking's details (custom-field answers, amount and payment state, the
+ * customer's mails and how sending them went) with its actions (confirm,
  * cancel with a reason, move to a free time, complete), and a booking made by hand for a customer on the phone.
  */
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { call, type Booking, type BookingStatus, type PanelClient, type Provider, type Service, type Workspace } from '../api/client.ts';
+import { call, type Booking, type BookingStatus, type PanelClient, type Provider, type Schemas, type Service, type Workspace } from '../api/client.ts';
 import { addDays, longDayOf, moneyOf, startOfDay, todayIn, wallTimeOf, whenOf, zonedDateTime } from '../format.ts';
 import type { Strings } from '../i18n.ts';
 import { BookingLine, customerOf, StatusBadge } from './booking-parts.tsx';
@@ -52,6 +53,7 @@ export function Bookings(props: SectionProps) {
       ...(after ? { cursor: after } : {}),
       ...(status.value ? { status: status.value as BookingStatus } : {}),
       ...(serviceId.value ? { serviceId: serviceId.value } : {}),
+      ...(providerId.value ? { providerId: providerId.value } : {}),
       ...(from.value ? { from: startOfDay(workspace, from.value) } : {}),
       ...(to.value ? { to: startOfDay(workspace, addDays(to.value, 1)) } : {}),
     };
@@ -62,7 +64,6 @@ export function Bookings(props: SectionProps) {
   };
   const list = useLoad(() => page(null), [slug, applied.value], t);
   const more = useForm(t);
-  const shown = providerId.value ? rows.value.filter((booking) => booking.providerId === providerId.value) : rows.value;
 
   const changed = async (booking: Booking | null) => {
     props.notify({ type: 'svc:panel:changed' });
@@ -132,12 +133,12 @@ export function Bookings(props: SectionProps) {
       <p class="muted zone">{t.timesIn(workspace.timezone)}</p>
       <Loaded load={list.state.value} t={t} retry={list.reload}>
         {() =>
-          shown.length === 0 ? (
+          rows.value.length === 0 ? (
             <p class="empty">{t.noBookings}</p>
           ) : (
             <>
               <ul class="bookings card">
-                {shown.map((booking) => (
+                {rows.value.map((booking) => (
                   <li key={booking.id}>
                     <button type="button" class="row" onClick={() => (open.value = booking)}>
                       <span class="sr-only">{t.details}: </span>
@@ -220,6 +221,7 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
     });
   const answers = Object.entries(booking.customFields ?? {});
   const live = booking.status === 'PENDING' || booking.status === 'CONFIRMED';
+  const payment = paymentOf(booking);
   return (
     <section class="details card" aria-labelledby="booking-title">
       <div class="section-head">
@@ -275,6 +277,12 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
           <dt>{t.amount}</dt>
           <dd>{booking.amount ? (currency ? moneyOf(workspace, booking.amount, currency) : booking.amount.toFixed(2)) : t.free}</dd>
         </div>
+        {payment && (
+          <div>
+            <dt>{t.payment}</dt>
+            <dd data-payment={payment}>{t.paymentState[payment]}</dd>
+          </div>
+        )}
         <div>
           <dt>{t.bookedAt}</dt>
           <dd>{whenOf(workspace, booking.createdAt)}</dd>
@@ -293,6 +301,7 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
           ))}
         </dl>
       )}
+      <BookingMails client={client} workspace={workspace} t={t} booking={booking} />
       {can.operations && live && (
         <div class="actions">
           {booking.status === 'PENDING' && (
@@ -377,6 +386,58 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
       )}
       <FormOutcome form={form} />
     </section>
+  );
+}
+
+/**
+ * What the API tells about a booking's payment (decisions sections 4 and 9): with a sum due, a PENDING booking is not
+ * paid (a payment received confirms it) and a CONFIRMED or COMPLETED one has nothing open in svc. Of a cancelled one
+ * the booking alone does not say whether money went in, so nothing is claimed; a free booking has no payment.
+ */
+function paymentOf(booking: Booking): 'open' | 'settled' | null {
+  if (!booking.amount || booking.status === 'CANCELLED') return null;
+  return booking.status === 'PENDING' ? 'open' : 'settled';
+}
+
+type BookingMail = Schemas['BookingMail'];
+
+/** The customer's mails of a booking (GET …/bookings/{id}/mails), oldest first: what was sent, waits or failed. */
+function BookingMails({ client, workspace, t, booking }: { client: PanelClient; workspace: Workspace; t: Strings; booking: Booking }) {
+  const mails = useLoad(
+    async () =>
+      (await call(client.GET('/workspaces/{slug}/bookings/{bookingId}/mails', { params: { path: { slug: workspace.slug, bookingId: booking.id } } }))).mails,
+    // a move writes a new mail: read again after each
+    [booking.id, booking.status, booking.startTime],
+    t,
+  );
+  const stateOf = (mail: BookingMail) => {
+    if (mail.status === 'sent') return t.mailSent(mail.sentAt ? whenOf(workspace, mail.sentAt) : '');
+    if (mail.status === 'pending') return mail.nextAttemptAt && Number(mail.attempts) > 0 ? t.mailRetry(whenOf(workspace, mail.nextAttemptAt)) : t.mailPending;
+    if (mail.status === 'failed') return t.mailFailed(mail.lastError);
+    return t.mailDropped;
+  };
+  return (
+    <>
+      <h4>{t.mails}</h4>
+      <Loaded load={mails.state.value} t={t} retry={mails.reload}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">{t.noMails}</p>
+          ) : (
+            <ul class="items mails">
+              {list.map((mail) => (
+                <li key={mail.id} data-mail={mail.kind} data-state={mail.status}>
+                  <span class="item-main">
+                    <strong>{t.mailKinds[mail.kind]}</strong>
+                    <span class={mail.status === 'failed' ? 'problem' : 'muted'}>{stateOf(mail)}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+    </>
   );
 }
 

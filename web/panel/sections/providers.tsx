@@ -164,6 +164,7 @@ function ProviderForm(
         <FormOutcome form={form} />
       </form>
       {provider && <ProviderHours {...props} provider={provider} />}
+      {provider && can.operations && <ProviderCalendarFeed {...props} provider={provider} />}
     </div>
   );
 }
@@ -188,6 +189,38 @@ function ProviderHours(props: SectionProps & { provider: Provider }) {
           </>
         )}
       </Loaded>
+    </section>
+  );
+}
+
+/** The provider's calendar feed address: made on request and shown once (svc keeps only its hash). */
+function ProviderCalendarFeed(props: SectionProps & { provider: Provider }) {
+  const { client, workspace, t, provider } = props;
+  const form = useForm(t);
+  const url = useSignal<string | null>(null);
+  const make = () =>
+    form.run(async () => {
+      const answer = await call(
+        client.POST('/workspaces/{slug}/providers/{providerId}/calendar-feed', { params: { path: { slug: workspace.slug, providerId: provider.id } } }),
+      );
+      url.value = answer.url;
+    });
+  return (
+    <section aria-label={`${t.calendarFeed}: ${provider.name}`}>
+      <h4>{t.calendarFeed}</h4>
+      <p class="muted">{t.calendarFeedHint}</p>
+      {url.value && (
+        <div class="shown-once" role="status">
+          <p>{t.calendarFeedShown}</p>
+          <code>{url.value}</code>
+        </div>
+      )}
+      <p>
+        <button type="button" disabled={form.busy.value} onClick={() => void make()}>
+          {t.calendarFeedCreate}
+        </button>
+      </p>
+      <FormOutcome form={form} />
     </section>
   );
 }

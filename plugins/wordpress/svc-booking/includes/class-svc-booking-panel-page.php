@@ -81,7 +81,8 @@ final class Svc_Booking_Panel_Page {
 		$section = isset( $_GET['section'] ) ? sanitize_key( wp_unslash( $_GET['section'] ) ) : 'dashboard'; // phpcs:ignore WordPress.Security.NonceVerification.Recommended -- navigation only
 		$config  = array(
 			'panelOrigin'  => $this->origin_of( $server ),
-			'adminUrl'     => $server . '/admin',
+			// svc's standalone admin with the workspace prefilled in its sign-in (only the slug: no secret in the address).
+			'adminUrl'     => esc_url_raw( add_query_arg( 'workspace', rawurlencode( $this->options->workspace_slug() ), $server . '/admin' ) ),
 			'bootstrapUrl' => rest_url( Svc_Booking_Rest::NAMESPACE . Svc_Booking_Rest::BOOTSTRAP ),
 			'restNonce'    => wp_create_nonce( 'wp_rest' ),
 			'section'      => '' === $section ? 'dashboard' : $section,
