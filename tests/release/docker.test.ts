@@ -21,10 +21,29 @@ const id = `svc-test-${process.pid}`;
 const image = `${id}:latest`;
 const volume = `${id}-data`;
 
-const engine: DockerEngine = await dockerEngine();
-if (engine.unavailable) console.log(`SKIPPED docker tests: ${engine.unavailable}`);
+/** Why no container can run here (the tests are then skipped, saying so), or null. */
+async function unavailable(engine: DockerEngine): Promise<string | null> {
+  if (engine.unavailable) return engine.unavailable;
+  try {
+    console.log(`docker test: ${await ensureBaseImage(BASE_IMAGE, 'bookworm')}`);
+  } catch (error) {
+    return `no base image: ${(error as Error).message}`;
+  }
+  // An engine that answers may still be unable to start a container (no cgroups, no overlay file system, …).
+  const probe = await run(['docker', 'run', '--rm', BASE_IMAGE, 'true'], { timeoutMs: 60_000 });
+  return probe.code === 0 ? null : `the Docker engine answers but cannot run a container here: ${probe.stderr.trim()}`;
+}
 
-(engine.unavailable ? describe.skip : describe)('the Docker image', () => {
+const engine: DockerEngine = await dockerEngine();
+const skipped = await unavailable(engine);
+if (skipped) {
+  console.log(`SKIPPED docker tests: ${skipped}`);
+  await engine.stop();
+  // The reason in the test list too, where a summary of skipped tests shows it.
+  test.skip(`the Docker image cannot be tested here: ${skipped.split('\n')[0]}`, () => {});
+}
+
+(skipped ? describe.skip : describe)('the Docker image', () => {
   let release: ReleaseBuild | undefined;
   let port: number;
   let url: string;
@@ -33,7 +52,6 @@ if (engine.unavailable) console.log(`SKIPPED docker tests: ${engine.unavailable}
   const containers: string[] = [];
 
   beforeAll(async () => {
-    console.log(`docker test: ${await ensureBaseImage(BASE_IMAGE, 'bookworm')}`);
     release = await releaseBuild();
     // The build context is what .dockerignore lets through: the linux binaries under dist/release.
     const context = mkdtempSync(join(tmpdir(), 'svc-docker-context-'));
