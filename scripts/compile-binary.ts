@@ -64,7 +64,8 @@ export function libsqlAddon(platform: string): string {
   const dir = join(ADDON_CACHE, `${platform}-${version}`);
   const addon = join(dir, 'index.node');
   if (existsSync(addon)) return addon;
-  const work = `${dir}.tmp`;
+  // A directory of this process's own: two builds at once (the release and Docker tests) each fetch, one keeps its copy.
+  const work = `${dir}.tmp-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const packed = JSON.parse(
@@ -77,8 +78,13 @@ export function libsqlAddon(platform: string): string {
   execFileSync('tar', ['-xzf', tarball, '-C', work, '--strip-components=1']);
   rmSync(tarball);
   if (!existsSync(join(work, 'index.node'))) throw new Error(`@libsql/${platform}@${version} has no index.node`);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(work, dir);
+  try {
+    renameSync(work, dir);
+  } catch (error) {
+    // another build put it there first
+    rmSync(work, { recursive: true, force: true });
+    if (!existsSync(addon)) throw error;
+  }
   return addon;
 }
 
