@@ -12,10 +12,11 @@
 FROM debian:bookworm-slim AS binary
 LABEL svc.stage=binary
 COPY dist/release/svc-linux-* /release/
-RUN arch="$(dpkg --print-architecture)" \
- && case "$arch" in amd64) file=svc-linux-x64 ;; arm64) file=svc-linux-arm64 ;; *) echo "no svc binary for $arch" >&2; exit 1 ;; esac \
- && test -f "/release/$file" || { echo "dist/release/$file is missing: run npm run release first" >&2; exit 1; } \
- && install -m 0755 "/release/$file" /svc
+RUN set -e; \
+    arch="$(dpkg --print-architecture)"; \
+    case "$arch" in amd64) file=svc-linux-x64 ;; arm64) file=svc-linux-arm64 ;; *) echo "no svc binary for $arch" >&2; exit 1 ;; esac; \
+    if [ ! -f "/release/$file" ]; then echo "dist/release/$file is missing: run npm run release first" >&2; exit 1; fi; \
+    install -m 0755 "/release/$file" /svc
 
 FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin svc \
