@@ -7,6 +7,7 @@ import { createPairingCode } from './panel/pairing.ts';
 import { systemClock } from './shared/clock.ts';
 import { AppError } from './shared/errors.ts';
 import type { Storage } from './storage/port.ts';
+import { versionLine } from './version.ts';
 import { normalizeDomain } from './widget/domains.ts';
 import { checkNewWorkspace, createApiKey, createWorkspace, toWorkspaceJson } from './workspaces/service.ts';
 
@@ -159,6 +160,7 @@ function topHelp(): string {
     ...Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
     '',
     'Every command reads DATABASE_URL (default file:./data/svc.db). svc COMMAND --help for details.',
+    'svc --version prints the version and the commit it was built from.',
   ].join('\n');
 }
 
@@ -184,6 +186,10 @@ export async function main(args: string[]): Promise<number | 'serving'> {
   }
   if (args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
     process.stdout.write(topHelp() + '\n');
+    return 0;
+  }
+  if (args[0] === '--version' || args[0] === '-v' || args[0] === 'version') {
+    process.stdout.write(versionLine() + '\n');
     return 0;
   }
   const found = findCommand(args);

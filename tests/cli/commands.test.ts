@@ -200,6 +200,15 @@ describe.concurrent('svc --help', () => {
     expect(result.stdout).toContain('DATABASE_URL');
   });
 
+  test("svc --version and svc version print the version from package.json and the checkout's commit", async () => {
+    const { version } = (await Bun.file(join(import.meta.dir, '..', '..', 'package.json')).json()) as { version: string };
+    for (const args of [['--version'], ['version']]) {
+      const result = await runCli(args, {});
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(new RegExp(`^svc ${version.replaceAll('.', '\\.')} \\(([0-9a-f]{7,}|dev)\\)\n$`));
+    }
+  });
+
   for (const command of ['serve', 'migrate', 'workspace create', 'apikey create', 'pairing-code create', 'domains set']) {
     test(`svc ${command} --help exits 0 and prints its usage (and does nothing else)`, async () => {
       const result = await runCli([...command.split(' '), '--help'], { DATABASE_URL: 'file:/nonexistent-dir/never-created.db' });

@@ -12,8 +12,11 @@ export const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts');
 /** The Deno that `npm ci` installs (the `deno` dev dependency). */
 export const DENO = join(import.meta.dir, '..', '..', 'node_modules', '.bin', 'deno');
 
-/** What runs svc in a child process: Bun (`bun src/main.ts`) or Deno (`deno run -A src/main.ts`). */
-export type Runtime = 'bun' | 'deno';
+/**
+ * What runs svc in a child process: Bun (`bun src/main.ts`), Deno (`deno run -A src/main.ts`), or a compiled
+ * binary (`{ binary: path }`, tests/release).
+ */
+export type Runtime = 'bun' | 'deno' | { binary: string };
 
 /**
  * The runtime child processes use unless a test names one: SVC_TEST_RUNTIME=deno runs every process-level test
@@ -28,6 +31,7 @@ export function denoMissing(): string | null {
 
 /** The command line that runs `svc ...args` on `runtime`. */
 export function svcCommand(args: string[], runtime: Runtime = DEFAULT_RUNTIME): string[] {
+  if (typeof runtime === 'object') return [runtime.binary, ...args];
   return runtime === 'deno' ? [DENO, 'run', '-A', MAIN, ...args] : [BUN, MAIN, ...args];
 }
 
@@ -88,7 +92,7 @@ export interface ServeProcess {
 
 /**
  * Starts `svc serve --port N` (a free port unless `port` is given; `args` replace the default flags) on `runtime`
- * (default DEFAULT_RUNTIME) and resolves once GET /healthz answers 200.
+ * (default DEFAULT_RUNTIME) in `cwd` (default CHILD_CWD) and resolves once GET /healthz answers 200.
  */
 export async function startServe(options: {
   env: Record<string, string>;
@@ -96,13 +100,14 @@ export async function startServe(options: {
   args?: string[];
   timeoutMs?: number;
   runtime?: Runtime;
+  cwd?: string;
 }): Promise<ServeProcess> {
   const port = options.port ?? freePort();
   const args = options.args ?? ['--port', String(port), '--host', '127.0.0.1'];
   const child = Bun.spawn({
     cmd: svcCommand(['serve', ...args], options.runtime),
     env: childEnv(options.env),
-    cwd: CHILD_CWD,
+    cwd: options.cwd ?? CHILD_CWD,
     stdin: 'ignore',
     stdout: 'ignore',
     stderr: 'pipe',

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import type { MailTransport } from '../../../src/mail/port.ts';
 
@@ -19,19 +19,24 @@ function describe(error: unknown): string {
  */
 export function smtpTransport(url: string, options: { timeoutMs?: number } = {}): MailTransport {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const transporter = nodemailer.createTransport({
-    url,
-    pool: true,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    // nodemailer logs nothing unless asked; kept explicit, since its log would carry addresses
-    logger: false,
-  } as SMTPPool.Options);
+  // nodemailer (a seventh of svc's JavaScript) is loaded with the first mail, not at start-up.
+  let transporter: Promise<Transporter> | undefined;
+  const open = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url,
+        pool: true,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+        // nodemailer logs nothing unless asked; kept explicit, since its log would carry addresses
+        logger: false,
+      } as SMTPPool.Options),
+    ));
   return {
     async send(mail) {
       try {
-        await transporter.sendMail({
+        await (await open()).sendMail({
           from: mail.from,
           to: mail.to,
           subject: mail.subject,
@@ -53,7 +58,7 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
       }
     },
     async close() {
-      transporter.close();
+      (await transporter)?.close();
     },
   };
 }

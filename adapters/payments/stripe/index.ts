@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentEvent, PaymentProvider, WebhookResult } from '../../../src/payments/port.ts';
 import { validation } from '../../../src/shared/errors.ts';
 
@@ -50,18 +50,25 @@ export const cancelUrl = (publicUrl: string) => `${publicUrl}/checkout/stripe/ca
  * - `checkout.session.expired` → expired; any other type is ignored.
  */
 export function stripePayments(options: StripePaymentsOptions): PaymentProvider {
-  const stripe = new Stripe(options.secretKey, {
-    ...(options.api ? { host: options.api.host, port: options.api.port, protocol: options.api.protocol } : {}),
-    timeout: options.timeoutMs ?? 20_000,
-    maxNetworkRetries: options.maxNetworkRetries ?? 1,
-    telemetry: false,
-  });
+  // The SDK (a quarter of svc's JavaScript) is loaded on first use, not at start-up.
+  let client: Promise<Stripe> | undefined;
+  const stripeClient = () =>
+    (client ??= import('stripe').then(
+      ({ default: StripeClient }) =>
+        new StripeClient(options.secretKey, {
+          ...(options.api ? { host: options.api.host, port: options.api.port, protocol: options.api.protocol } : {}),
+          timeout: options.timeoutMs ?? 20_000,
+          maxNetworkRetries: options.maxNetworkRetries ?? 1,
+          telemetry: false,
+        }),
+    ));
 
   return {
     name: 'stripe',
     holdMinutes: STRIPE_HOLD_MINUTES,
 
     async createCheckout(request) {
+      const stripe = await stripeClient();
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -91,6 +98,7 @@ export function stripePayments(options: StripePaymentsOptions): PaymentProvider 
     async verifyWebhook({ body, headers, receivedAt }): Promise<WebhookResult> {
       const signature = headers.get('stripe-signature');
       if (!signature) throw validation('stripe-signature header is missing: this endpoint accepts only webhooks signed by Stripe');
+      const stripe = await stripeClient();
       let event: Stripe.Event;
       try {
         event = await stripe.webhooks.constructEventAsync(body, signature, options.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, receivedAt);
