@@ -57,7 +57,8 @@ export async function dockerEngine(): Promise<DockerEngine> {
 
   const logDir = mkdtempSync(join(tmpdir(), 'svc-dockerd-'));
   const log = Bun.file(join(logDir, 'dockerd.log'));
-  const daemon = Bun.spawn({ cmd: [dockerd], stdin: 'ignore', stdout: log, stderr: log });
+  // No bridge and no iptables rules: the containers of the tests run on the host's network (loopback) or none.
+  const daemon = Bun.spawn({ cmd: [dockerd, '--bridge=none', '--iptables=false', '--ip-masq=false'], stdin: 'ignore', stdout: log, stderr: log });
   const stop = async () => {
     if (daemon.exitCode === null) {
       daemon.kill('SIGTERM');

@@ -30,7 +30,7 @@ async function unavailable(engine: DockerEngine): Promise<string | null> {
     return `no base image: ${(error as Error).message}`;
   }
   // An engine that answers may still be unable to start a container (no cgroups, no overlay file system, …).
-  const probe = await run(['docker', 'run', '--rm', BASE_IMAGE, 'true'], { timeoutMs: 60_000 });
+  const probe = await run(['docker', 'run', '--rm', '--network', 'none', BASE_IMAGE, 'true'], { timeoutMs: 60_000 });
   return probe.code === 0 ? null : `the Docker engine answers but cannot run a container here: ${probe.stderr.trim()}`;
 }
 
@@ -61,7 +61,9 @@ if (skipped) {
       copyFileSync(join(ROOT, '.dockerignore'), join(context, '.dockerignore'));
       const started = performance.now();
       // DOCKER_BUILDKIT=0: the classic builder, which every engine has (BuildKit needs the buildx plugin).
-      await check(['env', 'DOCKER_BUILDKIT=0', 'docker', 'build', '--quiet', '-t', image, '-f', join(ROOT, 'Dockerfile'), context], { timeoutMs: 300_000 });
+      await check(['env', 'DOCKER_BUILDKIT=0', 'docker', 'build', '--quiet', '--network', 'none', '-t', image, '-f', join(ROOT, 'Dockerfile'), context], {
+        timeoutMs: 300_000,
+      });
       console.log(`docker test: built ${image} in ${Math.round(performance.now() - started)} ms`);
     } finally {
       rmSync(context, { recursive: true, force: true });
@@ -84,7 +86,25 @@ if (skipped) {
     url = `http://127.0.0.1:${port}`;
     const name = `${id}-${containers.length + 1}`;
     containers.push(name);
-    await check(['docker', 'run', '-d', '--name', name, '-p', `127.0.0.1:${port}:8080`, '-v', `${volume}:/data`, '--health-interval', '1s', image]);
+    // The host's network, svc on loopback: the test talks to 127.0.0.1 only, never across a bridge.
+    await check([
+      'docker',
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '-e',
+      `PORT=${port}`,
+      '-e',
+      'HOST=127.0.0.1',
+      '-v',
+      `${volume}:/data`,
+      '--health-interval',
+      '1s',
+      image,
+    ]);
     await waitFor(
       async () => {
         const state = await check(['docker', 'inspect', '-f', '{{.State.Status}}', name]);
