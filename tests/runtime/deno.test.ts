@@ -419,6 +419,18 @@ for (const adapter of ADAPTERS) {
       for (const answer of [noHost, shortHost]) expect({ status: answer.status, slug: answer.body.workspace?.slug }).toEqual({ status: 200, slug: 'acme' });
     });
 
+    test('raw HTTP the parser refuses (bad version, oversized headers, a malformed request line) gets the contract error body', async () => {
+      const badVersion = await rawRequest(server.port, 'GET /healthz HTTP/2.7\r\nHost: localhost\r\n\r\n');
+      const hugeHeaders = await rawRequest(server.port, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      const malformed = await rawRequest(server.port, 'NOT HTTP AT ALL\r\n\r\n');
+      // Deno's parser reports a bad version as a plain parse error: 400 there, where Node says 505
+      expect([400, 505]).toContain(badVersion.status);
+      expect([hugeHeaders, malformed].map((answer) => answer.status)).toEqual([431, 400]);
+      for (const answer of [badVersion, hugeHeaders, malformed]) expect(answer.headers['content-type']).toBe('application/json');
+      for (const answer of [badVersion, hugeHeaders, malformed])
+        expect(answer.body).toEqual({ success: false, error: expect.any(String), code: 'VALIDATION_ERROR' });
+    });
+
     test('the scheduler: the croner jobs run (expire-holds, every 15 s)', async () => {
       const ran = await server.waitForLog((line) => line.msg === 'job ran' && line.job === 'expire-holds', 20_000);
       expect(ran).toMatchObject({ level: 'debug', job: 'expire-holds' });
