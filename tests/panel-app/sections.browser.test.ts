@@ -62,6 +62,9 @@ describeBrowser("the admin panel's sections in Chromium: embedded across origins
     await panel.getByRole('button', { name: /^Booking details: .*Leo Fischer/ }).click();
     await panel.getByRole('heading', { name: "Details of Leo Fischer's booking" }).waitFor();
     await panel.getByText('+49 30 1234567').waitFor();
+    // it has not started yet: it can be moved or cancelled, not marked completed
+    expect(await panel.getByRole('button', { name: 'Move to another time' }).count()).toBe(1);
+    expect(await panel.getByRole('button', { name: 'Mark as completed' }).count()).toBe(0);
     // the custom-field answer under the field's label
     expect(await panel.locator('.facts-list div').filter({ hasText: 'Any allergies?' }).locator('dd').textContent()).toBe('Lavender oil');
     await panel.getByText('35,00 €').or(panel.getByText('€35.00')).waitFor();

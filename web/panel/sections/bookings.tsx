@@ -314,7 +314,8 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
               {t.confirm}
             </button>
           )}
-          {booking.status === 'CONFIRMED' && (
+          {/* a booking can be marked completed once it has started (the API refuses it before) */}
+          {booking.status === 'CONFIRMED' && Date.parse(booking.startTime) <= Date.now() && (
             <button
               type="button"
               disabled={form.busy.value}
