@@ -119,6 +119,7 @@ dd{font-weight:600}
 .done-mark{display:inline-flex;width:44px;height:44px;border-radius:50%;align-items:center;justify-content:center;background:var(--svc-color-surface);color:var(--svc-color-success);margin-bottom:8px}
 .done-mark svg{width:26px;height:26px}
 .actions{display:flex;flex-wrap:wrap;gap:10px}
+.note+.actions{margin-top:16px}
 .loading{color:var(--svc-color-muted);padding:16px 0}
 .launcher{position:fixed;bottom:20px;z-index:2147483000;display:inline-flex;align-items:center;gap:8px;min-height:48px;padding:12px 20px;border:0;border-radius:999px;background:var(--svc-color-primary);color:var(--svc-color-on-primary);font-weight:650;cursor:pointer;box-shadow:0 6px 24px rgb(0 0 0 / .22)}
 .launcher svg{width:20px;height:20px}
