@@ -1,4 +1,5 @@
 import { computed, signal } from '@preact/signals';
+import { sentence } from './api/client.ts';
 
 /** The session as /api/panel/session answers it. */
 export interface IssuedSession {
@@ -22,7 +23,7 @@ export function renewalDelayMs(expiresIn: number): number {
 /** A human sentence for an error body of svc, or for a failed request. */
 async function problemOf(response: Response): Promise<string> {
   const body = (await response.json().catch(() => null)) as { error?: string } | null;
-  return body?.error ?? `the server answered ${response.status}`;
+  return sentence(body?.error ?? `the server answered ${response.status}`);
 }
 
 /**

@@ -56,6 +56,17 @@ export function fieldOfPath(path: string): string {
   return path.replace(/^\//, '').split('/')[0] ?? '';
 }
 
+/**
+ * The server's message as a sentence for people: a full stop, and a capital first letter where the first word is
+ * a word ("name is required" → "Name is required."), not a field path (`weekly.mon[0].start` stays as it is).
+ */
+export function sentence(message: string): string {
+  const text = message.trim();
+  if (!text) return text;
+  const capital = /^[a-z]+\b(?![.[])/.test(text) ? text[0]!.toUpperCase() + text.slice(1) : text;
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** Turns an error body (or a failed request) into a Problem; the message is the server's sentence, never a raw code. */
 export function problemOf(error: unknown, status: number | null): Problem {
   const body = error as Partial<ErrorBody> | undefined;
@@ -63,9 +74,9 @@ export function problemOf(error: unknown, status: number | null): Problem {
     const fields: Record<string, string> = {};
     for (const detail of body.details ?? []) {
       const field = fieldOfPath(detail.path);
-      if (field && !fields[field]) fields[field] = detail.message;
+      if (field && !fields[field]) fields[field] = sentence(detail.message);
     }
-    return new Problem(body.error, body.code ?? null, fields);
+    return new Problem(sentence(body.error), body.code ?? null, fields);
   }
   return new Problem(status === null ? 'network' : `status ${status}`, null);
 }
