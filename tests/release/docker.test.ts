@@ -7,7 +7,7 @@ import { freePort } from '../support/process.ts';
 import { waitFor } from '../support/wait.ts';
 import { workdayAt } from '../webhooks/support.ts';
 import { check, dockerEngine, ensureBaseImage, run, type DockerEngine } from './docker-engine.ts';
-import { releaseBuild, type ReleaseBuild } from './release-build.ts';
+import { acmeApi, releaseBuild, type ReleaseBuild } from './release-build.ts';
 
 /*
  * The Dockerfile, built and run with a real Docker engine: non-root, data on the /data volume (kept across a new
@@ -119,16 +119,10 @@ if (skipped) {
     return name;
   }
 
-  async function call(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${url}/api/v1/workspaces/acme${path}`, {
-      method,
-      headers: { 'x-svc-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = (await response.json()) as any;
-    if (response.status !== 200) throw new Error(`${method} ${path} -> ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  }
+  const call = acmeApi(
+    () => url,
+    () => apiKey,
+  );
 
   test('is small: Debian slim and the binary only (under 250 MB)', async () => {
     const bytes = Number(await check(['docker', 'image', 'inspect', '-f', '{{.Size}}', image]));

@@ -38,3 +38,20 @@ export async function releaseBuild(): Promise<ReleaseBuild> {
   }
   return { dir, commit, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * A keyed call to the `acme` workspace of the svc answering at `baseUrl()` (read when called: the server starts
+ * after the helper is made); anything but 200 throws with the answer.
+ */
+export function acmeApi(baseUrl: () => string, apiKey: () => string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl()}/api/v1/workspaces/acme${path}`, {
+      method,
+      headers: { 'x-svc-api-key': apiKey(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await response.json()) as any;
+    if (response.status !== 200) throw new Error(`${method} ${path} -> ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+}

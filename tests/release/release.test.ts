@@ -7,7 +7,7 @@ import { libsqlAddon, RELEASE_TARGETS, ROOT } from '../../scripts/compile-binary
 import { runCli, startServe, type Runtime, type ServeProcess } from '../support/process.ts';
 import { startReceiver, verify, workdayAt, type Receiver } from '../webhooks/support.ts';
 import { run } from './docker-engine.ts';
-import { releaseBuild, type ReleaseBuild } from './release-build.ts';
+import { acmeApi, releaseBuild, type ReleaseBuild } from './release-build.ts';
 
 /*
  * `npm run release`: every platform's binary is an executable of that platform's format and architecture, with
@@ -136,16 +136,10 @@ if (!onLinuxX64) console.log(`svc-linux-x64 smoke test skipped: this machine is 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function call(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${server!.url}/api/v1/workspaces/acme${path}`, {
-      method,
-      headers: { 'x-svc-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = (await response.json()) as any;
-    if (response.status !== 200) throw new Error(`${method} ${path} -> ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  }
+  const call = acmeApi(
+    () => server!.url,
+    () => apiKey,
+  );
 
   test('--version prints the version from package.json and the commit it was built from', async () => {
     const result = await runCli(['--version'], {}, dir, binary);
