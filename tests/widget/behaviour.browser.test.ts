@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { waitFor } from '../support/wait.ts';
-import { acmeApi, seedCatalogue, type Catalogue } from './catalogue.ts';
+import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
 import { chooseDay, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
@@ -175,19 +175,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     const time = await chooseTime(widget, undefined);
     await fillDetails(widget, { name: 'Late Comer', email: 'late@example.com', allergies: 'none' });
     const date = instantIn(day, time, 'Europe/Berlin');
-    // Take the time on every provider; one of them may hold an earlier test's booking there already.
-    for (const providerId of [catalogue.alexId, catalogue.samId]) {
-      await acmeApi(env, 'POST', '/bookings', {
-        serviceId: catalogue.consultationId,
-        providerId,
-        email: 'phone@example.com',
-        name: 'By phone',
-        date,
-        customFields: { allergies: 'none' },
-      }).catch((error: Error) => {
-        if (!error.message.includes(': 409 ')) throw error;
-      });
-    }
+    await takeTimeOnEveryProvider(env, catalogue, date);
     await submit(widget);
     await widget.getByRole('alert').filter({ hasText: 'That time was just taken' }).waitFor();
     await heading(widget, 'Choose a time');

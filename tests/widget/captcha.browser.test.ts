@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import type { Server } from 'bun';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
-import { acmeApi, seedCatalogue, type Catalogue } from './catalogue.ts';
+import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
 import { chooseFirstDay, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
@@ -162,18 +162,7 @@ for (const { provider, script, global } of PROVIDERS) {
         const time = await chooseTime(widget);
         await fillDetails(widget, { name: 'Second Try', email: 'second@example.com', allergies: 'none' });
         const date = instantIn(day, time, 'Europe/Berlin');
-        for (const providerId of [catalogue.alexId, catalogue.samId]) {
-          await acmeApi(env, 'POST', '/bookings', {
-            serviceId: catalogue.consultationId,
-            providerId,
-            email: 'phone@example.com',
-            name: 'By phone',
-            date,
-            customFields: { allergies: 'none' },
-          }).catch((error: Error) => {
-            if (!error.message.includes(': 409 ')) throw error;
-          });
-        }
+        await takeTimeOnEveryProvider(env, catalogue, date);
         const verify = page.getByRole('button', { name: 'Verify you are human' });
         await verify.click();
         await submit(widget);

@@ -72,3 +72,19 @@ export async function seedCatalogue(env: BrowserEnv): Promise<Catalogue> {
     samId: sam.provider.id,
   };
 }
+
+/** Books `date` by phone on every provider of the consultation, so no one is left for the widget's visitor there (one may already hold an earlier test's booking: that 409 is fine). */
+export async function takeTimeOnEveryProvider(env: BrowserEnv, catalogue: Catalogue, date: string): Promise<void> {
+  for (const providerId of [catalogue.alexId, catalogue.samId]) {
+    await acmeApi(env, 'POST', '/bookings', {
+      serviceId: catalogue.consultationId,
+      providerId,
+      email: 'phone@example.com',
+      name: 'By phone',
+      date,
+      customFields: { allergies: 'none' },
+    }).catch((error: Error) => {
+      if (!error.message.includes(': 409 ')) throw error;
+    });
+  }
+}
