@@ -102,7 +102,8 @@ describe('svc serve on a new database', () => {
 
   test('SIGTERM while a request is in flight: the request completes with 200, then the process exits 0 and logs its shutdown', async () => {
     const slow = await startSlowRequest(server.port, '/api/v1/workspaces/demo/config');
-    await Bun.sleep(100);
+    // a marker: once the server has answered a request sent after the slow one's first bytes, it has those bytes
+    expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
     server.signal('SIGTERM');
     await server.waitForLog((line) => line.msg === 'shutting down');
 
