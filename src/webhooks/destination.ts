@@ -98,6 +98,24 @@ async function resolveWithin(resolve: Resolver, host: string): Promise<string[]>
 }
 
 /**
+ * The address a delivery to `url` connects to when private addresses are allowed (SVC_WEBHOOK_ALLOW_PRIVATE):
+ * the host's first address, resolved once here so the request does not look the name up again; undefined for an
+ * address literal, a localhost name, or a name that does not resolve (the request then fails as it would).
+ */
+export async function deliveryAddress(url: URL, resolve: Resolver = systemResolver): Promise<string | undefined> {
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (isIP(host) || host === 'localhost' || host.endsWith('.localhost')) return undefined;
+  try {
+    return (await resolveWithin(resolve, host))[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether `url`'s host is (or resolves to) public addresses only. `localhost` and `*.localhost` are loopback
  * by definition (RFC 6761). A name that does not resolve is reported with `unresolved: true`: the caller
  * decides (a new URL may be accepted before its DNS exists; a delivery cannot go anywhere).

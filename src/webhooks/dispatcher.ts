@@ -6,7 +6,7 @@ import { newId } from '../shared/ids.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Storage, WebhookMessageRecord, WebhookRecord } from '../storage/port.ts';
 import { DELIVERY_TIMEOUT_MS, planOutcome, sendAttempt, type AttemptResult } from './delivery.ts';
-import { checkDestination, systemResolver, type Resolver } from './destination.ts';
+import { checkDestination, deliveryAddress, systemResolver, type Resolver } from './destination.ts';
 import { WEBHOOK_TEST_EVENT } from './events.ts';
 import { openSigningSecret } from './signing-secret.ts';
 
@@ -116,11 +116,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch {
       return failed(`the webhook url ${webhook.url} is not a valid URL`);
     }
+    // The name is resolved once, here, and the attempt connects to that address: what was checked is what is
+    // reached (no second lookup that a rebinding DNS could answer differently).
     let pinnedAddress: string | undefined;
     if (!config.SVC_WEBHOOK_ALLOW_PRIVATE) {
       const destination = await checkDestination(url, resolve);
       if (!destination.ok) return failed(`refused: ${destination.reason}; webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)`);
       pinnedAddress = destination.addresses[0];
+    } else {
+      pinnedAddress = await deliveryAddress(url, resolve);
     }
     let signer: Signer;
     try {

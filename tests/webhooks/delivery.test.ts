@@ -42,6 +42,7 @@ describeEachAdapter('webhook delivery', (adapter) => {
       timestamp: String(Math.floor(t.clock.now() / 1000)),
       signature: expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
       contentType: 'application/json',
+      host: new URL(receiver.url).host,
       body: stored.body,
       at: expect.any(Number),
     });
@@ -407,6 +408,30 @@ describeEachAdapter('webhook delivery', (adapter) => {
       'refused: hooks.customer.test resolves to 10.0.0.5, not a public address (private); webhooks are only sent to public addresses (SVC_WEBHOOK_ALLOW_PRIVATE)',
     );
     expect(receiver.receipts).toHaveLength(0);
+  });
+
+  test('the attempt connects to the address its one lookup gave (a rebinding DNS answers differently the next time); Host keeps the name', async () => {
+    const hook = await t.createWebhook(`http://hooks.rebinding.test:${receiver.port}/hooks`);
+    const resolved: string[] = [];
+    const pinned = createDispatcher({
+      storage: t.deps.storage,
+      config: { ...t.deps.config, SVC_WEBHOOK_ALLOW_PRIVATE: true },
+      clock: t.clock,
+      logger: t.deps.logger,
+      random: () => 0.5,
+      // The first answer is the receiver; any later one would be a closed loopback address (port 9 of 127.0.0.3).
+      resolve: async (host) => {
+        resolved.push(host);
+        return resolved.length === 1 ? ['127.0.0.1'] : ['127.0.0.3'];
+      },
+    });
+    const messageId = await sendTest(hook.id);
+    await pinned.runOnce();
+    // one lookup, by svc; the name itself resolves nowhere (.test), so the request cannot have looked it up again
+    expect(resolved).toEqual(['hooks.rebinding.test']);
+    expect(receiver.receipts).toHaveLength(1);
+    expect(receiver.receipts[0]!.host).toBe(`hooks.rebinding.test:${receiver.port}`);
+    expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 
   test('a signing secret that does not open (SVC_SECRET changed) fails the attempt with the reason; nothing is sent', async () => {

@@ -12,6 +12,8 @@ export interface Receipt {
   timestamp: string;
   signature: string;
   contentType: string | null;
+  /** the Host header: the name the webhook's URL gave, whatever address was reached */
+  host: string | null;
   body: string;
   /** when it arrived, performance.now() */
   at: number;
@@ -50,6 +52,7 @@ export function startReceiver(options: { port?: number; reply?: Reply } = {}): R
           timestamp: request.headers.get('webhook-timestamp') ?? '',
           signature: request.headers.get('webhook-signature') ?? '',
           contentType: request.headers.get('content-type'),
+          host: request.headers.get('host'),
           body: await request.text(),
           at: performance.now(),
         };
