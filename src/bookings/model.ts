@@ -29,11 +29,19 @@ export const Booking = t.Object(
     amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
     serviceId: t.String(),
     providerId: t.String(),
-    // The three below are left out of the demo workspace's keyless reads (decisions section 7); always present otherwise.
+    // The four below are left out of the demo workspace's keyless reads (decisions section 7); always present otherwise.
     phone: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
     notes: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
     customFields: t.Optional(
       t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields, by key; absent in keyless reads of the demo workspace' }),
+    ),
+    cancelReason: t.Optional(
+      nullable(
+        t.String({
+          description:
+            'why it was cancelled, as the canceller gave it (the cancel body, the manage page, an unpaid checkout); null otherwise; absent in keyless reads of the demo workspace',
+        }),
+      ),
     ),
     createdAt: t.String({ format: 'date-time' }),
   },

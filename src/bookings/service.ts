@@ -40,6 +40,7 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
     phone: booking.phone,
     notes: booking.notes,
     customFields: booking.customFields,
+    cancelReason: booking.cancelReason,
     createdAt: isoTime(booking.createdAt),
   };
 }

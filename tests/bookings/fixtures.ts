@@ -152,6 +152,7 @@ export function expectedBooking(fields: {
   phone?: string | null;
   notes?: string | null;
   customFields?: Record<string, unknown>;
+  cancelReason?: string | null;
   createdAt?: string;
 }) {
   const start = Date.parse(fields.start);
@@ -170,6 +171,7 @@ export function expectedBooking(fields: {
     phone: fields.phone ?? null,
     notes: fields.notes ?? null,
     customFields: fields.customFields ?? {},
+    cancelReason: fields.cancelReason ?? null,
     createdAt: fields.createdAt ?? '2026-11-23T08:00:00.000Z',
   };
 }

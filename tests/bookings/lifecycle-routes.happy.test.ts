@@ -35,7 +35,7 @@ describeEachAdapter('booking lifecycle routes', (adapter) => {
     const booking = await create('10:00');
     const response = await act(booking.id, 'cancel', { reason: 'customer is ill' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, booking: { ...booking, status: 'CANCELLED' } });
+    expect(response.body).toEqual({ success: true, booking: { ...booking, status: 'CANCELLED', cancelReason: 'customer is ill' } });
     const [stored] = await storedBookings(app);
     expect(stored!.status).toBe('CANCELLED');
     expect(stored!.cancelReason).toBe('customer is ill');

@@ -114,7 +114,9 @@ describeBrowser("the admin panel's sections in Chromium: embedded across origins
     await page.getByLabel('Reason for the customer (optional)').fill('Stylist ill');
     await page.getByRole('button', { name: 'Cancel this booking' }).click();
     await page.locator('.badge').filter({ hasText: 'Cancelled' }).waitFor();
-    expect((await api(env, 'GET', `/bookings/${nora.id}`)).body.booking.status).toBe('CANCELLED');
+    expect((await api(env, 'GET', `/bookings/${nora.id}`)).body.booking).toMatchObject({ status: 'CANCELLED', cancelReason: 'Stylist ill' });
+    // the reason stays with the booking, in its details
+    await page.locator('.facts-list div').filter({ hasText: 'Reason for cancelling' }).locator('dd').filter({ hasText: 'Stylist ill' }).waitFor();
     expect(errors).toEqual([]);
     await close();
   });

@@ -101,7 +101,7 @@ describeEachAdapter('stripe webhook', (adapter) => {
   test('checkout.session.async_payment_failed cancels the booking (payment failed) and frees its slot', async () => {
     expect(answer(await send('checkout.session.async_payment_failed', { status: 'complete', payment_status: 'unpaid' }))).toEqual(ok('closed'));
     const cancelled = await getBooking();
-    expect(cancelled).toEqual({ ...booking, status: 'CANCELLED' });
+    expect(cancelled).toEqual({ ...booking, status: 'CANCELLED', cancelReason: 'payment failed' });
     expect((await storedBookings(app))[0]!.cancelReason).toBe('payment failed');
     expect(await payment()).toMatchObject({ status: 'failed', refundDue: false });
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([

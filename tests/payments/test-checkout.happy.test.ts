@@ -181,7 +181,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(cancelled.headers.get('location')).toBe(`/checkout/${id}/cancelled`);
 
     const booking = await getBooking(created.booking.id);
-    expect(booking).toEqual({ ...created.booking, status: 'CANCELLED' });
+    expect(booking).toEqual({ ...created.booking, status: 'CANCELLED', cancelReason: 'payment checkout cancelled' });
     expect((await storedBookings(app))[0]!.cancelReason).toBe('payment checkout cancelled');
     expect(await paymentsOf(app, created.booking.id)).toEqual([expect.objectContaining({ status: 'expired', refundDue: false })]);
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([
@@ -239,7 +239,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     const id = checkoutId(created.checkoutUrl);
     app.clock.set(now + 30 * MINUTE);
     expect(await expireHolds(app.deps, app.clock.now())).toBe(1);
-    expect(await getBooking(created.booking.id)).toEqual({ ...created.booking, status: 'CANCELLED' });
+    expect(await getBooking(created.booking.id)).toEqual({ ...created.booking, status: 'CANCELLED', cancelReason: 'payment hold expired' });
     expect((await book()).status).toBe(200);
 
     expect(mainOf((await app.request('GET', `/checkout/${id}`)).body)).toContain('<h1>Booking cancelled</h1>');

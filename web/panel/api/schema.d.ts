@@ -977,6 +977,8 @@ export interface components {
             customFields?: {
                 [key: string]: unknown;
             };
+            /** @description why it was cancelled, as the canceller gave it (the cancel body, the manage page, an unpaid checkout); null otherwise; absent in keyless reads of the demo workspace */
+            cancelReason?: string | null;
             /** Format: date-time */
             createdAt: string;
         };

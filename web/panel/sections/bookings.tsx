@@ -277,6 +277,12 @@ function BookingDetails({ client, workspace, can, notify, t, booking, onClose, o
           <dt>{t.amount}</dt>
           <dd>{booking.amount ? (currency ? moneyOf(workspace, booking.amount, currency) : booking.amount.toFixed(2)) : t.free}</dd>
         </div>
+        {booking.status === 'CANCELLED' && booking.cancelReason && (
+          <div>
+            <dt>{t.cancelReason}</dt>
+            <dd>{booking.cancelReason}</dd>
+          </div>
+        )}
         {payment && (
           <div>
             <dt>{t.payment}</dt>
