@@ -106,6 +106,7 @@ export function manageRoutes(deps: AppDeps) {
       );
       if (times.length === 0) parts.push(`<p>${say('No free times on this day.', 'An diesem Tag sind keine Zeiten frei.')}</p>`);
       else {
+        parts.push(`<p class="zone">${say(`Times in ${workspace.timezone}.`, `Uhrzeiten in ${workspace.timezone}.`)}</p>`);
         const instants = times.map((time) => Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(workspace.timezone).toInstant().toString());
         parts.push(
           `<form method="post" action="${base}/reschedule"><div class="times">${times.map((time, i) => `<button type="submit" name="date" value="${escapeHtml(instants[i]!)}">${escapeHtml(time)}</button>`).join('')}</div></form>`,

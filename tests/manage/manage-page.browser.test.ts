@@ -63,6 +63,7 @@ describeBrowser('the manage page in Chromium, JavaScript off, at phone width', (
     await page.getByLabel('Day', { exact: true }).fill(otherDay);
     await page.getByRole('button', { name: 'Show free times' }).click();
     await page.waitForURL((url) => url.searchParams.get('day') === otherDay);
+    await page.getByText('Times in Europe/Berlin.').waitFor();
     const times = page.locator('form[action$="/reschedule"] button');
     expect(await times.count()).toBeGreaterThan(0);
     const chosen = (await times.first().textContent())!;
