@@ -97,17 +97,25 @@ async function resolveWithin(resolve: Resolver, host: string): Promise<string[]>
   }
 }
 
+/** `url`'s host as DNS and address checks want it: no IPv6 brackets, no trailing dot, lower case. */
+function hostOf(url: URL): string {
+  return url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+}
+
+/** `localhost` and `*.localhost` are loopback by definition (RFC 6761), whatever a resolver says. */
+const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
+
 /**
  * The address a delivery to `url` connects to when private addresses are allowed (SVC_WEBHOOK_ALLOW_PRIVATE):
  * the host's first address, resolved once here so the request does not look the name up again; undefined for an
  * address literal, a localhost name, or a name that does not resolve (the request then fails as it would).
  */
 export async function deliveryAddress(url: URL, resolve: Resolver = systemResolver): Promise<string | undefined> {
-  const host = url.hostname
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  if (isIP(host) || host === 'localhost' || host.endsWith('.localhost')) return undefined;
+  const host = hostOf(url);
+  if (isIP(host) || isLocalhostName(host)) return undefined;
   try {
     return (await resolveWithin(resolve, host))[0];
   } catch {
@@ -121,11 +129,8 @@ export async function deliveryAddress(url: URL, resolve: Resolver = systemResolv
  * decides (a new URL may be accepted before its DNS exists; a delivery cannot go anywhere).
  */
 export async function checkDestination(url: URL, resolve: Resolver = systemResolver): Promise<DestinationCheck> {
-  const host = url.hostname
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, reason: `${host} is not a public address (loopback)` };
+  const host = hostOf(url);
+  if (isLocalhostName(host)) return { ok: false, reason: `${host} is not a public address (loopback)` };
   let addresses: string[];
   if (isIP(host)) {
     addresses = [host];
