@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { calendarDocument, type CalendarEntry } from '../mail/calendar.ts';
 import { findProvider } from '../services/service.ts';
-import { randomToken, sha256Hex } from '../shared/secrets.ts';
+import { CAPABILITY_TOKEN_BYTES, isCapabilityToken, randomToken, sha256Hex } from '../shared/secrets.ts';
 import type { WorkspaceRecord } from '../storage/port.ts';
 
 /*
@@ -15,16 +15,13 @@ const DAY_MS = 86_400_000;
 export const FEED_DAYS_BACK = 30;
 /** The most entries one feed carries: a calendar app polls it, so it stays small enough to answer at once. */
 const FEED_MAX_ENTRIES = 5000;
-const TOKEN_BYTES = 32;
-/** The shape of a token (43 base64url characters): anything else is not looked up at all. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export const calendarFeedUrl = (publicUrl: string, token: string) => `${publicUrl}/ics/${token}.ics`;
 
 /** A new feed address for the provider (404 NOT_FOUND for a provider not in the workspace); the old one stops. */
 export async function newCalendarFeed(deps: Pick<AppDeps, 'storage' | 'clock' | 'config'>, workspace: WorkspaceRecord, providerId: string): Promise<string> {
   const provider = await findProvider(deps, workspace, providerId);
-  const token = randomToken('', TOKEN_BYTES);
+  const token = randomToken('', CAPABILITY_TOKEN_BYTES);
   await deps.storage.putCalendarFeed({ providerId: provider.id, workspaceId: workspace.id, tokenHash: sha256Hex(token), createdAt: deps.clock.now() });
   return calendarFeedUrl(deps.config.SVC_PUBLIC_URL, token);
 }
@@ -35,7 +32,7 @@ export async function newCalendarFeed(deps: Pick<AppDeps, 'storage' | 'clock' | 
  * entry is one and the same booking everywhere.
  */
 export async function calendarFeedDocument(deps: Pick<AppDeps, 'storage' | 'clock' | 'config'>, token: string): Promise<string | null> {
-  if (!TOKEN_SHAPE.test(token)) return null;
+  if (!isCapabilityToken(token)) return null;
   const feed = await deps.storage.findCalendarFeed(sha256Hex(token));
   const workspace = feed ? await deps.storage.getWorkspaceById(feed.workspaceId) : null;
   const provider = feed && workspace ? await deps.storage.getProvider(workspace.id, feed.providerId) : null;

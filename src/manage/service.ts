@@ -2,12 +2,11 @@ import { changeStatus, rescheduleBooking, toBookingJson } from '../bookings/serv
 import type { AppDeps } from '../deps.ts';
 import { busyMargin, type Offering } from '../scheduling/availability.ts';
 import { AppError, notFound } from '../shared/errors.ts';
+import { isCapabilityToken } from '../shared/secrets.ts';
 import type { BookingRecord, WorkspaceRecord } from '../storage/port.ts';
 import { hashManageToken } from './token.ts';
 
 const HOUR_MS = 3_600_000;
-/** The shape of a token (43 base64url characters): anything else is not looked up at all. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface ManagedBooking {
   booking: BookingRecord;
@@ -18,7 +17,7 @@ export interface ManagedBooking {
 
 /** The booking a manage-link token opens; 404 NOT_FOUND for any other string (the same answer, however it differs). */
 export async function openManagedBooking(deps: Pick<AppDeps, 'storage'>, token: string): Promise<ManagedBooking> {
-  const booking = TOKEN_SHAPE.test(token) ? await deps.storage.findBookingByManageToken(hashManageToken(token)) : null;
+  const booking = isCapabilityToken(token) ? await deps.storage.findBookingByManageToken(hashManageToken(token)) : null;
   const workspace = booking ? await deps.storage.getWorkspaceById(booking.workspaceId) : null;
   if (!booking || !workspace) throw notFound('booking');
   const [service, provider] = await Promise.all([

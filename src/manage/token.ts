@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../shared/secrets.ts';
+import { CAPABILITY_TOKEN_BYTES, randomToken, sha256Hex } from '../shared/secrets.ts';
 import { openSigningSecret, sealSigningSecret } from '../webhooks/signing-secret.ts';
 
 /*
@@ -6,8 +6,6 @@ import { openSigningSecret, sealSigningSecret } from '../webhooks/signing-secret
  * the link again days later, so the token is also kept sealed (AES-256-GCM under SVC_SECRET, the sealing the
  * webhook signing secrets use, bound to the booking id): a database dump alone holds no working link.
  */
-
-const TOKEN_BYTES = 32;
 
 export interface ManageToken {
   token: string;
@@ -19,7 +17,7 @@ export interface ManageToken {
 const sealingContext = (bookingId: string) => `manage-link:${bookingId}`;
 
 export async function newManageToken(bookingId: string, svcSecret: string | undefined): Promise<ManageToken> {
-  const token = randomToken('', TOKEN_BYTES);
+  const token = randomToken('', CAPABILITY_TOKEN_BYTES);
   return { token, hash: hashManageToken(token), sealed: svcSecret ? await sealSigningSecret(token, svcSecret, sealingContext(bookingId)) : null };
 }
 
