@@ -131,8 +131,10 @@ export function Connecting({ problem }: { problem: string | null }) {
   );
 }
 
-/** The standalone /admin sign-in: workspace slug and API key, exchanged for a session; the key is not kept. */
-/** The standalone sign-in; `workspace` prefills the slug (from `/admin?workspace=…`, where "Open full admin" leads). */
+/**
+ * The standalone /admin sign-in: workspace slug and API key, exchanged for a session; the key is not kept.
+ * `workspace` prefills the slug (from `/admin?workspace=…`, where "Open full admin" leads).
+ */
 export function SignIn({ state, workspace = '' }: { state: PanelSessionState; workspace?: string }) {
   const busy = useSignal(false);
   const submit = async (event: Event) => {
