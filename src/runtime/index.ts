@@ -40,5 +40,5 @@ export interface HttpServer {
  * over 64 KiB itself (src/http/body-limit.ts), with the contract's error body.
  */
 export async function serve(options: ServeOptions): Promise<HttpServer> {
-  return runtimeName === 'bun' ? bunServe(options) : await nodeHttpServe(options);
+  return runtimeName === 'bun' ? await bunServe(options) : await nodeHttpServe(options);
 }

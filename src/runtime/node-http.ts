@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { answerClientError } from './connections.ts';
 import type { HttpServer, ServeOptions } from './index.ts';
 
 /*
@@ -79,20 +80,6 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
   else outgoing.end();
 }
 
-/** What the parser's refusal of a request that never reached the app gets: the status and the contract's error body. */
-function clientErrorAnswer(code: string | undefined): string {
-  const [status, reason, message] =
-    code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'request headers are too large']
-      : code === 'HPE_INVALID_VERSION'
-        ? [505, 'HTTP Version Not Supported', 'only HTTP/1.0 and HTTP/1.1 are served']
-        : code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT'
-          ? [408, 'Request Timeout', 'the request did not arrive in time']
-          : [400, 'Bad Request', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify({ success: false, error: message, code: 'VALIDATION_ERROR' });
-  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
-}
-
 /** `node:http`'s server; the peer address is the socket's `remoteAddress`. It sets no request body limit. */
 export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   let pending = 0;
@@ -124,12 +111,7 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       pending--;
     }
   });
-  // A request the parser refuses (a bad request line or version, oversized headers) never reaches the app: it
-  // still gets the contract's error body, not the runtime's bare answer.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
-    else socket.end(clientErrorAnswer(error.code));
-  });
+  server.on('clientError', answerClientError);
   server.on('connection', (socket: Socket) => {
     connections.set(socket, 0);
     socket.once('close', () => connections.delete(socket));

@@ -9,6 +9,30 @@ export interface RawResponse {
 }
 
 /**
+ * Opens a connection to `port`, writes `bytes` (maybe nothing, maybe half a request) and then goes quiet;
+ * resolves with everything the server sent once it closes the connection.
+ */
+function untilClosed(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(bytes));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+/** Three connections that go quiet: one sends nothing, one half a request head, one a request kept alive. */
+export async function quietConnections(port: number): Promise<{ silent: string; halfHead: string; keptAlive: string }> {
+  const [silent, halfHead, keptAlive] = await Promise.all([
+    untilClosed(port, ''),
+    untilClosed(port, 'GET /healthz HTTP/1.1\r\nHo'),
+    untilClosed(port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'),
+  ]);
+  return { silent, halfHead, keptAlive };
+}
+
+/**
  * Sends `request` (the exact bytes of one HTTP request) over a fresh TCP connection to `port` on 127.0.0.1,
  * optionally from `localAddress` (another loopback address), and reads one answer. Resolves when the answer's
  * Content-Length is in or the server closes the connection.

@@ -4,7 +4,7 @@ import { startServer, type RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
-import { rawRequest } from './raw-http.ts';
+import { rawRequest, quietConnections } from './raw-http.ts';
 
 /*
  * What a probe of the running server found, checked against `svc serve`'s own Bun.serve over raw sockets:
@@ -143,19 +143,41 @@ describe('svc serve over raw HTTP', () => {
     });
   });
 
-  /*
-   * Bun's HTTP parser answers these itself, before any JavaScript runs (Bun.serve's `error` handler is not
-   * called): no hook can give them the contract's body. Pinned here so that a Bun upgrade that changes it is
-   * noticed; README "Access" says the same.
-   */
-  test("known limit (Bun): a bad HTTP version, oversized headers and a malformed request line get Bun's bare answer", async () => {
-    const badVersion = await rawRequest(server.port, 'GET /healthz HTTP/2.7\r\nHost: localhost\r\n\r\n');
-    const hugeHeaders = await rawRequest(server.port, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
-    const malformed = await rawRequest(server.port, 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    expect([badVersion, hugeHeaders, malformed].map((response) => [response.status, response.text])).toEqual([
-      [505, ''],
-      [431, ''],
-      [400, ''],
-    ]);
+  test("requests Bun's parser refuses get the contract error body, and the server goes on serving", async () => {
+    const apiKey = await freshKey('parser-refusals');
+    const refusals = {
+      badVersion: 'GET /healthz HTTP/2.7\r\nHost: localhost\r\n\r\n',
+      hugeHeaders: `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      malformedLine: 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      notHttp: 'NOT HTTP AT ALL\r\n\r\n',
+      badChunk: `POST /api/v1/workspaces/parser-refusals/services HTTP/1.1\r\nHost: localhost\r\nx-svc-api-key: ${apiKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nxx\r\n0\r\n\r\n`,
+    };
+    const answers = Object.fromEntries(
+      await Promise.all(Object.entries(refusals).map(async ([name, request]) => [name, await rawRequest(server.port, request)] as const)),
+    );
+    expect(Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, answer.status]))).toEqual({
+      badVersion: 505,
+      hugeHeaders: 431,
+      malformedLine: 400,
+      notHttp: 400,
+      badChunk: 400,
+    });
+    for (const answer of Object.values(answers)) {
+      expect(answer.headers['content-type']).toBe('application/json');
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.body).toEqual({ success: false, error: expect.any(String), code: 'VALIDATION_ERROR' });
+    }
+    expect(answers.badVersion!.body.error).toBe('only HTTP/1.0 and HTTP/1.1 are served');
+    expect(answers.hugeHeaders!.body.error).toBe('request headers are too large');
+    const services = await get('/api/v1/workspaces/parser-refusals/services', ['Host: localhost', `x-svc-api-key: ${apiKey}`]);
+    expect({ status: services.status, services: services.body.services }).toEqual({ status: 200, services: [] });
+    const health = await get('/healthz');
+    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { success: true, status: 'ok' } });
   });
+
+  test('connections that go quiet are closed by the server (no answer owed): silent, half a request head, idle keep-alive', async () => {
+    const { silent, halfHead, keptAlive } = await quietConnections(server.port);
+    expect([silent, halfHead]).toEqual(['', '']);
+    expect(keptAlive).toStartWith('HTTP/1.1 200 OK');
+  }, 40_000);
 });
