@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { answerClientError } from './connections.ts';
+import { answerClientError, IDLE_TIMEOUT_SECONDS } from './connections.ts';
 import type { HttpServer, ServeOptions } from './index.ts';
 
 /*
@@ -89,9 +89,12 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
    * close() takes a keep-alive connection with half a request head for idle and closes it unanswered.
    */
   const connections = new Map<Socket, number>();
+  /** connections with a request being answered: only these may stay quiet past the idle timeout */
+  const answering = new Set<Socket>();
   const server = createServer(async (incoming, outgoing) => {
     pending++;
     const socket = incoming.socket;
+    answering.add(socket);
     const aborted = new AbortController();
     outgoing.once('finish', () => connections.set(socket, socket.bytesRead));
     // the client went away before the whole answer was written
@@ -109,12 +112,16 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       } else outgoing.destroy();
     } finally {
       pending--;
+      answering.delete(socket);
     }
   });
   server.on('clientError', answerClientError);
   server.on('connection', (socket: Socket) => {
     connections.set(socket, 0);
     socket.once('close', () => connections.delete(socket));
+    socket.setTimeout(IDLE_TIMEOUT_SECONDS * 1000, () => {
+      if (!answering.has(socket)) socket.destroy();
+    });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
-import { rawRequest } from '../http/raw-http.ts';
+import { rawRequest, quietConnections } from '../http/raw-http.ts';
 import { CHILD_CWD, denoMissing, freePort, runCli, startServe, type ServeProcess } from '../support/process.ts';
 import { ADAPTERS, createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
@@ -430,6 +430,14 @@ for (const adapter of ADAPTERS) {
       for (const answer of [badVersion, hugeHeaders, malformed])
         expect(answer.body).toEqual({ success: false, error: expect.any(String), code: 'VALIDATION_ERROR' });
     });
+
+    // the connection handling does not depend on the database: once is enough
+    if (adapter === 'libsql')
+      test('connections that go quiet are closed (no answer owed): silent, half a request head, idle keep-alive', async () => {
+        const { silent, halfHead, keptAlive } = await quietConnections(server.port);
+        expect([silent, halfHead]).toEqual(['', '']);
+        expect(keptAlive).toStartWith('HTTP/1.1 200 OK');
+      }, 40_000);
 
     test('the scheduler: the croner jobs run (expire-holds, every 15 s)', async () => {
       const ran = await server.waitForLog((line) => line.msg === 'job ran' && line.job === 'expire-holds', 20_000);
