@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Server } from 'bun';
 import { answerClientError, IDLE_TIMEOUT_SECONDS } from './connections.ts';
 import type { HttpServer, ServeOptions } from './index.ts';
@@ -40,10 +41,20 @@ export async function bunServe(options: ServeOptions): Promise<HttpServer> {
  * scripts/bench/http.ts), and refusals reach `clientError`. This leans on how Bun builds node:http:
  * tests/http/real-server.test.ts fails when it stops working, and svc then falls back to plain Bun.serve (bare
  * refusals) rather than failing to start.
+ *
+ * Such a server leaves `Expect: 100-continue` to node:http, which no longer sees the requests: svc writes the
+ * interim answer to the connection itself (found by the client's address and port), or a client that asks for
+ * it would wait for its own timeout (curl 1 s, .NET Framework 350 ms) before it sent its body.
  */
 async function serveWithClientErrors(options: ServeOptions, fetch: Fetch): Promise<Server<undefined> | undefined> {
   const host = createServer({ requireHostHeader: false });
   host.on('clientError', answerClientError);
+  const connections = new Map<string, Socket>();
+  host.on('connection', (socket: Socket) => {
+    const peer = `${socket.remoteAddress}|${socket.remotePort}`;
+    connections.set(peer, socket);
+    socket.once('close', () => connections.delete(peer));
+  });
   const bun = Bun as { serve: typeof Bun.serve };
   const bunServe = bun.serve;
   let created: Server<undefined> | undefined;
@@ -60,6 +71,13 @@ async function serveWithClientErrors(options: ServeOptions, fetch: Fetch): Promi
     await new Promise((closed) => host.close(closed));
     return undefined;
   }
-  created.reload({ fetch } as Parameters<Server<undefined>['reload']>[0]);
+  const answeringExpect: Fetch = (request, server) => {
+    if (request.headers.get('expect')?.toLowerCase() === '100-continue') {
+      const peer = server.requestIP(request);
+      if (peer) connections.get(`${peer.address}|${peer.port}`)?.write('HTTP/1.1 100 Continue\r\n\r\n');
+    }
+    return fetch(request, server);
+  };
+  created.reload({ fetch: answeringExpect } as Parameters<Server<undefined>['reload']>[0]);
   return created;
 }

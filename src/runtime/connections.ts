@@ -1,21 +1,25 @@
 import type { Socket } from 'node:net';
+import type { ErrorCode } from '../shared/errors.ts';
 
 /** Bun.serve's own default, kept on both runtimes: a connection that sends nothing for this long is closed. */
 export const IDLE_TIMEOUT_SECONDS = 10;
 
-/** What the parser's refusal of a request that never reached the app gets: the status and the contract's error body. */
-function clientErrorAnswer(code: string | undefined): string {
-  const [status, reason, message] =
-    code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'request headers are too large']
-      : code === 'HPE_INVALID_VERSION'
-        ? [505, 'HTTP Version Not Supported', 'only HTTP/1.0 and HTTP/1.1 are served']
-        : code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
-          ? [413, 'Content Too Large', 'chunk extensions are too large']
-          : code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT'
-            ? [408, 'Request Timeout', 'the request did not arrive in time']
-            : [400, 'Bad Request', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify({ success: false, error: message, code: 'VALIDATION_ERROR' });
+type Refusal = [status: number, reason: string, code: ErrorCode, message: string];
+
+/** The parser's error codes (llhttp's, as node:http names them) whose answer is not a plain 400. */
+const REFUSALS = new Map<string | undefined, Refusal>([
+  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large', 'VALIDATION_ERROR', 'request headers are too large']],
+  ['HPE_INVALID_VERSION', [505, 'HTTP Version Not Supported', 'VALIDATION_ERROR', 'only HTTP/1.0 and HTTP/1.1 are served']],
+  ['HPE_CHUNK_EXTENSIONS_OVERFLOW', [413, 'Content Too Large', 'PAYLOAD_TOO_LARGE', 'chunk extensions are too large']],
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout', 'VALIDATION_ERROR', 'the request did not arrive in time']],
+  ['ERR_HTTP_HEADERS_TIMEOUT', [408, 'Request Timeout', 'VALIDATION_ERROR', 'the request did not arrive in time']],
+]);
+const MALFORMED: Refusal = [400, 'Bad Request', 'VALIDATION_ERROR', 'the request is not valid HTTP/1.1'];
+
+/** What the parser's refusal of a request that never reached the app gets: its status and the contract's error body. */
+function clientErrorAnswer(parserCode: string | undefined): string {
+  const [status, reason, code, message] = REFUSALS.get(parserCode) ?? MALFORMED;
+  const body = JSON.stringify({ success: false, error: message, code });
   return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
@@ -25,5 +29,7 @@ function clientErrorAnswer(code: string | undefined): string {
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
+  // bytes after a request that said `Connection: close`: that request has its answer, and nothing more is owed
+  else if (error.code === 'HPE_CLOSED_CONNECTION') socket.end();
   else socket.end(clientErrorAnswer(error.code));
 }

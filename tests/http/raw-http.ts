@@ -12,7 +12,7 @@ export interface RawResponse {
  * Opens a connection to `port`, writes `bytes` (maybe nothing, maybe half a request) and then goes quiet;
  * resolves with everything the server sent once it closes the connection.
  */
-function untilClosed(port: number, bytes: string): Promise<string> {
+export function untilClosed(port: number, bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(bytes));
     let received = '';
@@ -69,6 +69,44 @@ export function rawRequest(port: number, request: string, options: { localAddres
     socket.on('error', (error) => {
       if (!settled) reject(error);
     });
+  });
+}
+
+const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n');
+
+/**
+ * Sends a request head that asks `Expect: 100-continue` over a fresh connection, and its body only once the
+ * server has answered `100 Continue` (as curl does; it gives up waiting after 1 s). Rejects when the interim
+ * answer has not come within `patienceMs`, or another answer came instead.
+ */
+export function sendAfterContinue(port: number, head: string, body: string, patienceMs = 3000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(head));
+    const fail = (error: Error) => {
+      socket.destroy();
+      reject(error);
+    };
+    const impatient = setTimeout(() => fail(new Error(`no 100 Continue within ${patienceMs} ms`)), patienceMs);
+    let received = Buffer.alloc(0);
+    let continued = false;
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk as Buffer]);
+      if (!continued) {
+        if (received.length < CONTINUE.length) return;
+        clearTimeout(impatient);
+        if (!received.subarray(0, CONTINUE.length).equals(CONTINUE))
+          return fail(new Error(`answered before the body: ${JSON.stringify(received.toString('latin1').slice(0, 200))}`));
+        continued = true;
+        received = received.subarray(CONTINUE.length);
+        socket.write(body);
+      }
+      const parsed = parse(received);
+      if (parsed?.complete) {
+        socket.destroy();
+        resolve(parsed);
+      }
+    });
+    socket.on('error', (error) => fail(error));
   });
 }
 

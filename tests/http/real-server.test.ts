@@ -4,7 +4,7 @@ import { startServer, type RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
-import { rawRequest, quietConnections } from './raw-http.ts';
+import { quietConnections, rawRequest, sendAfterContinue, untilClosed } from './raw-http.ts';
 
 /*
  * What a probe of the running server found, checked against `svc serve`'s own Bun.serve over raw sockets:
@@ -83,7 +83,7 @@ describe('svc serve over raw HTTP', () => {
     expect((await get('/api/v1/workspaces/acme/config', ['Host: a'], { localAddress: '127.0.0.15' })).status).toBe(429);
   });
 
-  test('HTTP/1.0 without a Host header is served: /healthz, a public route, a keyed route', async () => {
+  test('HTTP/1.0 (and 1.1) without a Host header is served: /healthz, a public route, a keyed route', async () => {
     const health = await get('/healthz', [], { version: 'HTTP/1.0' });
     expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { success: true, status: 'ok' } });
     const config = await get('/api/v1/workspaces/acme/config', [], { version: 'HTTP/1.0', localAddress: '127.0.0.16' });
@@ -92,6 +92,9 @@ describe('svc serve over raw HTTP', () => {
     const keyed = await get('/api/v1/workspaces/acme', [`x-svc-api-key: ${apiKey}`], { version: 'HTTP/1.0', localAddress: '127.0.0.16' });
     expect(keyed.status).toBe(200);
     expect(keyed.body.workspace.slug).toBe('acme');
+    // HTTP/1.1 requires a Host; svc routes by the path alone and serves it all the same
+    const http11 = await get('/healthz', [], { version: 'HTTP/1.1' });
+    expect({ status: http11.status, body: http11.body }).toEqual({ status: 200, body: { success: true, status: 'ok' } });
   });
 
   /** A workspace and key of its own, so that a test's requests have a budget of their own. */
@@ -150,6 +153,7 @@ describe('svc serve over raw HTTP', () => {
       hugeHeaders: `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       malformedLine: 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n',
       notHttp: 'NOT HTTP AT ALL\r\n\r\n',
+      unknownMethod: 'FOO /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n',
       badChunk: `POST /api/v1/workspaces/parser-refusals/services HTTP/1.1\r\nHost: localhost\r\nx-svc-api-key: ${apiKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nxx\r\n0\r\n\r\n`,
     };
     const answers = Object.fromEntries(
@@ -160,6 +164,7 @@ describe('svc serve over raw HTTP', () => {
       hugeHeaders: 431,
       malformedLine: 400,
       notHttp: 400,
+      unknownMethod: 400,
       badChunk: 400,
     });
     for (const answer of Object.values(answers)) {
@@ -167,12 +172,46 @@ describe('svc serve over raw HTTP', () => {
       expect(answer.headers.connection).toBe('close');
       expect(answer.body).toEqual({ success: false, error: expect.any(String), code: 'VALIDATION_ERROR' });
     }
+    const hugeChunkExtension = await rawRequest(
+      server.port,
+      `POST /api/v1/workspaces/parser-refusals/services HTTP/1.1\r\nHost: localhost\r\nx-svc-api-key: ${apiKey}\r\nTransfer-Encoding: chunked\r\n\r\n3;${'e'.repeat(20_000)}\r\nabc\r\n0\r\n\r\n`,
+    );
+    expect({ status: hugeChunkExtension.status, body: hugeChunkExtension.body }).toEqual({
+      status: 413,
+      body: { success: false, error: 'chunk extensions are too large', code: 'PAYLOAD_TOO_LARGE' },
+    });
     expect(answers.badVersion!.body.error).toBe('only HTTP/1.0 and HTTP/1.1 are served');
     expect(answers.hugeHeaders!.body.error).toBe('request headers are too large');
     const services = await get('/api/v1/workspaces/parser-refusals/services', ['Host: localhost', `x-svc-api-key: ${apiKey}`]);
     expect({ status: services.status, services: services.body.services }).toEqual({ status: 200, services: [] });
     const health = await get('/healthz');
     expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { success: true, status: 'ok' } });
+  });
+
+  test('bytes after a request that said Connection: close get no answer of their own: one answer, then the connection closes', async () => {
+    const answer = await untilClosed(
+      server.port,
+      'GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n',
+    );
+    expect(answer.match(/HTTP\/1\.1 \d{3} /g)).toEqual(['HTTP/1.1 200 ']);
+  });
+
+  test('Expect: 100-continue gets 100 Continue before the body is sent, then the answer', async () => {
+    const apiKey = await freshKey('expect-continue');
+    const body = JSON.stringify({ name: 'Sent after 100 Continue', duration: 30, price: 35, currency: 'EUR' });
+    const head = [
+      'POST /api/v1/workspaces/expect-continue/services HTTP/1.1',
+      'Host: localhost',
+      `x-svc-api-key: ${apiKey}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Expect: 100-continue',
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    const response = await sendAfterContinue(server.port, head, body);
+    expect({ status: response.status, name: response.body.service?.name }).toEqual({ status: 200, name: 'Sent after 100 Continue' });
   });
 
   test('connections that go quiet are closed by the server (no answer owed): silent, half a request head, idle keep-alive', async () => {

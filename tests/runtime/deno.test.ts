@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
-import { rawRequest, quietConnections } from '../http/raw-http.ts';
+import { quietConnections, rawRequest, sendAfterContinue } from '../http/raw-http.ts';
 import { CHILD_CWD, denoMissing, freePort, runCli, startServe, type ServeProcess } from '../support/process.ts';
 import { ADAPTERS, createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
@@ -429,6 +429,27 @@ for (const adapter of ADAPTERS) {
       for (const answer of [badVersion, hugeHeaders, malformed]) expect(answer.headers['content-type']).toBe('application/json');
       for (const answer of [badVersion, hugeHeaders, malformed])
         expect(answer.body).toEqual({ success: false, error: expect.any(String), code: 'VALIDATION_ERROR' });
+    });
+
+    test('Expect: 100-continue gets 100 Continue before the body is sent, then the answer to that body', async () => {
+      const body = JSON.stringify({ name: 'No duration' });
+      const head = [
+        'POST /api/v1/workspaces/acme/services HTTP/1.1',
+        'Host: localhost',
+        `X-Svc-Api-Key: ${apiKey}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Expect: 100-continue',
+        'Connection: close',
+        '',
+        '',
+      ].join('\r\n');
+      const answer = await sendAfterContinue(server.port, head, body);
+      expect({ status: answer.status, code: answer.body.code, error: answer.body.error }).toEqual({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        error: expect.stringContaining('duration'),
+      });
     });
 
     // the connection handling does not depend on the database: once is enough
