@@ -9,7 +9,7 @@ type Refusal = [status: number, reason: string, code: ErrorCode, message: string
 /** The parser's error codes (llhttp's, as node:http names them) whose answer is not a plain 400. */
 const REFUSALS = new Map<string | undefined, Refusal>([
   ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large', 'VALIDATION_ERROR', 'request headers are too large']],
-  ['HPE_INVALID_VERSION', [505, 'HTTP Version Not Supported', 'VALIDATION_ERROR', 'only HTTP/1.0 and HTTP/1.1 are served']],
+  ['HPE_INVALID_VERSION', [505, 'HTTP Version Not Supported', 'VALIDATION_ERROR', 'only HTTP/1.0 and HTTP/1.1 are served, their lines ending in CRLF']],
   ['HPE_CHUNK_EXTENSIONS_OVERFLOW', [413, 'Content Too Large', 'PAYLOAD_TOO_LARGE', 'chunk extensions are too large']],
   ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout', 'VALIDATION_ERROR', 'the request did not arrive in time']],
   ['ERR_HTTP_HEADERS_TIMEOUT', [408, 'Request Timeout', 'VALIDATION_ERROR', 'the request did not arrive in time']],

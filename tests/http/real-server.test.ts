@@ -180,7 +180,7 @@ describe('svc serve over raw HTTP', () => {
       status: 413,
       body: { success: false, error: 'chunk extensions are too large', code: 'PAYLOAD_TOO_LARGE' },
     });
-    expect(answers.badVersion!.body.error).toBe('only HTTP/1.0 and HTTP/1.1 are served');
+    expect(answers.badVersion!.body.error).toBe('only HTTP/1.0 and HTTP/1.1 are served, their lines ending in CRLF');
     expect(answers.hugeHeaders!.body.error).toBe('request headers are too large');
     const services = await get('/api/v1/workspaces/parser-refusals/services', ['Host: localhost', `x-svc-api-key: ${apiKey}`]);
     expect({ status: services.status, services: services.body.services }).toEqual({ status: 200, services: [] });
