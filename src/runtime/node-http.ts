@@ -91,7 +91,7 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   const connections = new Map<Socket, number>();
   /** connections with a request being answered: only these may stay quiet past the idle timeout */
   const answering = new Set<Socket>();
-  const server = createServer(async (incoming, outgoing) => {
+  const answer = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     pending++;
     const socket = incoming.socket;
     answering.add(socket);
@@ -114,7 +114,11 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       pending--;
       answering.delete(socket);
     }
-  });
+  };
+  // served by its path like an HTTP/1.0 request, as on Bun, rather than refused with node:http's bare 400
+  const server = createServer({ requireHostHeader: false }, answer);
+  // an expectation other than 100-continue is ignored, as Bun.serve does, rather than refused with node:http's bare 417
+  server.on('checkExpectation', answer);
   server.on('clientError', answerClientError);
   server.on('connection', (socket: Socket) => {
     connections.set(socket, 0);

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
 import { quietConnections, rawRequest, sendAfterContinue } from '../http/raw-http.ts';
+import { fuzzTheWire } from '../http/wire-fuzz.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import { createWorkspace } from '../../src/workspaces/service.ts';
 import { CHILD_CWD, denoMissing, freePort, runCli, startServe, type ServeProcess } from '../support/process.ts';
 import { ADAPTERS, createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
@@ -391,7 +394,7 @@ for (const adapter of ADAPTERS) {
       expect(again.headers['x-ratelimit-remaining']).toBe(sameWindow ? '118' : '119');
     });
 
-    test('raw HTTP: a body over 64 KiB (declared or chunked) gets the contract 413; HTTP/1.0 without Host and a one-letter Host are served', async () => {
+    test('raw HTTP: a body over 64 KiB (declared or chunked) gets the contract 413; no Host (HTTP/1.0 or 1.1), a one-letter Host and an unknown expectation are served', async () => {
       const keyed = ['Host: localhost', `X-Svc-Api-Key: ${apiKey}`, 'Content-Type: application/json', 'Connection: close'];
       const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
       const declared = await rawRequest(
@@ -412,11 +415,17 @@ for (const adapter of ADAPTERS) {
         });
       }
       const noHost = await rawRequest(server.port, `GET /api/v1/workspaces/acme HTTP/1.0\r\nX-Svc-Api-Key: ${apiKey}\r\n\r\n`);
+      const noHost11 = await rawRequest(server.port, `GET /api/v1/workspaces/acme HTTP/1.1\r\nX-Svc-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`);
+      const oddExpectation = await rawRequest(
+        server.port,
+        `GET /api/v1/workspaces/acme HTTP/1.1\r\nHost: localhost\r\nExpect: something-else\r\nX-Svc-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`,
+      );
       const shortHost = await rawRequest(
         server.port,
         `GET /api/v1/workspaces/acme HTTP/1.1\r\nHost: a\r\nX-Svc-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`,
       );
-      for (const answer of [noHost, shortHost]) expect({ status: answer.status, slug: answer.body.workspace?.slug }).toEqual({ status: 200, slug: 'acme' });
+      for (const answer of [noHost, noHost11, shortHost, oddExpectation])
+        expect({ status: answer.status, slug: answer.body.workspace?.slug }).toEqual({ status: 200, slug: 'acme' });
     });
 
     test('raw HTTP the parser refuses (bad version, oversized headers, a malformed request line) gets the contract error body', async () => {
@@ -464,6 +473,18 @@ for (const adapter of ADAPTERS) {
       const ran = await server.waitForLog((line) => line.msg === 'job ran' && line.job === 'expire-holds', 20_000);
       expect(ran).toMatchObject({ level: 'debug', job: 'expire-holds' });
     }, 30_000);
+
+    // 300 requests, a few dozen of them keyless: within the client address's budget of 120 a minute
+    test('raw HTTP fuzz (request lines, versions, headers, framings, bodies): never a 5xx, errors in the contract body, a write only when answered 200', async () => {
+      const wire = await createWorkspace({ storage: db.storage, clock: systemClock }, { slug: 'wire', name: 'Wire' });
+      await fuzzTheWire({
+        port: server.port,
+        slug: 'wire',
+        apiKey: wire.apiKey,
+        countServices: async () => (await db.storage.listServices(wire.workspace.id, { activeOnly: false })).length,
+        runs: 300,
+      });
+    }, 60_000);
 
     test('SIGTERM while a request body is still arriving: new connections are refused, the request is answered 200 with Connection: close and kept, the process exits 0 within 5 s', async () => {
       const body = JSON.stringify({ name: 'Renamed while stopping' });
