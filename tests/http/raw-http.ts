@@ -75,11 +75,22 @@ export function rawRequest(port: number, request: string, options: { localAddres
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n');
 
 /**
- * Sends a request head that asks `Expect: 100-continue` over a fresh connection, and its body only once the
- * server has answered `100 Continue` (as curl does; it gives up waiting after 1 s). Rejects when the interim
- * answer has not come within `patienceMs`, or another answer came instead.
+ * POSTs `body` (JSON) to `path` with `apiKey` over a fresh connection, asking `Expect: 100-continue`, and sends
+ * the body only once the server has answered `100 Continue` (as curl does; it gives up waiting after 1 s).
+ * Rejects when the interim answer has not come within `patienceMs`, or another answer came instead.
  */
-export function sendAfterContinue(port: number, head: string, body: string, patienceMs = 3000): Promise<RawResponse> {
+export function postAfterContinue(port: number, request: { path: string; apiKey: string; body: string }, patienceMs = 3000): Promise<RawResponse> {
+  const head = [
+    `POST ${request.path} HTTP/1.1`,
+    'Host: localhost',
+    `x-svc-api-key: ${request.apiKey}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(request.body)}`,
+    'Expect: 100-continue',
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(head));
     const fail = (error: Error) => {
@@ -98,7 +109,7 @@ export function sendAfterContinue(port: number, head: string, body: string, pati
           return fail(new Error(`answered before the body: ${JSON.stringify(received.toString('latin1').slice(0, 200))}`));
         continued = true;
         received = received.subarray(CONTINUE.length);
-        socket.write(body);
+        socket.write(request.body);
       }
       const parsed = parse(received);
       if (parsed?.complete) {

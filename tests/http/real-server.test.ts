@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { parseConfig } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import type { RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
+import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
-import { quietConnections, rawRequest, sendAfterContinue, untilClosed } from './raw-http.ts';
+import { quietConnections, rawRequest, postAfterContinue, untilClosed } from './raw-http.ts';
 
 /*
  * What a probe of the running server found, checked against `svc serve`'s own Bun.serve over raw sockets:
@@ -28,17 +28,7 @@ describe('svc serve over raw HTTP', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('libsql');
-    server = await startServer(
-      parseConfig({
-        ...db.env,
-        PORT: 0,
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        SVC_DEMO: false,
-        SVC_RATE_LIMIT: LIMIT,
-        SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-      }),
-    );
+    server = await startTestServer(db, { SVC_RATE_LIMIT: LIMIT });
     ({ apiKey } = await createWorkspace({ storage: server.deps.storage, clock: systemClock }, { slug: 'acme', name: 'Acme Studio' }));
   });
   afterAll(async () => {
@@ -199,18 +189,7 @@ describe('svc serve over raw HTTP', () => {
   test('Expect: 100-continue gets 100 Continue before the body is sent, then the answer', async () => {
     const apiKey = await freshKey('expect-continue');
     const body = JSON.stringify({ name: 'Sent after 100 Continue', duration: 30, price: 35, currency: 'EUR' });
-    const head = [
-      'POST /api/v1/workspaces/expect-continue/services HTTP/1.1',
-      'Host: localhost',
-      `x-svc-api-key: ${apiKey}`,
-      'Content-Type: application/json',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Expect: 100-continue',
-      'Connection: close',
-      '',
-      '',
-    ].join('\r\n');
-    const response = await sendAfterContinue(server.port, head, body);
+    const response = await postAfterContinue(server.port, { path: '/api/v1/workspaces/expect-continue/services', apiKey, body });
     expect({ status: response.status, name: response.body.service?.name }).toEqual({ status: 200, name: 'Sent after 100 Continue' });
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, test } from 'bun:test';
-import { parseConfig } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import type { RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
+import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
 import { fuzzTheWire } from './wire-fuzz.ts';
 
@@ -14,17 +14,7 @@ describeEachAdapter('raw HTTP fuzz against svc serve', (adapter) => {
 
   beforeAll(async () => {
     db = await createTestDatabase(adapter);
-    server = await startServer(
-      parseConfig({
-        ...db.env,
-        PORT: 0,
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        SVC_DEMO: false,
-        SVC_RATE_LIMIT: 1_000_000,
-        SVC_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-      }),
-    );
+    server = await startTestServer(db, { SVC_RATE_LIMIT: 1_000_000 });
     const created = await createWorkspace({ storage: server.deps.storage, clock: systemClock }, { slug: 'wire', name: 'Wire' });
     apiKey = created.apiKey;
     workspaceId = created.workspace.id;

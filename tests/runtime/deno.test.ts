@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
-import { quietConnections, rawRequest, sendAfterContinue } from '../http/raw-http.ts';
+import { quietConnections, rawRequest, postAfterContinue } from '../http/raw-http.ts';
 import { fuzzTheWire } from '../http/wire-fuzz.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
@@ -442,18 +442,7 @@ for (const adapter of ADAPTERS) {
 
     test('Expect: 100-continue gets 100 Continue before the body is sent, then the answer to that body', async () => {
       const body = JSON.stringify({ name: 'No duration' });
-      const head = [
-        'POST /api/v1/workspaces/acme/services HTTP/1.1',
-        'Host: localhost',
-        `X-Svc-Api-Key: ${apiKey}`,
-        'Content-Type: application/json',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        'Expect: 100-continue',
-        'Connection: close',
-        '',
-        '',
-      ].join('\r\n');
-      const answer = await sendAfterContinue(server.port, head, body);
+      const answer = await postAfterContinue(server.port, { path: '/api/v1/workspaces/acme/services', apiKey, body });
       expect({ status: answer.status, code: answer.body.code, error: answer.body.error }).toEqual({
         status: 400,
         code: 'VALIDATION_ERROR',
