@@ -56,15 +56,15 @@ async function serveWithClientErrors(options: ServeOptions, fetch: Fetch): Promi
     socket.once('close', () => connections.delete(peer));
   });
   const bun = Bun as { serve: typeof Bun.serve };
-  const bunServe = bun.serve;
+  const originalServe = bun.serve;
   let created: Server<undefined> | undefined;
   bun.serve = ((config: Parameters<typeof Bun.serve>[0]) =>
-    (created = bunServe({ ...config, idleTimeout: IDLE_TIMEOUT_SECONDS } as Parameters<typeof Bun.serve>[0]) as Server<undefined>)) as typeof Bun.serve;
+    (created = originalServe({ ...config, idleTimeout: IDLE_TIMEOUT_SECONDS } as Parameters<typeof Bun.serve>[0]) as Server<undefined>)) as typeof Bun.serve;
   try {
     // node:http's listen() makes its Bun.serve before it returns
     host.listen(options.port, options.hostname);
   } finally {
-    bun.serve = bunServe;
+    bun.serve = originalServe;
   }
   await once(host, 'listening');
   if (typeof created?.reload !== 'function') {
