@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Server } from 'bun';
-import { answerClientError, IDLE_TIMEOUT_SECONDS } from './connections.ts';
+import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse } from './connections.ts';
 import type { HttpServer, ServeOptions } from './index.ts';
 
 type Fetch = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
@@ -22,10 +22,16 @@ export async function bunServe(options: ServeOptions): Promise<HttpServer> {
       // Bun's own limit answers a bare 413 before the app sees the request.
       maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       fetch,
+      error: internalErrorResponse,
     });
   return {
     port: server.port ?? options.port,
-    stop: () => server.stop(false),
+    stop: () => {
+      const stopped = server.stop(false);
+      // a server node:http made leaves its idle keep-alive connections open when it stops (node:http closes them)
+      server.closeIdleConnections();
+      return stopped;
+    },
     forceStop: () => server.stop(true),
     pendingRequests: () => server.pendingRequests,
   };
@@ -78,6 +84,6 @@ async function serveWithClientErrors(options: ServeOptions, fetch: Fetch): Promi
     }
     return fetch(request, server);
   };
-  created.reload({ fetch: answeringExpect } as Parameters<Server<undefined>['reload']>[0]);
+  created.reload({ fetch: answeringExpect, error: internalErrorResponse } as Parameters<Server<undefined>['reload']>[0]);
   return created;
 }

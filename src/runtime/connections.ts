@@ -33,3 +33,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   else if (error.code === 'HPE_CLOSED_CONNECTION') socket.end();
   else socket.end(clientErrorAnswer(error.code));
 }
+
+/**
+ * What a request gets when the app's handler throws instead of answering (the app answers its own errors, so
+ * this is a bug): the contract's 500, never the runtime's error page, which shows source code.
+ */
+export function internalErrorResponse(): Response {
+  const body = JSON.stringify({ success: false, error: 'internal error', code: 'INTERNAL_ERROR' satisfies ErrorCode });
+  return new Response(body, { status: 500, headers: { 'content-type': 'application/json;charset=utf-8' } });
+}

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { answerClientError, IDLE_TIMEOUT_SECONDS } from './connections.ts';
+import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse } from './connections.ts';
 import type { HttpServer, ServeOptions } from './index.ts';
 
 /*
@@ -105,11 +105,9 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       const response = await options.fetch(toRequest(incoming, aborted.signal), socket.remoteAddress);
       await writeResponse(response, outgoing);
     } catch {
-      // the app answers its own errors; this is a response that could not be written (the client left)
-      if (!outgoing.headersSent) {
-        outgoing.statusCode = 500;
-        outgoing.end();
-      } else outgoing.destroy();
+      // the app answers its own errors: the handler threw (a bug), or the answer could not be written (the client left)
+      if (!outgoing.headersSent) await writeResponse(internalErrorResponse(), outgoing).catch(() => outgoing.destroy());
+      else outgoing.destroy();
     } finally {
       pending--;
       answering.delete(socket);

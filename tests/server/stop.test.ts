@@ -1,9 +1,11 @@
 import { afterEach, expect, test } from 'bun:test';
+import net from 'node:net';
 import { parseConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+import { waitFor } from '../support/wait.ts';
 
 let db: TestDatabase | undefined;
 let server: RunningServer | undefined;
@@ -73,6 +75,28 @@ test('stop() with a request in flight: new connections are refused at once, the 
   expect(order.slice(0, -1)).toContain('handler read the database');
   expect(order.filter((step) => step === 'stopped')).toHaveLength(1);
   await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+});
+
+test('stop() closes an idle keep-alive connection at once, while a request is still in flight (not at the grace period or the idle timeout)', async () => {
+  const running = await start();
+  const idle = net.connect({ port: running.port, host: '127.0.0.1' });
+  let answered = '';
+  idle.on('data', (chunk) => (answered += chunk.toString()));
+  const idleClosed = new Promise<void>((resolve) => idle.on('close', () => resolve()));
+  idle.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+  await waitFor(() => answered.includes('"status":"ok"'), { what: 'the answer on the keep-alive connection' });
+
+  const held = holdNextWorkspaceLookup(running, []);
+  const pending = fetch(`${running.url}/api/v1/workspaces/demo/config`);
+  await held.reached;
+  const stopping = running.stop();
+  // the grace period (3 s) would close it too: the bound below is well inside it
+  let closed = false;
+  void idleClosed.then(() => (closed = true));
+  await waitFor(() => closed, { timeoutMs: 1500, what: 'the server to close the idle connection' });
+  held.open();
+  expect((await pending).status).toBe(200);
+  await stopping;
 });
 
 test('stop() twice is one shutdown: both calls resolve', async () => {
