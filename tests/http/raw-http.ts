@@ -9,16 +9,29 @@ export interface RawResponse {
 }
 
 /**
- * Opens a connection to `port`, writes `bytes` (maybe nothing, maybe half a request) and then goes quiet;
- * resolves with everything the server sent once it closes the connection.
+ * Opens a connection to `port`, writes `bytes` (maybe nothing, maybe half a request; one byte a character) and
+ * then goes quiet; resolves with everything the server sent (one character a byte) once the connection closes,
+ * however it closes. Rejects when it is still open after `giveUpMs`, if given.
  */
-export function untilClosed(port: number, bytes: string): Promise<string> {
+export function untilClosed(port: number, bytes: string, giveUpMs?: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(bytes));
-    let received = '';
-    socket.on('data', (chunk) => (received += chunk.toString()));
-    socket.on('close', () => resolve(received));
-    socket.on('error', reject);
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(Buffer.from(bytes, 'latin1')));
+    const chunks: Buffer[] = [];
+    const received = () => Buffer.concat(chunks).toString('latin1');
+    const gaveUp =
+      giveUpMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            socket.destroy();
+            reject(new Error(`neither an answer nor a close within ${giveUpMs} ms; received ${JSON.stringify(received().slice(0, 200))}`));
+          }, giveUpMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // a reset ends the connection as a close does: 'close' follows it
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(gaveUp);
+      resolve(received());
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test';
-import net from 'node:net';
 import fc from 'fast-check';
 import { ERROR_STATUS } from '../../src/shared/errors.ts';
+import { untilClosed } from './raw-http.ts';
 
 /*
  * The fuzz below the app: malformed request lines, versions, headers, framings and bodies written as raw bytes
@@ -18,8 +18,11 @@ function mostly<T>(usual: T, ...others: T[]): fc.Arbitrary<T> {
 }
 
 const method = mostly('POST', 'GET', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'FOO', 'get');
+/** the route the fuzz writes through: a 200 to a POST there has created a service */
+const servicesOf = (slug: string) => `/api/v1/workspaces/${slug}/services`;
+
 const target = (slug: string) => {
-  const SERVICES = `/api/v1/workspaces/${slug}/services`;
+  const SERVICES = servicesOf(slug);
   return mostly(
     SERVICES,
     `/api/v1/workspaces/${slug}`,
@@ -106,24 +109,6 @@ function build(slug: string, apiKey: string) {
   });
 }
 
-/** Writes the bytes on a fresh connection; resolves with all the server sent once it closed the connection. */
-function exchange(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(Buffer.from(bytes, 'latin1')));
-    const chunks: Buffer[] = [];
-    const gaveUp = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`neither an answer nor a close within 5 s; received ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 200))}`));
-    }, 5_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(gaveUp);
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    });
-  });
-}
-
 /** The final answers in what the server sent (interim 100 Continue answers left out). */
 function answers(received: string, method: string): { status: number; contentType: string; body: string }[] {
   const found: { status: number; contentType: string; body: string }[] = [];
@@ -152,12 +137,12 @@ function answers(received: string, method: string): { status: number; contentTyp
  * the database: it must grow by exactly the number of 200 answers to those POSTs.
  */
 export async function fuzzTheWire(options: { port: number; slug: string; apiKey: string; countServices: () => Promise<number>; runs: number }) {
-  const services = `/api/v1/workspaces/${options.slug}/services`;
+  const services = servicesOf(options.slug);
   const before = await options.countServices();
   let written = 0;
   await fc.assert(
     fc.asyncProperty(build(options.slug, options.apiKey), async (request) => {
-      const received = await exchange(options.port, request.bytes);
+      const received = await untilClosed(options.port, request.bytes, 5_000);
       const context = JSON.stringify(request.bytes.slice(0, 300));
       const all = answers(received, request.method);
       expect(all.length, `no answer to ${context}`).toBeGreaterThan(0);
