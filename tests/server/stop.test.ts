@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from 'bun:test';
 import net from 'node:net';
-import { parseConfig } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import type { RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
+import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
 async function start(options: { demo?: boolean; before?: (db: TestDatabase) => Promise<void> } = {}) {
   db = await createTestDatabase('libsql');
   await options.before?.(db);
-  server = await startServer(parseConfig({ ...db.env, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_DEMO: options.demo ?? true }));
+  server = await startTestServer(db, { SVC_DEMO: options.demo ?? true });
   return server;
 }
 

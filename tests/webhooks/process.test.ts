@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { parseConfig } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import type { RunningServer } from '../../src/server.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createWorkspace } from '../../src/workspaces/service.ts';
 import { freePort, startServe, type ServeProcess } from '../support/process.ts';
+import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, describeEachAdapter, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { gate, startReceiver, verify, workdayAt, type Receiver } from './support.ts';
 import { waitFor } from '../support/wait.ts';
@@ -175,7 +175,7 @@ describe('startServer shutdown', () => {
       },
     });
     cleanup.push(() => receiver.stop());
-    server = await startServer(parseConfig({ ...db.env, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SVC_WEBHOOK_ALLOW_PRIVATE: true, SVC_DEMO: false }));
+    server = await startTestServer(db, { SVC_WEBHOOK_ALLOW_PRIVATE: true });
     const { apiKey } = await createWorkspace(server.deps, { slug: 'acme', name: 'Acme Studio' });
     const hook = (await call(server.url, 'POST', '/webhooks', { key: apiKey, body: { url: receiver.url } })).webhook;
     const { messageId } = await call(server.url, 'POST', `/webhooks/${hook.id}/test`, { key: apiKey });
