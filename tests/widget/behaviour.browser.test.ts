@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { waitFor } from '../support/wait.ts';
 import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
-import { chooseDay, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
+import { bookFirstFreeTime, chooseDay, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -130,11 +130,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     const widget = widgetOf(page);
     // data-service skips the service step
     await heading(widget, 'Choose a day');
-    await chooseFirstDay(widget);
-    await chooseTime(widget);
-    await fillDetails(widget, { name: 'Strict', email: 'strict@example.com', allergies: 'none' });
-    await submit(widget);
-    await heading(widget, 'Booking confirmed');
+    await bookFirstFreeTime(widget, { name: 'Strict', email: 'strict@example.com', allergies: 'none' });
     await env.screenshot(page, 'strict-csp-confirmation');
     const background = await widget.locator('section.panel').evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
     expect(background).toBe('14px');

@@ -62,6 +62,16 @@ export async function submit(widget: Locator): Promise<void> {
   await widget.locator('form button[type=submit]').click();
 }
 
+/** From the day step to the confirmation: the first open day, its first free time, `details`, submitted. */
+export async function bookFirstFreeTime(widget: Locator, details: Parameters<typeof fillDetails>[1]): Promise<{ day: string; time: string }> {
+  const day = await chooseFirstDay(widget);
+  const time = await chooseTime(widget);
+  await fillDetails(widget, details);
+  await submit(widget);
+  await heading(widget, 'Booking confirmed');
+  return { day, time };
+}
+
 /** The instant of a wall time in a zone, as the API prints it. */
 export function instantIn(day: string, time: string, zone: string): string {
   return Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(zone).toInstant().toString({ smallestUnit: 'millisecond' });

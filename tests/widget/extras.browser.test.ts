@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { calendarUid } from '../../src/mail/calendar.ts';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { acmeApi, seedCatalogue, type Catalogue } from './catalogue.ts';
-import { axeViolations, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
+import { axeViolations, bookFirstFreeTime, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -45,11 +45,7 @@ describeBrowser('booking widget in Chromium: .ics download, floating dialog, att
     const widget = widgetOf(page);
     await heading(widget, 'Choose a service');
     await widget.getByRole('button', { name: /^Haircut/ }).click();
-    const day = await chooseFirstDay(widget);
-    const time = await chooseTime(widget);
-    await fillDetails(widget, { name: 'Ida Calendar', email: 'ida@example.com', allergies: 'none' });
-    await submit(widget);
-    await heading(widget, 'Booking confirmed');
+    const { day, time } = await bookFirstFreeTime(widget, { name: 'Ida Calendar', email: 'ida@example.com', allergies: 'none' });
 
     const start = instantIn(day, time, 'Europe/Berlin');
     const [booking] = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, from: Date.parse(start), to: Date.parse(start) + 1 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '../support/process.ts';
 import { CHROMIUM, chromiumAvailable } from '../widget/browser-env.ts';
-import { chooseFirstDay, chooseService, chooseTime, fillDetails, heading, submit, widgetOf } from '../widget/drive.ts';
+import { bookFirstFreeTime, chooseService, heading, widgetOf } from '../widget/drive.ts';
 import { ADMIN, ensurePluginZip, SLUG, startWordPressEnv, SUBSCRIBER, WP_HOST, wordpressAvailable, type WordPressEnv } from './wordpress-env.ts';
 
 const SCREENSHOTS = join(import.meta.dir, '..', '..', 'test-output', 'screenshots', 'wordpress');
@@ -290,11 +290,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
       await shot(page, `page-with-block-${viewport.width}`);
       if (viewport.width === 1280) {
         await chooseService(widget, 'Haircut');
-        await chooseFirstDay(widget);
-        await chooseTime(widget);
-        await fillDetails(widget, { name: 'Mia Schneider', email: 'mia@example.com' });
-        await submit(widget);
-        await heading(widget, 'Booking confirmed');
+        await bookFirstFreeTime(widget, { name: 'Mia Schneider', email: 'mia@example.com' });
         await shot(page, 'page-with-block-booked-1280');
         const bookings = await svcApi('GET', '/bookings');
         expect(bookings.bookings.map((booking: { customerEmail: string; serviceId: string }) => [booking.customerEmail, booking.serviceId])).toEqual([
@@ -321,11 +317,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
       const widget = widgetOf(page);
       await heading(widget, 'Choose a service');
       await chooseService(widget, 'Consultation');
-      await chooseFirstDay(widget);
-      await chooseTime(widget);
-      await fillDetails(widget, { name: 'Lena Vogel', email: 'lena@example.com' });
-      await submit(widget);
-      await heading(widget, 'Booking confirmed');
+      await bookFirstFreeTime(widget, { name: 'Lena Vogel', email: 'lena@example.com' });
       await shot(page, 'page-with-shortcode-booked-1280');
       const booked = (await svcApi('GET', '/bookings')).bookings.filter((booking: { customerEmail: string }) => booking.customerEmail === 'lena@example.com');
       expect(booked).toMatchObject([{ customerName: 'Lena Vogel', serviceName: 'Consultation', status: 'CONFIRMED' }]);
