@@ -87,12 +87,14 @@ export function paymentRoutes(deps: AppDeps) {
     { params: ProviderParams, parse: 'none', openAccess: openRoute(), detail: { hide: true } },
   );
 
+  // The checkout id is the capability to pay or cancel a hold: every request counts against the client address,
+  // so ids cannot be guessed without limit (decisions section 6).
+  const checkoutPage = { openAccess: openRoute('v1'), detail: { hide: true } } as const;
   if (provider === 'test') {
     return routes
       .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), {
         params: CheckoutParams,
-        openAccess: openRoute('v1'),
-        detail: { hide: true },
+        ...checkoutPage,
       })
       .post(
         '/checkout/:id/pay',
@@ -103,7 +105,7 @@ export function paymentRoutes(deps: AppDeps) {
           await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: params.id });
           return afterwards(params.id);
         },
-        { params: CheckoutParams, parse: 'none', openAccess: openRoute('v1'), detail: { hide: true } },
+        { params: CheckoutParams, parse: 'none', ...checkoutPage },
       )
       .post(
         '/checkout/:id/cancel',
@@ -112,27 +114,24 @@ export function paymentRoutes(deps: AppDeps) {
           await applyPaymentEvent(deps, { outcome: 'cancelled', reference: params.id });
           return afterwards(params.id);
         },
-        { params: CheckoutParams, parse: 'none', openAccess: openRoute('v1'), detail: { hide: true } },
+        { params: CheckoutParams, parse: 'none', ...checkoutPage },
       )
       .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), {
         params: CheckoutParams,
-        openAccess: openRoute('v1'),
-        detail: { hide: true },
+        ...checkoutPage,
       })
       .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), {
         params: CheckoutParams,
-        openAccess: openRoute('v1'),
-        detail: { hide: true },
+        ...checkoutPage,
       });
   }
   if (provider === 'stripe') {
     return routes
       .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), {
         query: StripeReturnQuery,
-        openAccess: openRoute('v1'),
-        detail: { hide: true },
+        ...checkoutPage,
       })
-      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), { openAccess: openRoute('v1'), detail: { hide: true } });
+      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), checkoutPage);
   }
   return routes;
 }
