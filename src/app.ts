@@ -1,31 +1,33 @@
 import { Elysia, type AnyElysia } from 'elysia';
-import type { AppDeps } from './deps.ts';
-import type { CredentialResolvers } from './access/credentials.ts';
-import { accessDeclarations } from './access/macro.ts';
-import { accessPlugin } from './access/plugin.ts';
-import { openRoute } from './access/policy.ts';
-import { routableUrl } from './access/request-target.ts';
-import { bodyLimitPlugin } from './http/body-limit.ts';
-import { peerAddressOf, withPeerAddress } from './http/client-ip.ts';
-import { errorsPlugin } from './http/errors-plugin.ts';
-import { requestLogPlugin } from './http/request-log.ts';
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.ts';
-import { DOCS_PAGE } from './openapi/docs-page.ts';
-import { AppError, errorBody } from './shared/errors.ts';
-import { bookingRoutes } from './bookings/routes.ts';
-import { availabilityRoutes } from './scheduling/availability-routes.ts';
-import { hoursRoutes } from './scheduling/hours-routes.ts';
-import { serviceRoutes } from './services/routes.ts';
-import { workspaceRoutes } from './workspaces/routes.ts';
-import { webhookRoutes } from './webhooks/routes.ts';
-import { paymentRoutes } from './payments/routes.ts';
-import { pageRoutes } from './pages/routes.ts';
-import { manageRoutes } from './manage/routes.ts';
-import { calendarFeedDocumentRoutes, calendarFeedRoutes } from './calendar-feed/routes.ts';
-import { webAssetRoutes } from './web-assets/routes.ts';
-import { panelAdminRoutes } from './panel/admin-routes.ts';
-import { panelPages } from './panel/pages.ts';
-import { panelRoutes } from './panel/routes.ts';
+import type { AppDeps } from './platform/app-deps.ts';
+import type { CredentialResolvers } from './platform/access/credentials.ts';
+import { accessDeclarations } from './platform/access/macro.ts';
+import { accessPlugin } from './platform/access/plugin.ts';
+import { openRoute } from './platform/access/policy.ts';
+import { routableUrl } from './platform/access/request-target.ts';
+import { bodyLimitPlugin } from './platform/http/body-limit.ts';
+import { peerAddressOf, withPeerAddress } from './platform/http/client-ip.ts';
+import { errorsPlugin } from './platform/http/errors-plugin.ts';
+import { requestLogPlugin } from './platform/http/request-log.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from './platform/openapi/document.ts';
+import { DOCS_PAGE } from './platform/openapi/docs-page.ts';
+import { AppError, errorBody } from './core/errors.ts';
+import { bookingRoutes } from './features/bookings/index.ts';
+import { availabilityRoutes } from './features/scheduling/index.ts';
+import { hoursRoutes } from './features/scheduling/index.ts';
+import { serviceRoutes } from './features/services/index.ts';
+import { workspaceRoutes } from './features/workspaces/index.ts';
+import { webhookRoutes } from './features/webhooks/index.ts';
+import { DELIVERY_TIMEOUT_MS } from './features/webhooks/index.ts';
+import { WEBHOOK_EVENTS } from './features/webhooks/index.ts';
+import { paymentRoutes } from './features/payments/index.ts';
+import { pageRoutes } from './features/pages/index.ts';
+import { manageRoutes } from './features/manage/index.ts';
+import { calendarFeedDocumentRoutes, calendarFeedRoutes } from './features/calendar-feed/index.ts';
+import { webAssetRoutes } from './platform/web-assets/routes.ts';
+import { panelAdminRoutes } from './features/panel/index.ts';
+import { panelPages } from './features/panel/index.ts';
+import { panelRoutes } from './features/panel/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -54,7 +56,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // field into an empty value before validation and accept it.
   const app: AnyElysia = new Elysia({ name: 'svc', normalize: 'typebox' })
     // Routing and the access step must read the same path: a request Elysia would misread is handled again
-    // under a URL it reads right (src/access/request-target.ts).
+    // under a URL it reads right (src/platform/access/request-target.ts).
     .onRequest(({ request }) => {
       const url = routableUrl(request.url);
       if (url === null) return;
@@ -93,7 +95,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .get(
       `${API_PREFIX}/openapi.json`,
       (): OpenApiDocument =>
-        (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, { publicUrl: deps.config.SVC_PUBLIC_URL, rateLimit: deps.config.SVC_RATE_LIMIT })),
+        (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, {
+          publicUrl: deps.config.SVC_PUBLIC_URL,
+          rateLimit: deps.config.SVC_RATE_LIMIT,
+          webhookEvents: WEBHOOK_EVENTS,
+          webhookTimeoutMs: DELIVERY_TIMEOUT_MS,
+        })),
       { openAccess: openRoute('v1'), detail: { hide: true } },
     )
     .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {

@@ -1,25 +1,8 @@
-import type { Config } from './config.ts';
-import type { Clock } from './shared/clock.ts';
-import type { RateLimiter } from './ratelimit/port.ts';
-import type { Logger } from './shared/logger.ts';
-import type { PaymentProvider } from './payments/port.ts';
-import { createAvailabilityCache, withAvailabilityInvalidation, type AvailabilityCache } from './scheduling/availability-cache.ts';
-import type { Storage } from './storage/port.ts';
-import { withReadCache } from './storage/read-cache.ts';
-import { withOutboxSignal } from './webhooks/outbox-signal.ts';
-
-/** Everything the app is built from: made by buildDeps, for the server and the tests alike. */
-export interface AppDeps {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  logger: Logger;
-  rateLimiter: RateLimiter;
-  /** SVC_PAYMENTS: how a sum due at booking is collected (adapters/payments) */
-  payments: PaymentProvider;
-  /** computed availability kept between requests (without it every request computes) */
-  availabilityCache?: AvailabilityCache;
-}
+import type { AppDeps } from './platform/app-deps.ts';
+import { createAvailabilityCache, withAvailabilityInvalidation } from './features/scheduling/index.ts';
+import type { Storage } from './ports/storage/index.ts';
+import { withReadCache } from './platform/storage-effects/read-cache.ts';
+import { withOutboxSignal } from './features/webhooks/index.ts';
 
 /** What buildDeps assembles: the adapters and the process's clock and logger. */
 export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache'> {

@@ -1,15 +1,15 @@
 #!/usr/bin/env bun
 import { parseArgs } from 'node:util';
 import { openStorage } from '../adapters/storage/index.ts';
-import { findWorkspace } from './auth/api-key.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createPairingCode } from './panel/pairing.ts';
-import { systemClock } from './shared/clock.ts';
-import { AppError } from './shared/errors.ts';
-import type { Storage } from './storage/port.ts';
-import { versionLine } from './version.ts';
-import { normalizeDomain } from './widget/domains.ts';
-import { checkNewWorkspace, createApiKey, createWorkspace, toWorkspaceJson } from './workspaces/service.ts';
+import { findWorkspace } from './platform/access/api-key.ts';
+import { ConfigError, loadConfig } from './platform/config.ts';
+import { createPairingCode } from './features/panel/index.ts';
+import { systemClock } from './core/clock.ts';
+import { AppError } from './core/errors.ts';
+import type { Storage } from './ports/storage/index.ts';
+import { versionLine } from './platform/version.ts';
+import { normalizeDomain } from './platform/access/domains.ts';
+import { checkNewWorkspace, createApiKey, createWorkspace, toWorkspaceJson } from './features/workspaces/index.ts';
 
 /** A mistake in how svc was called: one line on stderr, exit code 2, nothing written. */
 class UsageError extends Error {}

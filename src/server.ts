@@ -2,13 +2,14 @@ import { openPayments } from '../adapters/payments/index.ts';
 import { openRateLimiter } from '../adapters/ratelimit/index.ts';
 import { openStorage } from '../adapters/storage/index.ts';
 import { createApp, serveFetch } from './app.ts';
-import type { Config } from './config.ts';
-import { ensureDemoWorkspace } from './demo/seed.ts';
-import { buildDeps, type AppDeps } from './deps.ts';
-import { systemClock } from './shared/clock.ts';
-import { serve } from './runtime/index.ts';
-import { createLogger } from './shared/logger.ts';
-import { resolveServerSecret, secretSource } from './server-secret.ts';
+import type { Config } from './platform/config.ts';
+import { ensureDemoWorkspace } from './features/demo/index.ts';
+import type { AppDeps } from './platform/app-deps.ts';
+import { buildDeps } from './deps.ts';
+import { systemClock } from './core/clock.ts';
+import { serve } from './platform/runtime/index.ts';
+import { createLogger } from './platform/logger.ts';
+import { resolveServerSecret, secretSource } from './platform/server-secret.ts';
 import { startBackground, type Background } from './scheduler/index.ts';
 
 export interface RunningServer {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { ConfigError, loadConfig, parseConfig, retrySchedule } from '../src/config.ts';
+import { ConfigError, loadConfig, parseConfig, retrySchedule } from '../src/platform/config.ts';
 
 /** The ConfigError `load` throws; fails the test when it throws nothing or something else. */
 function configError(load: () => unknown): ConfigError {

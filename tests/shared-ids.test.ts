@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { newId } from '../src/shared/ids.ts';
+import { newId } from '../src/core/ids.ts';
 
 describe('ids', () => {
   test('an id is its prefix and a 26-character ULID body in lower case', () => {

@@ -1,5 +1,5 @@
-import type { Config } from '../../src/config.ts';
-import type { MailTransport } from '../../src/mail/port.ts';
+import type { Config } from '../../src/platform/config.ts';
+import type { MailTransport } from '../../src/ports/mail.ts';
 import { smtpTransport } from './smtp/index.ts';
 
 /** The transport SVC_SMTP_URL names, or null when mail is off. */

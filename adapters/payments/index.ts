@@ -1,5 +1,5 @@
-import type { Config } from '../../src/config.ts';
-import type { PaymentProvider } from '../../src/payments/port.ts';
+import type { Config } from '../../src/platform/config.ts';
+import type { PaymentProvider } from '../../src/ports/payments.ts';
 import { stripePayments, type StripeApiAddress } from './stripe/index.ts';
 import { testPayments } from './test/index.ts';
 

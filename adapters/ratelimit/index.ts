@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { RateLimiter } from '../../src/ratelimit/port.ts';
+import type { RateLimiter } from '../../src/ports/ratelimit.ts';
 import { memoryRateLimiter } from './memory.ts';
 import { postgresRateLimiter } from './postgres.ts';
 

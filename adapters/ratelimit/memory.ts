@@ -1,4 +1,4 @@
-import { decide, type RateLimiter } from '../../src/ratelimit/port.ts';
+import { decide, type RateLimiter } from '../../src/ports/ratelimit.ts';
 
 /** Rate limits of one process (the libSQL deployment: one server). */
 export function memoryRateLimiter(): RateLimiter & { close(): Promise<void> } {

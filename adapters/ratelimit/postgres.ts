@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { RateLimitDecision, RateLimiter } from '../../src/ratelimit/port.ts';
+import type { RateLimitDecision, RateLimiter } from '../../src/ports/ratelimit.ts';
 
 /**
  * The most an instance leases beyond the requests it is answering, as a share of the budget still free: the

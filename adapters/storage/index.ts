@@ -1,4 +1,4 @@
-import type { Storage } from '../../src/storage/port.ts';
+import type { Storage } from '../../src/ports/storage/index.ts';
 import { libsqlStorage } from './libsql/index.ts';
 import { postgresStorage } from './postgres/index.ts';
 

@@ -5,7 +5,7 @@
  * bookings spread over about two years around `now`. Prints mean, p50 and p99 per call and per day.
  * Target: under 1 ms per day. Figures only, no assertions.
  */
-import { daySlots, daysWithSlots, whyUnavailable, type BusyBooking, type ProviderDay, type SlotRules } from '../../src/scheduling/slot-engine.ts';
+import { daySlots, daysWithSlots, whyUnavailable, type BusyBooking, type ProviderDay, type SlotRules } from '../../src/core/slot-engine.ts';
 
 const TIMEZONE = 'Europe/Berlin';
 /** Fixed clock: Monday 2026-06-01 08:00 Berlin. */

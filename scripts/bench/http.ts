@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { libsqlStorage } from '../../adapters/storage/libsql/index.ts';
 import { postgresStorage } from '../../adapters/storage/postgres/index.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { newId } from '../../src/shared/ids.ts';
-import type { Storage } from '../../src/storage/port.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { newId } from '../../src/core/ids.ts';
+import type { Storage } from '../../src/ports/storage/index.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { machine, runLoad, type LoadResult } from './load.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' } } });

@@ -2,7 +2,7 @@
  * Webhook delivery benchmark: `bun scripts/bench/webhooks.ts [--messages N] [--concurrency C] [--postgres]`.
  *
  * A local receiver (Bun.serve on 127.0.0.1 in a child process, answering 204), one workspace with one webhook, and the real
- * delivery loop (src/webhooks/dispatcher.ts) on a real database, as `svc serve` wires it (the storage wakes
+ * delivery loop (src/features/webhooks/dispatcher.ts) on a real database, as `svc serve` wires it (the storage wakes
  * the loop after every outbox write). Two measurements per database:
  * - latency: events written one by one at a steady pace (booking.created-sized bodies); for each, the time
  *   from the write's commit (the storage call resolved) to the receiver having the request: p50, p99, max;
@@ -18,14 +18,14 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { libsqlStorage } from '../../adapters/storage/libsql/index.ts';
 import { postgresStorage } from '../../adapters/storage/postgres/index.ts';
-import { parseConfig } from '../../src/config.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { silentLogger } from '../../src/shared/logger.ts';
-import type { OutboxEvent, Storage } from '../../src/storage/port.ts';
-import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
-import { withOutboxSignal } from '../../src/webhooks/outbox-signal.ts';
-import { createWebhook } from '../../src/webhooks/service.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { parseConfig } from '../../src/platform/config.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { silentLogger } from '../../src/platform/logger.ts';
+import type { OutboxEvent, Storage } from '../../src/ports/storage/index.ts';
+import { createDispatcher } from '../../src/features/webhooks/dispatcher.ts';
+import { withOutboxSignal } from '../../src/features/webhooks/outbox-signal.ts';
+import { createWebhook } from '../../src/features/webhooks/service.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 
 const { values } = parseArgs({
   options: {

@@ -14,11 +14,11 @@ import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { libsqlStorage } from '../../adapters/storage/libsql/index.ts';
 import { createApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import type { AppDeps } from '../../src/deps.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { silentLogger } from '../../src/shared/logger.ts';
+import { parseConfig } from '../../src/platform/config.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import type { AppDeps } from '../../src/platform/app-deps.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { silentLogger } from '../../src/platform/logger.ts';
 import { ensureWebAssets } from '../build-web.ts';
 import { machine } from './load.ts';
 

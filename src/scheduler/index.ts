@@ -1,9 +1,9 @@
 import { openMailTransport } from '../../adapters/mail/index.ts';
-import { mailEnabled } from '../config.ts';
-import type { AppDeps } from '../deps.ts';
-import type { MailTransport } from '../mail/port.ts';
-import { createMailSender, type MailSender, type MailSenderOptions } from '../mail/sender.ts';
-import { createDispatcher, defaultOwnerId, type Dispatcher, type DispatcherOptions } from '../webhooks/dispatcher.ts';
+import { mailEnabled } from '../platform/config.ts';
+import type { AppDeps } from '../platform/app-deps.ts';
+import type { MailTransport } from '../ports/mail.ts';
+import { createMailSender, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
+import { createDispatcher, defaultOwnerId, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
 /** What `svc serve` runs beside the HTTP server: the webhook delivery loop, the mail loop and the scheduled jobs. */

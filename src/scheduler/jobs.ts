@@ -1,10 +1,10 @@
-import { DEMO_SLUG } from '../auth/api-key.ts';
-import { applyBookingMove } from '../bookings/booking-move.ts';
-import { toBookingJson, type BookingNames } from '../bookings/service.ts';
-import { ensureDemoWorkspace } from '../demo/seed.ts';
-import type { AppDeps } from '../deps.ts';
-import { RATE_LIMIT_WINDOW_MS } from '../http/rate-limit.ts';
-import type { BookingRecord, WorkspaceRecord } from '../storage/port.ts';
+import { DEMO_SLUG } from '../platform/access/api-key.ts';
+import { applyBookingMove } from '../features/bookings/index.ts';
+import { toBookingJson, type BookingNames } from '../features/bookings/index.ts';
+import { ensureDemoWorkspace } from '../features/demo/index.ts';
+import type { AppDeps } from '../platform/app-deps.ts';
+import { RATE_LIMIT_WINDOW_MS } from '../platform/http/rate-limit.ts';
+import type { BookingRecord, WorkspaceRecord } from '../ports/storage/index.ts';
 
 /*
  * The scheduler's jobs, each a plain function of its dependencies and `now` (epoch ms) so tests drive them

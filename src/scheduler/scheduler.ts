@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
-import { mailEnabled } from '../config.ts';
-import { queueReminders } from '../mail/reminders.ts';
+import { mailEnabled } from '../platform/config.ts';
+import { queueReminders } from '../features/mail/index.ts';
 import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, type JobDeps } from './jobs.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { CredentialResolvers, PanelSession } from '../../src/access/credentials.ts';
+import type { CredentialResolvers, PanelSession } from '../../src/platform/access/credentials.ts';
 import { createApp, type App } from '../../src/app.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
 
 /*

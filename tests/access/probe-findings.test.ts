@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import { createLogger } from '../../src/shared/logger.ts';
-import { createApiKey } from '../../src/workspaces/service.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { createApiKey } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 /* Regression tests for what a probe of the running server found (issue 10), in-process. */

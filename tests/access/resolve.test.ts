@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { CredentialResolvers } from '../../src/access/credentials.ts';
-import { hostCredential, keyOrSession, publicRoute, securityRequirements, workspaceKey } from '../../src/access/policy.ts';
-import { resolvePrincipal, type AccessRequest } from '../../src/access/resolve.ts';
-import { AppError } from '../../src/shared/errors.ts';
+import type { CredentialResolvers } from '../../src/platform/access/credentials.ts';
+import { hostCredential, keyOrSession, publicRoute, securityRequirements, workspaceKey } from '../../src/platform/access/policy.ts';
+import { resolvePrincipal, type AccessRequest } from '../../src/platform/access/resolve.ts';
+import { AppError } from '../../src/core/errors.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 /** The principal step alone, against a real store and fake credential resolvers. */

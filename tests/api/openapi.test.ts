@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
-import { bookingEvents } from '../../src/bookings/events.ts';
-import { MAX_BODY_BYTES } from '../../src/http/body-limit.ts';
-import { paymentEvents } from '../../src/bookings/events.ts';
-import { ERROR_STATUS } from '../../src/shared/errors.ts';
-import type { PaymentRecord, WorkspaceRecord } from '../../src/storage/port.ts';
-import { testEvent, WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.ts';
-import { BookingEvent, PaymentEvent, TestEvent } from '../../src/webhooks/model.ts';
+import { bookingEvents } from '../../src/features/bookings/events.ts';
+import { MAX_BODY_BYTES } from '../../src/platform/http/body-limit.ts';
+import { paymentEvents } from '../../src/features/bookings/events.ts';
+import { ERROR_STATUS } from '../../src/core/errors.ts';
+import type { PaymentRecord, WorkspaceRecord } from '../../src/ports/storage/index.ts';
+import { testEvent, WEBHOOK_EVENT_TYPES } from '../../src/features/webhooks/events.ts';
+import { BookingEvent, PaymentEvent, TestEvent } from '../../src/features/webhooks/model.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { documentedOperations, HIDDEN_V1_PATHS, servedRoutes } from './routes.ts';
 
@@ -77,7 +77,7 @@ describe('OpenAPI document', () => {
     expect(document.paths['/workspaces/{slug}'].get.security).toEqual([{ apiKey: [] }, { panelSession: [] }]);
   });
 
-  test('error responses use the contract error body, whose code is the closed list of src/shared/errors.ts', () => {
+  test('error responses use the contract error body, whose code is the closed list of src/core/errors.ts', () => {
     expect(document.paths['/workspaces/{slug}'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     const error = document.components.schemas.Error;
     expect(error.required).toEqual(['success', 'error', 'code']);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { ADAPTERS, POSTGRES_URL } from '../support/storage.ts';
 import { concretePath, documentedOperations, type Operation } from './routes.ts';

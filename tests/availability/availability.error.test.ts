@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ProviderRecord, ServiceRecord } from '../../src/storage/port.ts';
+import type { ProviderRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addProvider, addService, catalogue } from '../bookings/fixtures.ts';

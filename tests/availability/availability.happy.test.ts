@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addProvider, addService, berlin, catalogue, setWorkspace, tuesday } from '../bookings/fixtures.ts';
-import type { WorkingHours } from '../../src/scheduling/slot-engine.ts';
+import type { WorkingHours } from '../../src/core/slot-engine.ts';
 
 const closed = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
 const hours = (weekly: Partial<WorkingHours['weekly']>, exceptions: WorkingHours['exceptions'] = []): WorkingHours => ({

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { App } from '../../src/app.ts';
 import { AVAILABILITY_CACHE_MS } from '../../src/deps.ts';
-import { manualClock } from '../../src/shared/clock.ts';
-import { createAvailabilityCache } from '../../src/scheduling/availability-cache.ts';
+import { manualClock } from '../../src/core/clock.ts';
+import { createAvailabilityCache } from '../../src/features/scheduling/availability-cache.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
 import { catalogue, tuesday } from '../bookings/fixtures.ts';
 

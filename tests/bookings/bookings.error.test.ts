@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import type { ProviderRecord, ServiceRecord } from '../../src/storage/port.ts';
+import type { ProviderRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addCustomField, addProvider, addService, bookingBody, catalogue, storedBookings, tuesday } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { sha256Hex } from '../../src/shared/secrets.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addCustomField, addProvider, addService, bookingBody, catalogue, expectedBooking, setWorkspace, storedBookings, tuesday } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import type { ServiceRecord } from '../../src/storage/port.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import type { ServiceRecord } from '../../src/ports/storage/index.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bookingBody, catalogue, setWorkspace, storedBookings, tuesday } from './fixtures.ts';

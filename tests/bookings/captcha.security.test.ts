@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
 import type { Server } from 'bun';
-import type { ServiceRecord } from '../../src/storage/port.ts';
+import type { ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bookingBody, catalogue, setWorkspace, storedBookings, tuesday } from './fixtures.ts';

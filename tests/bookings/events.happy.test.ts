@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import type { ServiceRecord } from '../../src/storage/port.ts';
+import type { ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addWebhook, bookingBody, catalogue, outbox, setWorkspace, tuesday } from './fixtures.ts';

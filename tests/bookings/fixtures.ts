@@ -1,4 +1,4 @@
-import { newId } from '../../src/shared/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import type {
   BookingRecord,
   CustomFieldRecord,
@@ -7,7 +7,7 @@ import type {
   WebhookMessageRecord,
   WebhookRecord,
   WorkspaceRecord,
-} from '../../src/storage/port.ts';
+} from '../../src/ports/storage/index.ts';
 import type { TestApp } from '../support/app.ts';
 
 /*

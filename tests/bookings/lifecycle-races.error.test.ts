@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createApp } from '../../src/app.ts';
-import type { BookingStatus } from '../../src/bookings/lifecycle.ts';
-import type { Storage } from '../../src/storage/port.ts';
+import type { BookingStatus } from '../../src/core/lifecycle.ts';
+import type { Storage } from '../../src/ports/storage/index.ts';
 import { send, createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bookingBody, catalogue, setWorkspace, storedBookings, tuesday } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import type { BookingRecord, ServiceRecord } from '../../src/storage/port.ts';
+import type { BookingRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bookingBody, catalogue, setWorkspace, storedBookings, tuesday } from './fixtures.ts';

@@ -10,7 +10,7 @@ import {
   type BookingEventType,
   type BookingStatus,
   type LifecycleAction,
-} from '../../src/bookings/lifecycle.ts';
+} from '../../src/core/lifecycle.ts';
 
 const START = Date.parse('2026-12-01T09:00:00.000Z');
 const END = Date.parse('2026-12-01T10:00:00.000Z');

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
-import { systemClock } from '../../src/shared/clock.ts';
-import { newId } from '../../src/shared/ids.ts';
-import type { ProviderRecord, ServiceRecord } from '../../src/storage/port.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { newId } from '../../src/core/ids.ts';
+import type { ProviderRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import type { WorkingHours } from '../../src/scheduling/slot-engine.ts';
+import type { WorkingHours } from '../../src/core/slot-engine.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addProvider, addService, berlin, bookingBody, catalogue, storedBookings, tuesday } from './fixtures.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import ical, { type VEvent } from 'node-ical';
-import { createLogger } from '../../src/shared/logger.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { addProvider, addService, berlin, tuesday } from '../bookings/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { libsqlStorage } from '../../adapters/storage/libsql/index.ts';
-import { findWorkspaceKey } from '../../src/auth/api-key.ts';
-import { sha256Hex } from '../../src/shared/secrets.ts';
+import { findWorkspaceKey } from '../../src/platform/access/api-key.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { readLibsqlRows, runCli, type CliResult } from '../support/process.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../src/shared/clock.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { readLibsqlRows, runCli } from '../support/process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import { manualClock, systemClock } from '../../src/shared/clock.ts';
-import type { Storage, WorkspaceRecord } from '../../src/storage/port.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import { manualClock, systemClock } from '../../src/core/clock.ts';
+import type { Storage, WorkspaceRecord } from '../../src/ports/storage/index.ts';
 import { TEST_NOW } from '../support/app.ts';
 import { createTestDatabase, describeEachAdapter, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 

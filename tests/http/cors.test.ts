@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 const ALLOWED = 'https://shop.example.com';

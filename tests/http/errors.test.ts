@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
-import { createLogger } from '../../src/shared/logger.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
 import { waitFor } from '../support/wait.ts';
 

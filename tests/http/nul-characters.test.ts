@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { findNulCharacter } from '../../src/http/nul-characters.ts';
-import { createLogger } from '../../src/shared/logger.ts';
+import { findNulCharacter } from '../../src/platform/http/nul-characters.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { catalogue, bookingBody, storedBookings, tuesday } from '../bookings/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';

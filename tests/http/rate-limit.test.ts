@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import { postgresRateLimiter } from '../../adapters/ratelimit/postgres.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
-import { systemClock } from '../../src/shared/clock.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { startServe, type ServeProcess } from '../support/process.ts';
 import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
@@ -145,7 +145,7 @@ describePostgres('v1 rate limit on Postgres: one budget for every instance', () 
         ),
       );
       // Each instance leases tokens ahead; together they never allow more than the limit, and fall short of
-      // it by at most 5 % of it each (src/ratelimit/port.ts).
+      // it by at most 5 % of it each (src/ports/ratelimit.ts).
       const allowed = statuses.filter((status) => status === 200).length;
       expect(allowed).toBeLessThanOrEqual(LIMIT);
       expect(allowed).toBeGreaterThanOrEqual(LIMIT * 0.9);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { RunningServer } from '../../src/server.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 import { quietConnections, rawRequest, postAfterContinue, untilClosed } from './raw-http.ts';

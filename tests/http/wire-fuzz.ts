@@ -1,6 +1,6 @@
 import { expect } from 'bun:test';
 import fc from 'fast-check';
-import { ERROR_STATUS } from '../../src/shared/errors.ts';
+import { ERROR_STATUS } from '../../src/core/errors.ts';
 import { untilClosed } from './raw-http.ts';
 
 /*

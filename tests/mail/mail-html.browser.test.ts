@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { composeMail, type MailContext } from '../../src/mail/compose.ts';
-import type { BookingRecord, MailKind, MailMessageRecord, WorkspaceRecord } from '../../src/storage/port.ts';
+import { composeMail, type MailContext } from '../../src/features/mail/compose.ts';
+import type { BookingRecord, MailKind, MailMessageRecord, WorkspaceRecord } from '../../src/ports/storage/index.ts';
 import { CHROMIUM, SCREENSHOTS } from '../widget/browser-env.ts';
 
 /*

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import type { ParsedMail } from 'mailparser';
 import { smtpTransport } from '../../adapters/mail/smtp/index.ts';
-import { queueReminders } from '../../src/mail/reminders.ts';
-import { createMailSender, type MailSender } from '../../src/mail/sender.ts';
-import { createLogger } from '../../src/shared/logger.ts';
+import { queueReminders } from '../../src/features/mail/reminders.ts';
+import { createMailSender, type MailSender } from '../../src/features/mail/sender.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { berlin, catalogue, tuesday } from '../bookings/fixtures.ts';

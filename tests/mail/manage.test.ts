@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { createLogger } from '../../src/shared/logger.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { catalogue } from '../bookings/fixtures.ts';

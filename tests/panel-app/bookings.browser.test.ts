@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { newId } from '../../src/shared/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import { startTestSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startPanelBrowserEnv, type PanelBrowserEnv } from '../panel/panel-browser-env.ts';
 import { chromiumAvailable } from '../widget/browser-env.ts';

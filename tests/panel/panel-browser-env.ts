@@ -4,12 +4,12 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/platform/config.ts';
 import { startBackground } from '../../src/scheduler/index.ts';
-import type { AppDeps } from '../../src/deps.ts';
-import { createPairingCode } from '../../src/panel/pairing.ts';
-import { createLogger } from '../../src/shared/logger.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import type { AppDeps } from '../../src/platform/app-deps.ts';
+import { createPairingCode } from '../../src/features/panel/pairing.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { freePort } from '../support/process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 import { CHROMIUM, SCREENSHOTS } from '../widget/browser-env.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { createPairingCode } from '../../src/panel/pairing.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { createPairingCode } from '../../src/features/panel/pairing.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bootstrapRequest, link, SHOP } from './support.ts';

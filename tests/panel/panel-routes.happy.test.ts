@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { decodeJwt } from 'jose';
-import { sha256Hex } from '../../src/shared/secrets.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { BOTH, bootstrapRequest, link, SHOP } from './support.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
-import { webAsset } from '../../src/web-assets/routes.ts';
+import { webAsset } from '../../src/platform/web-assets/routes.ts';
 import {
   acceptHostMessage,
   acceptPanelMessage,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { createClient } from '@libsql/client';
 import postgres from 'postgres';
-import { sha256Hex } from '../../src/shared/secrets.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter, POSTGRES_URL } from '../support/storage.ts';
 import { catalogue, tuesday } from '../bookings/fixtures.ts';

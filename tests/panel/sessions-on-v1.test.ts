@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bearer, embeddedSession, link } from './support.ts';

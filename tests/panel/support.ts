@@ -1,4 +1,4 @@
-import { createPairingCode } from '../../src/panel/pairing.ts';
+import { createPairingCode } from '../../src/features/panel/pairing.ts';
 import type { TestApp } from '../support/app.ts';
 
 export const SHOP = 'https://shop.example.com';

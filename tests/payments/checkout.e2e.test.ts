@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'bun:test';
-import { withoutContactData } from '../../src/bookings/demo-view.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { createApiKey } from '../../src/workspaces/service.ts';
+import { withoutContactData } from '../../src/features/bookings/demo-view.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { createApiKey } from '../../src/features/workspaces/service.ts';
 import { freePort, startServe, type ServeProcess } from '../support/process.ts';
 import { createTestDatabase, describeEachAdapter } from '../support/storage.ts';
 import { startReceiver, verify } from '../webhooks/support.ts';

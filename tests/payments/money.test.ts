@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { currencyExponent, formatMoney, isValidCurrency, toMajor, toMinor } from '../../src/payments/money.ts';
+import { currencyExponent, formatMoney, isValidCurrency, toMajor, toMinor } from '../../src/core/money.ts';
 
 describe('currencyExponent', () => {
   const cases: [string, number][] = [

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { createLogger } from '../../src/shared/logger.ts';
-import type { ServiceRecord, WebhookRecord } from '../../src/storage/port.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import type { ServiceRecord, WebhookRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addWebhook, bookingBody, catalogue, outbox, storedBookings, tuesday } from '../bookings/fixtures.ts';

@@ -1,8 +1,8 @@
 import type { Server } from 'bun';
 import Stripe from 'stripe';
 import { stripePayments } from '../../adapters/payments/stripe/index.ts';
-import type { PaymentProvider } from '../../src/payments/port.ts';
-import type { PaymentRecord } from '../../src/storage/port.ts';
+import type { PaymentProvider } from '../../src/ports/payments.ts';
+import type { PaymentRecord } from '../../src/ports/storage/index.ts';
 import type { TestApp } from '../support/app.ts';
 
 /** The webhook signing secret the Stripe tests configure. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import type { PaymentProvider } from '../../src/payments/port.ts';
-import { createLogger } from '../../src/shared/logger.ts';
-import type { ServiceRecord } from '../../src/storage/port.ts';
+import type { PaymentProvider } from '../../src/ports/payments.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import type { ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addWebhook, bookingBody, catalogue, outbox, storedBookings, tuesday } from '../bookings/fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import type { ProviderRecord, ServiceRecord, WebhookRecord } from '../../src/storage/port.ts';
+import type { ProviderRecord, ServiceRecord, WebhookRecord } from '../../src/ports/storage/index.ts';
 import { expireHolds } from '../../src/scheduler/jobs.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import postgres from 'postgres';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { postgresRateLimiter } from '../../adapters/ratelimit/postgres.ts';
-import type { RateLimiter } from '../../src/ratelimit/port.ts';
+import type { RateLimiter } from '../../src/ports/ratelimit.ts';
 import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 
 const WINDOW_MS = 60_000;

@@ -4,13 +4,13 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 /*
- * svc runs on Bun and on Deno (decisions section 15): whatever differs between them sits in src/runtime/. A
+ * svc runs on Bun and on Deno (decisions section 15): whatever differs between them sits in src/platform/runtime/. A
  * `Bun.` or `Deno.` call anywhere else in src/ or adapters/, or an import from `bun` or `bun:*`, fails here.
  * Comments and strings do not count: the sources are read with TypeScript's parser.
  */
 
 const ROOT = join(import.meta.dir, '..', '..');
-const RUNTIME_MODULE = 'src/runtime/';
+const RUNTIME_MODULE = 'src/platform/runtime/';
 
 /** Every `Bun.`/`Deno.` use and every import from `bun`/`bun:*` in `source`, as `line: what`. */
 function runtimeUses(source: string): string[] {
@@ -69,7 +69,7 @@ test('the check finds Bun./Deno. calls and bun imports in code, and not in comme
   expect(runtimeUses(sample)).toEqual(["1: import 'bun'", '2: Bun.', '5: Deno.', "6: import 'bun:sqlite'", "8: import 'bun'", '9: globalThis.Deno']);
 });
 
-test('no Bun. or Deno. call and no import from bun outside src/runtime/ (in src/ and adapters/)', () => {
+test('no Bun. or Deno. call and no import from bun outside src/platform/runtime/ (in src/ and adapters/)', () => {
   const files = [...sourceFiles('src'), ...sourceFiles('adapters')].filter((file) => !file.startsWith(RUNTIME_MODULE));
   expect(files.length).toBeGreaterThan(100);
   const offending = files.flatMap((file) => runtimeUses(readFileSync(join(ROOT, file), 'utf8')).map((use) => `${file}:${use}`));

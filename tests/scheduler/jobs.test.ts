@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import { createPairingCode } from '../../src/panel/pairing.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import { createPairingCode } from '../../src/features/panel/pairing.ts';
 import { createScheduler, type Scheduler } from '../../src/scheduler/scheduler.ts';
-import { newId } from '../../src/shared/ids.ts';
-import { createLogger } from '../../src/shared/logger.ts';
-import { sha256Hex } from '../../src/shared/secrets.ts';
+import { newId } from '../../src/core/ids.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { createCatalogue, createWebhookTestApp, startReceiver, verify, workdayAt, type Receiver, type WebhookTestApp } from '../webhooks/support.ts';
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { Cron } from 'croner';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/platform/config.ts';
 import { JOBS, createScheduler, type Job } from '../../src/scheduler/scheduler.ts';
 import type { JobDeps } from '../../src/scheduler/jobs.ts';
-import { manualClock } from '../../src/shared/clock.ts';
-import { createLogger } from '../../src/shared/logger.ts';
+import { manualClock } from '../../src/core/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';
 

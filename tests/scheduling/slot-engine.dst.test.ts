@@ -1,13 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import {
-  daySlots,
-  daysWithSlots,
-  whyUnavailable,
-  type ProviderDay,
-  type Slot,
-  type SlotRules,
-  type WorkingInterval,
-} from '../../src/scheduling/slot-engine.ts';
+import { daySlots, daysWithSlots, whyUnavailable, type ProviderDay, type Slot, type SlotRules, type WorkingInterval } from '../../src/core/slot-engine.ts';
 
 /** A clock well before every date below, so no slot is in the past. */
 const NOW = Date.parse('2026-01-01T00:00:00.000Z');

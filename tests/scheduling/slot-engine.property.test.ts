@@ -11,7 +11,7 @@ import {
   type SlotRules,
   type WorkingHours,
   type WorkingInterval,
-} from '../../src/scheduling/slot-engine.ts';
+} from '../../src/core/slot-engine.ts';
 
 const SEED = 20260329;
 const RUNS = 300;

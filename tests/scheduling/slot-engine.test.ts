@@ -12,7 +12,7 @@ import {
   type SlotRules,
   type Unavailability,
   type WorkingInterval,
-} from '../../src/scheduling/slot-engine.ts';
+} from '../../src/core/slot-engine.ts';
 
 // Europe/Berlin is on CEST (UTC+02:00) through all of June 2026: 09:00 local = 07:00Z.
 const BERLIN = 'Europe/Berlin';

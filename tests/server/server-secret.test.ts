@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, parseConfig } from '../../src/config.ts';
-import { LEGACY_SECRET_SETTING, resolveServerSecret, secretSource } from '../../src/server-secret.ts';
+import { ConfigError, parseConfig } from '../../src/platform/config.ts';
+import { LEGACY_SECRET_SETTING, resolveServerSecret, secretSource } from '../../src/platform/server-secret.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { createLogger, silentLogger } from '../../src/shared/logger.ts';
-import { openSigningSecret } from '../../src/webhooks/signing-secret.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { createLogger, silentLogger } from '../../src/platform/logger.ts';
+import { openSigningSecret } from '../../src/platform/sealed-secrets.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { readLibsqlRows, startServe } from '../support/process.ts';
 import { createTestDatabase, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 

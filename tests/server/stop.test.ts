@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from 'bun:test';
 import net from 'node:net';
 import type { RunningServer } from '../../src/server.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitFor } from '../support/wait.ts';

@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import { newId } from '../../src/shared/ids.ts';
-import type { BookingRecord, WorkspaceRecord } from '../../src/storage/port.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import { newId } from '../../src/core/ids.ts';
+import type { BookingRecord, WorkspaceRecord } from '../../src/ports/storage/index.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import type { TestApp } from '../support/app.ts';
 
 /*

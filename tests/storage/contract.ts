@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import type { BookingStatus } from '../../src/bookings/lifecycle.ts';
-import type { WorkingHours } from '../../src/scheduling/slot-engine.ts';
-import { newId } from '../../src/shared/ids.ts';
+import type { BookingStatus } from '../../src/core/lifecycle.ts';
+import type { WorkingHours } from '../../src/core/slot-engine.ts';
+import { newId } from '../../src/core/ids.ts';
 import {
   MAX_BOOKING_MS,
   UniqueViolation,
@@ -24,8 +24,8 @@ import {
   type WebhookMessageRecord,
   type WebhookRecord,
   type WorkspaceRecord,
-} from '../../src/storage/port.ts';
-import type { PanelSessionRecord } from '../../src/storage/panel-session-store.ts';
+} from '../../src/ports/storage/index.ts';
+import type { PanelSessionRecord } from '../../src/ports/storage/panel-session-store.ts';
 import { createTestDatabase, type AdapterName, type TestDatabase } from '../support/storage.ts';
 
 /*

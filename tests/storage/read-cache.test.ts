@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { manualClock } from '../../src/shared/clock.ts';
-import type { Storage } from '../../src/storage/port.ts';
-import { decorateStorage } from '../../src/storage/decorate.ts';
-import { withReadCache } from '../../src/storage/read-cache.ts';
-import { createApiKey, createWorkspace } from '../../src/workspaces/service.ts';
-import { sha256Hex } from '../../src/shared/secrets.ts';
-import { newId } from '../../src/shared/ids.ts';
+import { manualClock } from '../../src/core/clock.ts';
+import type { Storage } from '../../src/ports/storage/index.ts';
+import { decorateStorage } from '../../src/platform/storage-effects/decorate.ts';
+import { withReadCache } from '../../src/platform/storage-effects/read-cache.ts';
+import { createApiKey, createWorkspace } from '../../src/features/workspaces/service.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
+import { newId } from '../../src/core/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 
 const TTL = 2000;

@@ -1,14 +1,15 @@
 import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp, type App } from '../../src/app.ts';
-import { parseConfig, type Config } from '../../src/config.ts';
-import { buildDeps, type AppDeps } from '../../src/deps.ts';
-import { manualClock } from '../../src/shared/clock.ts';
-import { silentLogger, type Logger } from '../../src/shared/logger.ts';
-import type { RateLimiter } from '../../src/ratelimit/port.ts';
-import type { PaymentProvider } from '../../src/payments/port.ts';
-import type { WorkspaceRecord } from '../../src/storage/port.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { parseConfig, type Config } from '../../src/platform/config.ts';
+import type { AppDeps } from '../../src/platform/app-deps.ts';
+import { buildDeps } from '../../src/deps.ts';
+import { manualClock } from '../../src/core/clock.ts';
+import { silentLogger, type Logger } from '../../src/platform/logger.ts';
+import type { RateLimiter } from '../../src/ports/ratelimit.ts';
+import type { PaymentProvider } from '../../src/ports/payments.ts';
+import type { WorkspaceRecord } from '../../src/ports/storage/index.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestDatabase, type AdapterName, type TestDatabase } from './storage.ts';
 
 /** Fixed "now" of app tests: a Monday morning. */

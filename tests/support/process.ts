@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
-import { ConfigSchema } from '../../src/config.ts';
+import { ConfigSchema } from '../../src/platform/config.ts';
 import { waitFor } from './wait.ts';
 
 /** The bun that runs the tests runs svc too (unless a test asks for Deno). */

@@ -1,4 +1,4 @@
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/platform/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import type { TestDatabase } from './storage.ts';
 

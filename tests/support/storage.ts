@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { libsqlStorage } from '../../adapters/storage/libsql/index.ts';
 import { postgresStorage } from '../../adapters/storage/postgres/index.ts';
-import type { Storage } from '../../src/storage/port.ts';
+import type { Storage } from '../../src/ports/storage/index.ts';
 
 export type AdapterName = 'libsql' | 'postgres';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { FAILING_DISABLE_AFTER_MS, parseRetryAfter, planOutcome, type AttemptResult, type PlanInput } from '../../src/webhooks/delivery.ts';
+import { FAILING_DISABLE_AFTER_MS, parseRetryAfter, planOutcome, type AttemptResult, type PlanInput } from '../../src/features/webhooks/delivery.ts';
 
 const AT = Date.parse('2026-11-23T08:00:00.000Z');
 const SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];

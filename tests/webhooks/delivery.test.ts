@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { newId } from '../../src/shared/ids.ts';
-import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
+import { newId } from '../../src/core/ids.ts';
+import { createDispatcher } from '../../src/features/webhooks/dispatcher.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { createCatalogue, createWebhookTestApp, gate, startReceiver, verify, workdayAt, type Receipt, type Receiver, type WebhookTestApp } from './support.ts';
 import { waitFor } from '../support/wait.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Server } from 'bun';
 import { Webhook } from 'standardwebhooks';
-import { sendAttempt } from '../../src/webhooks/delivery.ts';
+import { sendAttempt } from '../../src/features/webhooks/delivery.ts';
 
 /*
  * DNS rebinding: the destination check resolves the webhook's host and approves its addresses; the attempt must

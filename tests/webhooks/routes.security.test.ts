@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { ensureDemoWorkspace } from '../../src/demo/seed.ts';
-import { openSigningSecret } from '../../src/webhooks/signing-secret.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { ensureDemoWorkspace } from '../../src/features/demo/seed.ts';
+import { openSigningSecret } from '../../src/platform/sealed-secrets.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 

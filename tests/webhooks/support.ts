@@ -1,8 +1,8 @@
 import type { Server } from 'bun';
 import { setSystemTime } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
-import type { Config } from '../../src/config.ts';
-import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.ts';
+import type { Config } from '../../src/platform/config.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/features/webhooks/dispatcher.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { AdapterName } from '../support/storage.ts';
 

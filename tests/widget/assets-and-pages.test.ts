@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gunzipSync } from 'node:zlib';
-import { webAsset } from '../../src/web-assets/routes.ts';
+import { webAsset } from '../../src/platform/web-assets/routes.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 /** Decisions section 11: the widget script is at most 30 KB gzip. */

@@ -4,12 +4,12 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp } from '../../src/app.ts';
-import { parseConfig, type Config } from '../../src/config.ts';
-import type { AppDeps } from '../../src/deps.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { silentLogger } from '../../src/shared/logger.ts';
-import type { WorkspaceRecord } from '../../src/storage/port.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { parseConfig, type Config } from '../../src/platform/config.ts';
+import type { AppDeps } from '../../src/platform/app-deps.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { silentLogger } from '../../src/platform/logger.ts';
+import type { WorkspaceRecord } from '../../src/ports/storage/index.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { freePort } from '../support/process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 

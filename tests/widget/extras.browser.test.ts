@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import { calendarUid } from '../../src/mail/calendar.ts';
+import { calendarUid } from '../../src/features/mail/calendar.ts';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { acmeApi, seedCatalogue, type Catalogue } from './catalogue.ts';
 import { axeViolations, bookFirstFreeTime, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';

@@ -4,7 +4,7 @@ import { failureOf } from '../../web/widget/api.ts';
 import { BookingFlow } from '../../web/widget/flow.ts';
 import { bookingRequest, validate } from '../../web/widget/machine.ts';
 import { monthWeeks, zonedDateTime, zonedInstant } from '../../web/widget/time.ts';
-import type { WidgetBookingRequest, WidgetConfig } from '../../src/widget/protocol.ts';
+import type { WidgetBookingRequest, WidgetConfig } from '../../src/core/widget-protocol.ts';
 
 const CONFIG: WidgetConfig = {
   success: true,

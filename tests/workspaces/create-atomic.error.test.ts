@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from 'bun:test';
 import { createClient } from '@libsql/client';
 import postgres from 'postgres';
-import { systemClock } from '../../src/shared/clock.ts';
-import { createWorkspace } from '../../src/workspaces/service.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { readLibsqlRows, runCli } from '../support/process.ts';
 import { type AdapterName, createTestDatabase, describeEachAdapter, POSTGRES_URL, type TestDatabase } from '../support/storage.ts';
 

@@ -6,7 +6,7 @@ import type {
   WidgetBookingRequest,
   WidgetBookingResponse,
   WidgetConfig,
-} from '../../src/widget/protocol.ts';
+} from '../../src/core/widget-protocol.ts';
 import type { BookingFailure } from './machine.ts';
 
 /** The four public routes the widget calls; tests pass their own. */

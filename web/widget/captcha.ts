@@ -1,4 +1,4 @@
-import type { CaptchaProvider } from '../../src/widget/protocol.ts';
+import type { CaptchaProvider } from '../../src/core/widget-protocol.ts';
 
 /** reCAPTCHA, Turnstile and hCaptcha share one explicit-render API. */
 interface CaptchaApi {

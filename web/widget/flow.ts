@@ -1,5 +1,5 @@
 import { signal, type Signal } from '@preact/signals';
-import type { WidgetBooking } from '../../src/widget/protocol.ts';
+import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 import type { WidgetApi } from './api.ts';
 import { bookingRequest, daysRequest, initialState, next, slotsRequest, type FlowEvent, type FlowOptions, type FlowState } from './machine.ts';
 import { dayIn, lastDayOfMonth } from './time.ts';

@@ -1,4 +1,4 @@
-import type { WidgetBooking } from '../../src/widget/protocol.ts';
+import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 
 /** 2026-03-30T07:00:00.000Z → 20260330T070000Z */
 const icsTime = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d{3}/, '');

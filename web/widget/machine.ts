@@ -3,7 +3,7 @@
  * the new state and never touches the DOM or the network; flow.ts runs the effects, components render the
  * state. Tests drive it directly.
  */
-import type { WidgetBooking, WidgetBookingRequest, WidgetConfig, WidgetCustomField, WidgetService } from '../../src/widget/protocol.ts';
+import type { WidgetBooking, WidgetBookingRequest, WidgetConfig, WidgetCustomField, WidgetService } from '../../src/core/widget-protocol.ts';
 import { monthOf, zonedDateTime } from './time.ts';
 
 export type Step = 'loading' | 'failed' | 'unavailable' | 'service' | 'day' | 'time' | 'details' | 'redirecting' | 'done';

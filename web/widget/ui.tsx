@@ -1,7 +1,7 @@
 import type { Signal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { WidgetCustomField, WidgetService } from '../../src/widget/protocol.ts';
+import type { WidgetCustomField, WidgetService } from '../../src/core/widget-protocol.ts';
 import type { BookingFlow } from './flow.ts';
 import type { Strings } from './i18n.ts';
 import { bookingIcs } from './ics.ts';

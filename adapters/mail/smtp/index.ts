@@ -1,6 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import type { MailTransport } from '../../../src/mail/port.ts';
+import type { MailTransport } from '../../../src/ports/mail.ts';
 
 /** What an SMTP failure says without the addresses or the server's echo of them. */
 function describe(error: unknown): string {

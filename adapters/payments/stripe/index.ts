@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import type { PaymentEvent, PaymentProvider, WebhookResult } from '../../../src/payments/port.ts';
-import { validation } from '../../../src/shared/errors.ts';
+import type { PaymentEvent, PaymentProvider, WebhookResult } from '../../../src/ports/payments.ts';
+import { validation } from '../../../src/core/errors.ts';
 
 /** Where the Stripe API is reached; tests point it at a local fake over plain HTTP. */
 export interface StripeApiAddress {

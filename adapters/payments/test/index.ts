@@ -1,5 +1,5 @@
-import type { PaymentProvider } from '../../../src/payments/port.ts';
-import { randomToken } from '../../../src/shared/secrets.ts';
+import type { PaymentProvider } from '../../../src/ports/payments.ts';
+import { randomToken } from '../../../src/core/secrets.ts';
 
 export interface TestPaymentsOptions {
   /** SVC_PUBLIC_URL without a trailing slash: the checkout page is `{publicUrl}/checkout/{id}` */
@@ -10,7 +10,7 @@ export interface TestPaymentsOptions {
 const CHECKOUT_ID_BYTES = 24;
 
 /**
- * SVC_PAYMENTS=test: a checkout is a page svc serves itself at `{app_url}/checkout/{id}` (src/payments/routes.ts)
+ * SVC_PAYMENTS=test: a checkout is a page svc serves itself at `{app_url}/checkout/{id}` (src/features/payments/routes.ts)
  * with Pay and Cancel buttons; no money moves. For trials, demos and tests. The id is random, never the booking
  * id; everything else about the checkout is the payment record in storage, so any instance serves the page.
  * The page's buttons produce the payment events directly, so there is no webhook to verify.

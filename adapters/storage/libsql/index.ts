@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { createClient, type Client, type InStatement } from '@libsql/client';
 import { and, asc, inArray } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
-import type { Storage } from '../../../src/storage/port.ts';
+import type { Storage } from '../../../src/ports/storage/index.ts';
 import type { Db, Dialect, Tables } from '../sql/dialect.ts';
 import { drizzleStorage } from '../sql/drizzle-storage.ts';
 import { dueMessagesCondition, toMessage } from '../sql/outbox.ts';

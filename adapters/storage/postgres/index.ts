@@ -1,7 +1,7 @@
 import { asc, inArray, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { Storage } from '../../../src/storage/port.ts';
+import type { Storage } from '../../../src/ports/storage/index.ts';
 import type { Db, Dialect, Tables } from '../sql/dialect.ts';
 import { drizzleStorage } from '../sql/drizzle-storage.ts';
 import { dueMessagesCondition, toMessage } from '../sql/outbox.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { MAX_BOOKING_MS, type BookingRecord, type BookingStore, type BookingTransition, type BusyInterval } from '../../../src/storage/port.ts';
+import { MAX_BOOKING_MS, type BookingRecord, type BookingStore, type BookingTransition, type BusyInterval } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { WorkingHours } from '../../../src/scheduling/slot-engine.ts';
-import type { CatalogueStore, CustomFieldRecord, ProviderRecord } from '../../../src/storage/port.ts';
+import type { WorkingHours } from '../../../src/core/slot-engine.ts';
+import type { CatalogueStore, CustomFieldRecord, ProviderRecord } from '../../../src/ports/storage/index.ts';
 import { setsAnything, unique, type Dialect, type Row, type Tx } from './dialect.ts';
 
 function toProvider(row: Row<'providers'>, serviceIds: string[]): ProviderRecord {

@@ -1,6 +1,6 @@
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import type * as pg from '../postgres/schema.ts';
-import { UniqueViolation, type WebhookMessageRecord } from '../../../src/storage/port.ts';
+import { UniqueViolation, type WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
 
 /*
  * What the per-aggregate query files (workspaces.ts, catalogue.ts, bookings.ts, …) share. The libSQL and

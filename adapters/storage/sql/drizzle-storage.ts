@@ -1,4 +1,4 @@
-import type { Storage } from '../../../src/storage/port.ts';
+import type { Storage } from '../../../src/ports/storage/index.ts';
 import { bookingQueries } from './bookings.ts';
 import { catalogueQueries } from './catalogue.ts';
 import type { Dialect } from './dialect.ts';

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, notExists, or, sql } from 'drizzle-orm';
-import { newId } from '../../../src/shared/ids.ts';
-import type { BookingRecord, MailEntry, MailMessageRecord, MailSnapshot, MailStatus, MailStore } from '../../../src/storage/port.ts';
+import { newId } from '../../../src/core/ids.ts';
+import type { BookingRecord, MailEntry, MailMessageRecord, MailSnapshot, MailStatus, MailStore } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 
 const toMail = (row: Row<'mailMessages'>): MailMessageRecord => {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { DeliveryAttemptRecord, OutboxEvent, OutboxStore, WebhookMessageRecord } from '../../../src/storage/port.ts';
-import { newId } from '../../../src/shared/ids.ts';
+import type { DeliveryAttemptRecord, OutboxEvent, OutboxStore, WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
+import { newId } from '../../../src/core/ids.ts';
 import type { Dialect, Row, Tables, Tx } from './dialect.ts';
 
 export const toMessage = (row: Row<'webhookMessages'>): WebhookMessageRecord => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, lt, lte, or } from 'drizzle-orm';
-import type { PanelSessionStore } from '../../../src/storage/port.ts';
+import type { PanelSessionStore } from '../../../src/ports/storage/index.ts';
 import type { Dialect } from './dialect.ts';
 
 /** The panel's sessions, linked origins and API-key administration on either SQL dialect. */

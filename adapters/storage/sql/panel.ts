@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lte } from 'drizzle-orm';
-import type { PanelStore } from '../../../src/storage/port.ts';
+import type { PanelStore } from '../../../src/ports/storage/index.ts';
 import type { Dialect } from './dialect.ts';
 
 export function panelQueries(dialect: Dialect): PanelStore {

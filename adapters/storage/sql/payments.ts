@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { PaymentRecord, PaymentStore } from '../../../src/storage/port.ts';
+import type { PaymentRecord, PaymentStore } from '../../../src/ports/storage/index.ts';
 import { transitionIn } from './bookings.ts';
 import { unique, type Dialect, type Row } from './dialect.ts';
 

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { SettingsStore } from '../../../src/storage/port.ts';
+import type { SettingsStore } from '../../../src/ports/storage/index.ts';
 import type { Dialect } from './dialect.ts';
 
 export function settingsQueries(dialect: Dialect): SettingsStore {

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { WorkingHours } from '../../../src/scheduling/slot-engine.ts';
-import type { WorkspaceRecord, WorkspaceStore } from '../../../src/storage/port.ts';
+import type { WorkingHours } from '../../../src/core/slot-engine.ts';
+import type { WorkspaceRecord, WorkspaceStore } from '../../../src/ports/storage/index.ts';
 import { unique, type Dialect, type Row } from './dialect.ts';
 
 function toWorkspace(row: Row<'workspaces'>): WorkspaceRecord {

@@ -1,0 +1,151 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { t } from 'elysia';
+import { DateTimeWithOffset, Duration } from '../../core/models.ts';
+import { BOOKING_STATUSES } from '../../core/lifecycle.ts';
+
+/*
+ * Integers use TypeBox's plain `Type.Integer` (as in src/features/workspaces/model.ts): Elysia's `t.Integer` is a union
+ * with numeric strings whose errors do not name the field. Query integers are converted by the route's
+ * `transform` (see routes.ts) before validation.
+ */
+
+const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+
+export const BookingStatus = t.Union([t.Literal('PENDING'), t.Literal('CONFIRMED'), t.Literal('CANCELLED'), t.Literal('COMPLETED')], {
+  description: BOOKING_STATUSES.join(', '),
+});
+
+/** A booking as the API returns it: the spec's fields plus those of decisions section 3. */
+export const Booking = t.Object(
+  {
+    id: t.String(),
+    startTime: t.String({ format: 'date-time' }),
+    endTime: t.String({ format: 'date-time' }),
+    status: BookingStatus,
+    customerName: nullable(t.String()),
+    customerEmail: t.String(),
+    serviceName: nullable(t.String()),
+    providerName: nullable(t.String()),
+    amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
+    serviceId: t.String(),
+    providerId: t.String(),
+    // The four below are left out of the demo workspace's keyless reads (decisions section 7); always present otherwise.
+    phone: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
+    notes: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
+    customFields: t.Optional(
+      t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields, by key; absent in keyless reads of the demo workspace' }),
+    ),
+    cancelReason: t.Optional(
+      nullable(
+        t.String({
+          description:
+            'why it was cancelled, as the canceller gave it (the cancel body, the manage page, an unpaid checkout); null otherwise; absent in keyless reads of the demo workspace',
+        }),
+      ),
+    ),
+    createdAt: t.String({ format: 'date-time' }),
+  },
+  { $id: 'Booking', description: 'A booking as the API returns it' },
+);
+export type Booking = typeof Booking.static;
+
+export const BookingResponse = t.Object(
+  {
+    success: t.Boolean(),
+    booking: Booking,
+    checkoutUrl: t.Optional(nullable(t.String({ description: 'hosted payment page, when a payment is due at creation' }))),
+    manageUrl: t.Optional(
+      nullable(
+        t.String({
+          description: "the customer's page to see, cancel or reschedule the booking ({app_url}/manage/{token}); createBooking only, never shown again",
+        }),
+      ),
+    ),
+  },
+  { $id: 'BookingResponse', description: 'The booking' },
+);
+export type BookingResponse = typeof BookingResponse.static;
+
+export const BookingsResponse = t.Object(
+  {
+    success: t.Boolean(),
+    bookings: t.Array(Booking),
+    nextCursor: nullable(t.String({ description: 'pass as `cursor` for the next page; null on the last page' })),
+  },
+  { $id: 'BookingsResponse', description: 'A page of bookings' },
+);
+
+export const BookingCreate = t.Object(
+  {
+    serviceId: t.String({ minLength: 1, maxLength: 64 }),
+    providerId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'omit to have any free provider offering the service assigned' })),
+    email: t.String({ format: 'email', maxLength: 254 }),
+    name: t.Optional(t.String({ maxLength: 200 })),
+    phone: t.Optional(t.String({ maxLength: 40 })),
+    date: { ...DateTimeWithOffset, description: 'start of the booking, a date-time with an offset such as 2026-12-01T09:00:00Z' },
+    duration: t.Optional(Duration),
+    notes: t.Optional(t.String({ maxLength: 5000 })),
+    recaptchaToken: t.Optional(t.String({ maxLength: 4096, description: 'needed for keyless requests when the server has a captcha secret' })),
+    customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the workspace custom fields, by key; unknown keys are ignored' })),
+  },
+  { $id: 'BookingCreate' },
+);
+export type BookingCreate = typeof BookingCreate.static;
+
+export const BookingParams = t.Object({
+  slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),
+  bookingId: t.String({ minLength: 1, maxLength: 64, description: 'booking id (bk_…)' }),
+});
+
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 50;
+
+export const ListBookingsQuery = t.Object({
+  limit: t.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: `page size, default ${DEFAULT_PAGE}` })),
+  cursor: t.Optional(t.String({ maxLength: 512, description: 'opaque, from nextCursor of the previous page' })),
+  status: t.Optional(BookingStatus),
+  from: t.Optional({ ...DateTimeWithOffset, description: 'only bookings starting at or after this date-time' }),
+  to: t.Optional({ ...DateTimeWithOffset, description: 'only bookings starting before this date-time' }),
+  serviceId: t.Optional(t.String({ maxLength: 64, description: 'only bookings of this service' })),
+  providerId: t.Optional(t.String({ maxLength: 64, description: 'only bookings with this provider' })),
+});
+export type ListBookingsQuery = typeof ListBookingsQuery.static;
+
+export const CancelBody = t.Optional(
+  t.Object(
+    {
+      reason: t.Optional(t.String({ maxLength: 1000, description: 'kept with the booking' })),
+    },
+    { $id: 'BookingCancel' },
+  ),
+);
+
+export const RescheduleBody = t.Object(
+  {
+    date: { ...DateTimeWithOffset, description: 'the new start, a date-time with an offset' },
+  },
+  { $id: 'BookingReschedule' },
+);
+
+/** One customer mail of a booking and how its sending went (decisions section 14). */
+export const BookingMail = t.Object(
+  {
+    id: t.String(),
+    kind: t.Union([t.Literal('confirmed'), t.Literal('pending'), t.Literal('cancelled'), t.Literal('rescheduled'), t.Literal('reminder')]),
+    status: t.Union([t.Literal('pending'), t.Literal('sent'), t.Literal('failed'), t.Literal('dropped')], {
+      description:
+        'pending: waiting or retrying; sent: the SMTP server accepted it; failed: every attempt failed; dropped: the booking moved on before it went out',
+    }),
+    attempts: t.Integer(),
+    lastError: nullable(t.String({ description: "the last attempt's error (no personal data)" })),
+    nextAttemptAt: nullable(t.String({ format: 'date-time' })),
+    createdAt: t.String({ format: 'date-time' }),
+    sentAt: nullable(t.String({ format: 'date-time' })),
+  },
+  { $id: 'BookingMail', description: 'A customer mail of a booking and how sending it went' },
+);
+
+export const BookingMailsResponse = t.Object(
+  { success: t.Literal(true), mails: t.Array(BookingMail) },
+  { $id: 'BookingMailsResponse', description: "The booking's customer mails, oldest first" },
+);

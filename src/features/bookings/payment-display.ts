@@ -1,0 +1,51 @@
+import type { WorkspaceRecord } from '../../ports/storage/index.ts';
+import { formatMoney } from '../../core/money.ts';
+
+/*
+ * How a booking's time and price read to a customer: on the checkout pages and as the line item a payment
+ * provider shows. Times are in the workspace's zone, in its language and clock (24h or 12h).
+ */
+
+type DisplayWorkspace = Pick<WorkspaceRecord, 'timezone' | 'language' | 'timeFormat'>;
+
+/** The workspace's language when the runtime knows it, else English (a page must render whatever is stored). */
+function localeOf(language: string): string {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([language])[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+export interface StartDisplay {
+  /** the calendar day in full, e.g. `Tuesday, November 24, 2026` */
+  date: string;
+  /** `10:00` (24h) or `10:00 AM` (12h) */
+  time: string;
+  /** the IANA zone, e.g. `Europe/Berlin` */
+  timezone: string;
+}
+
+/** An instant (epoch ms) as a day and a time in the workspace's zone, language and clock. */
+export function displayStart(workspace: DisplayWorkspace, at: number): StartDisplay {
+  const locale = localeOf(workspace.language);
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: workspace.timezone }).format(at);
+  const time = new Intl.DateTimeFormat(
+    locale,
+    workspace.timeFormat === '12h'
+      ? { hour: 'numeric', minute: '2-digit', hourCycle: 'h12', timeZone: workspace.timezone }
+      : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: workspace.timezone },
+  ).format(at);
+  return { date, time, timezone: workspace.timezone };
+}
+
+/** The line item of a checkout: `Haircut – Tuesday, November 24, 2026, 10:00 (Europe/Berlin)`. */
+export function lineItemName(serviceName: string, workspace: DisplayWorkspace, start: number): string {
+  const { date, time, timezone } = displayStart(workspace, start);
+  return `${serviceName} – ${date}, ${time} (${timezone})`;
+}
+
+/** A sum in minor units for people, in the workspace's language: `€35.50`, `¥5,000`, `KWD 12.345`. */
+export function displayAmount(workspace: Pick<WorkspaceRecord, 'language'>, amountMinor: number, currency: string): string {
+  return formatMoney(amountMinor, currency, localeOf(workspace.language));
+}

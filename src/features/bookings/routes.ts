@@ -1,0 +1,197 @@
+import { accessDeclarations } from '../../platform/access/macro.ts';
+import { keyOrSession } from '../../platform/access/policy.ts';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../platform/app-deps.ts';
+import { integerQuery } from '../../platform/http/query.ts';
+import { ErrorResponse, SlugParams } from '../../core/models.ts';
+import { verifyCaptcha } from './captcha.ts';
+import { withoutContactData } from './demo-view.ts';
+import { requireAnswersObject } from './custom-field-answers.ts';
+import {
+  BookingCreate,
+  BookingMailsResponse,
+  BookingParams,
+  BookingResponse,
+  BookingsResponse,
+  CancelBody,
+  ListBookingsQuery,
+  RescheduleBody,
+} from './model.ts';
+import { bookingMails, changeStatus, createBooking, getBooking, listBookings, rescheduleBooking } from './service.ts';
+
+const TAGS = ['Bookings'];
+
+/** v1 routes of bookings and their lifecycle. */
+export function bookingRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'bookings', prefix: '/workspaces' })
+    .use(accessDeclarations)
+    .get(
+      '/:slug/bookings',
+      async ({ principal, query }) => {
+        const page = await listBookings(deps, principal.workspace, query);
+        // Only the demo workspace lets a keyless caller this far (its access declaration): no visitor's contact data.
+        return { success: true, ...page, bookings: principal.kind === 'anonymous' ? page.bookings.map(withoutContactData) : page.bookings };
+      },
+      {
+        access: keyOrSession('read', { demoReads: true }),
+        params: SlugParams,
+        query: ListBookingsQuery,
+        transform: integerQuery('limit'),
+        response: { 200: BookingsResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: {
+          operationId: 'listBookings',
+          summary: 'List bookings, ordered by start time then id, a page at a time',
+          description:
+            'Filter by `status`, `serviceId`, `providerId` and start time (`from` inclusive, `to` exclusive); pass `nextCursor` back as `cursor` for the next page. '
+            + "400 VALIDATION_ERROR for a bad `limit`, `status`, `cursor` or date-time. On the demo workspace it is readable without a key, showing no visitor's contact data: `customerEmail` is `hidden@example.invalid`, `customerName` its first word, and `phone`, `notes` and `customFields` are left out.",
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/bookings',
+      async ({ body, principal }) => {
+        // A widget call (no credential) proves it is a person; a key or panel session needs no captcha.
+        if (principal.kind === 'anonymous') await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken);
+        const { booking, checkoutUrl, manageUrl } = await createBooking(deps, principal.workspace, body);
+        return { success: true, booking, checkoutUrl, manageUrl };
+      },
+      {
+        access: keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true }),
+        params: SlugParams,
+        body: BookingCreate,
+        transform({ body }) {
+          requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
+        },
+        response: {
+          200: BookingResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          502: ErrorResponse,
+        },
+        detail: {
+          operationId: 'createBooking',
+          summary: 'Book a time: with the API key, or keyless from an allowed widget domain',
+          description:
+            'Reserves the time on the given provider, or on any free provider offering the service. The booking is CONFIRMED, or PENDING with a '
+            + '`checkoutUrl` when a payment is due, or PENDING awaiting confirmation. With the API key from a backend; without it only from a page on an '
+            + 'allowed widget domain (`Origin`, else 403 DOMAIN_NOT_ALLOWED), with a captcha token when the server requires one (400 CAPTCHA_FAILED). '
+            + '400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, '
+            + 'inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released).',
+          tags: TAGS,
+        },
+      },
+    )
+    .get(
+      '/:slug/bookings/:bookingId',
+      async ({ params, principal }) => {
+        const booking = await getBooking(deps, principal.workspace, params.bookingId);
+        return { success: true, booking: principal.kind === 'anonymous' ? withoutContactData(booking) : booking };
+      },
+      {
+        access: keyOrSession('read', { demoReads: true }),
+        params: BookingParams,
+        response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: {
+          operationId: 'getBooking',
+          summary: 'Get a booking',
+          description:
+            "404 NOT_FOUND for an id not in the workspace. On the demo workspace it is readable without a key, without the visitor's contact data (as listBookings).",
+          tags: TAGS,
+        },
+      },
+    )
+    .get(
+      '/:slug/bookings/:bookingId/mails',
+      async ({ params, principal: { workspace } }) => {
+        return { success: true as const, mails: await bookingMails(deps, workspace, params.bookingId) };
+      },
+      {
+        access: keyOrSession('read'),
+        params: BookingParams,
+        response: { 200: BookingMailsResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: {
+          operationId: 'listBookingMails',
+          summary: "The customer's mails of a booking and how sending them went",
+          description: 'Oldest first. Empty when mail is off (no `SVC_SMTP_URL`). 404 NOT_FOUND for an id not in the workspace.',
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/bookings/:bookingId/confirm',
+      async ({ params, principal: { workspace } }) => {
+        return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'confirm') };
+      },
+      {
+        access: keyOrSession('svc_manage_operations'),
+        params: BookingParams,
+        response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        detail: {
+          operationId: 'confirmBooking',
+          summary: 'Confirm a PENDING booking',
+          description: 'Moves a PENDING booking to CONFIRMED and sends `booking.confirmed`. 409 INVALID_TRANSITION for any other status.',
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/bookings/:bookingId/cancel',
+      async ({ params, body, principal: { workspace } }) => {
+        return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'cancel', { reason: body?.reason }) };
+      },
+      {
+        access: keyOrSession('svc_manage_operations'),
+        params: BookingParams,
+        body: CancelBody,
+        response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        detail: {
+          operationId: 'cancelBooking',
+          summary: 'Cancel a PENDING or CONFIRMED booking, freeing its time',
+          description:
+            'The API key may cancel at any time, whatever the cancellation window; the optional `reason` is kept. Sends `booking.cancelled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.',
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/bookings/:bookingId/complete',
+      async ({ params, principal: { workspace } }) => {
+        return { success: true, booking: await changeStatus(deps, workspace, params.bookingId, 'complete') };
+      },
+      {
+        access: keyOrSession('svc_manage_operations'),
+        params: BookingParams,
+        response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        detail: {
+          operationId: 'completeBooking',
+          summary: 'Mark a CONFIRMED booking that has started as COMPLETED',
+          description:
+            'Bookings are also completed automatically after their end. Sends `booking.completed`. 409 INVALID_TRANSITION before the start or for any status but CONFIRMED.',
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/bookings/:bookingId/reschedule',
+      async ({ params, body, principal: { workspace } }) => {
+        return { success: true, booking: await rescheduleBooking(deps, workspace, params.bookingId, body.date) };
+      },
+      {
+        access: keyOrSession('svc_manage_operations'),
+        params: BookingParams,
+        body: RescheduleBody,
+        response: { 200: BookingResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        detail: {
+          operationId: 'rescheduleBooking',
+          summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays',
+          description:
+            'The new time must be bookable as for createBooking, on the same provider and for the same duration (409 SLOT_UNAVAILABLE otherwise). Sends `booking.rescheduled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.',
+          tags: TAGS,
+        },
+      },
+    );
+}

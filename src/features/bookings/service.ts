@@ -1,0 +1,314 @@
+import type { AppDeps } from '../../platform/app-deps.ts';
+import { startCheckout, paymentHoldMinutes } from './checkout.ts';
+import { toMajor } from '../../core/money.ts';
+import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } from '../scheduling/index.ts';
+import { AppError, notFound, validation } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { isoTime } from '../../core/models.ts';
+import type { BookingRecord, BookingStore, CatalogueStore, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts';
+import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
+import { applyBookingMove } from './booking-move.ts';
+import { initialStatus, move, type LifecycleAction } from '../../core/lifecycle.ts';
+import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery } from './model.ts';
+
+const MINUTE_MS = 60_000;
+
+/** How many times a lifecycle move is retried when the booking changed status between read and write. */
+const TRANSITION_ATTEMPTS = 3;
+
+/** The names a Booking shows next to its service and provider ids. */
+export interface BookingNames {
+  serviceName: string | null;
+  providerName: string | null;
+}
+
+/** A booking record as the API returns it (decisions section 3); nothing internal leaks. */
+export function toBookingJson(booking: BookingRecord, names: BookingNames): Booking {
+  return {
+    id: booking.id,
+    startTime: isoTime(booking.startTime),
+    endTime: isoTime(booking.endTime),
+    status: booking.status,
+    customerName: booking.customerName,
+    customerEmail: booking.customerEmail,
+    serviceName: names.serviceName,
+    providerName: names.providerName,
+    amount: booking.amountMinor === null || booking.currency === null ? null : toMajor(booking.amountMinor, booking.currency),
+    serviceId: booking.serviceId,
+    providerId: booking.providerId,
+    phone: booking.phone,
+    notes: booking.notes,
+    customFields: booking.customFields,
+    cancelReason: booking.cancelReason,
+    createdAt: isoTime(booking.createdAt),
+  };
+}
+
+/** The sum due at booking, minor units: the deposit when the service has one, else the price; null when 0. */
+export function amountDue(service: Pick<ServiceRecord, 'priceMinor' | 'depositMinor'>): number | null {
+  const due = service.depositMinor ?? service.priceMinor;
+  return due > 0 ? due : null;
+}
+
+/** An instant the API received (already checked to carry an offset), epoch ms; a 400 naming `field` otherwise. */
+function parseInstant(field: string, value: string): number {
+  const instant = Date.parse(value);
+  if (!Number.isFinite(instant)) throw validation(`${field} must be a date-time with an offset, such as 2026-12-01T09:00:00Z, got ${value}`);
+  return instant;
+}
+
+/** Empty or blank optional text is stored as null. */
+const optionalText = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value);
+
+async function namesOf(deps: { storage: CatalogueStore }, booking: BookingRecord): Promise<BookingNames> {
+  const [service, provider] = await Promise.all([
+    deps.storage.getService(booking.workspaceId, booking.serviceId),
+    deps.storage.getProvider(booking.workspaceId, booking.providerId),
+  ]);
+  return { serviceName: service?.name ?? null, providerName: provider?.name ?? null };
+}
+
+async function findBooking(deps: { storage: BookingStore }, workspace: WorkspaceRecord, bookingId: string): Promise<BookingRecord> {
+  const booking = await deps.storage.getBooking(workspace.id, bookingId);
+  if (!booking) throw notFound(`booking ${bookingId}`);
+  return booking;
+}
+
+export interface CreatedBooking {
+  booking: Booking;
+  /** the hosted payment page when a payment is due and a provider is configured (SVC_PAYMENTS), else null */
+  checkoutUrl: string | null;
+  /** the customer's manage page ({app_url}/manage/{token}); its token is only in this answer and the mails */
+  manageUrl: string;
+}
+
+/**
+ * createBooking: checks the body against the catalogue and the custom fields, then reserves the time through
+ * applyBookingMove (storage.reserveBooking runs the engine's check under its lock and writes `booking.created`
+ * in the same transaction). Without `providerId` the least busy active provider offering the service that is free
+ * gets the booking. A time that is not bookable is a 409 SLOT_UNAVAILABLE saying why.
+ *
+ * With a sum due and a payment provider configured, the booking starts PENDING, holds its slot until
+ * `holdExpiresAt` (now + SVC_PAYMENT_HOLD_MINUTES, within the provider's range) and the answer carries the
+ * provider's `checkoutUrl`; if the provider cannot open a checkout the booking is released and the request
+ * fails with 502 PAYMENT_PROVIDER_ERROR (src/features/bookings/checkout.ts).
+ */
+export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, body: BookingCreate): Promise<CreatedBooking> {
+  const start = parseInstant('date', body.date);
+  const offering = await resolveOffering(deps, workspace, body.serviceId, body.providerId);
+  const { service } = offering;
+  const customFields = checkAnswers(fieldsFor(await deps.storage.listCustomFields(workspace.id), service.id), body.customFields);
+  if (offering.providers.length === 0) {
+    throw new AppError('SLOT_UNAVAILABLE', `no active provider offers ${service.name}: link a provider to serviceId ${service.id}`);
+  }
+
+  const now = deps.clock.now();
+  const duration = body.duration ?? service.duration;
+  const amountMinor = amountDue(service);
+  const { status, awaitingPayment } = initialStatus({
+    paymentDue: amountMinor !== null,
+    paymentsEnabled: deps.payments.name !== 'none',
+    requiresConfirmation: workspace.requiresConfirmation,
+  });
+  const id = newId('bk', now);
+  const manage = await newManageToken(id, deps.config.SVC_SECRET);
+  const record: BookingRecord = {
+    id,
+    workspaceId: workspace.id,
+    serviceId: service.id,
+    providerId: '',
+    status,
+    startTime: start,
+    endTime: start + duration * MINUTE_MS,
+    bufferTime: service.bufferTime,
+    customerName: optionalText(body.name),
+    customerEmail: body.email,
+    phone: optionalText(body.phone),
+    notes: optionalText(body.notes),
+    customFields,
+    amountMinor,
+    currency: service.currency,
+    cancelReason: null,
+    holdExpiresAt: awaitingPayment ? now + paymentHoldMinutes(deps) * MINUTE_MS : null,
+    createdAt: now,
+    updatedAt: now,
+    revision: 0,
+    manageTokenHash: manage.hash,
+    manageTokenSealed: manage.sealed,
+  };
+
+  const check = slotCheck(workspace, offering, start, duration, now);
+  const json = jsonFor(offering);
+  const result = await applyBookingMove(
+    deps,
+    { workspace, booking: record, json, at: now },
+    {
+      action: 'create',
+      reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
+    },
+  );
+  if (!result.ok) throw check.refusal();
+  const link = manageUrl(deps.config.SVC_PUBLIC_URL, manage.token);
+  if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null, manageUrl: link };
+  const checkoutUrl = await startCheckout(deps, { workspace, service, booking: result.booking, json });
+  return { booking: json(result.booking), checkoutUrl, manageUrl: link };
+}
+
+/** The Booking JSON of bookings of the offering's service on one of its providers. */
+function jsonFor(offering: Offering): (booking: BookingRecord) => Booking {
+  const providerNames = new Map(offering.providers.map((provider) => [provider.id, provider.name]));
+  return (booking) => toBookingJson(booking, { serviceName: offering.service.name, providerName: providerNames.get(booking.providerId) ?? null });
+}
+
+export async function getBooking(deps: { storage: BookingStore & CatalogueStore }, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
+  const booking = await findBooking(deps, workspace, bookingId);
+  return toBookingJson(booking, await namesOf(deps, booking));
+}
+
+/** The booking's customer mails and their state, oldest first. */
+export async function bookingMails(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string) {
+  const booking = await findBooking(deps, workspace, bookingId);
+  const mails = await deps.storage.listBookingMails(booking.id);
+  return mails.map((mail) => ({
+    id: mail.id,
+    kind: mail.kind,
+    status: mail.status,
+    attempts: mail.attempts,
+    lastError: mail.lastError,
+    nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
+    createdAt: isoTime(mail.createdAt),
+    sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
+  }));
+}
+
+/** The keyset position a cursor carries: the last booking of the previous page. */
+interface Position {
+  startTime: number;
+  id: string;
+}
+
+/** Opaque to clients: base64url of `[startTime, id]` of the last booking of a page. */
+export function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.startTime, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Position {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 2 && Number.isSafeInteger(decoded[0]) && typeof decoded[1] === 'string' && decoded[1] !== '') {
+      return { startTime: decoded[0], id: decoded[1] };
+    }
+  } catch {
+    // not base64url JSON: answered below
+  }
+  throw validation('cursor is not valid: pass the nextCursor of the previous page unchanged');
+}
+
+/**
+ * listBookings: ordered by startTime, then id; keyset pagination, so a page never repeats or skips a booking
+ * that existed when the first page was read, however many bookings are added meanwhile.
+ */
+export async function listBookings(
+  deps: { storage: BookingStore & CatalogueStore },
+  workspace: WorkspaceRecord,
+  query: ListBookingsQuery,
+): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const from = query.from === undefined ? undefined : parseInstant('from', query.from);
+  const to = query.to === undefined ? undefined : parseInstant('to', query.to);
+  if (from !== undefined && to !== undefined && from > to) throw validation(`from must not be after to (got from ${query.from}, to ${query.to})`);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const rows = await deps.storage.listBookings(workspace.id, {
+    status: query.status,
+    from,
+    to,
+    serviceId: query.serviceId,
+    providerId: query.providerId,
+    after,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const [services, providers] = await Promise.all([
+    page.length > 0 ? deps.storage.listServices(workspace.id, { activeOnly: false }) : [],
+    page.length > 0 ? deps.storage.listProviders(workspace.id) : [],
+  ]);
+  const serviceNames = new Map(services.map((service) => [service.id, service.name]));
+  const providerNames = new Map(providers.map((provider) => [provider.id, provider.name]));
+  return {
+    bookings: page.map((booking) =>
+      toBookingJson(booking, {
+        serviceName: serviceNames.get(booking.serviceId) ?? null,
+        providerName: providerNames.get(booking.providerId) ?? null,
+      }),
+    ),
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
+}
+
+const invalidTransition = (reason: string) => new AppError('INVALID_TRANSITION', reason);
+
+/**
+ * confirm, cancel and complete through applyBookingMove: the lifecycle decides, the status moves compare-and-set
+ * with the move's events. When the booking changed status in between, it is read again and the move decided anew.
+ */
+export async function changeStatus(
+  deps: AppDeps,
+  workspace: WorkspaceRecord,
+  bookingId: string,
+  action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>,
+  options: { reason?: string } = {},
+): Promise<Booking> {
+  for (let attempt = 0; attempt < TRANSITION_ATTEMPTS; attempt++) {
+    const booking = await findBooking(deps, workspace, bookingId);
+    const names = await namesOf(deps, booking);
+    const input = { workspace, booking, json: (record: BookingRecord) => toBookingJson(record, names), at: deps.clock.now() };
+    const result = await applyBookingMove(deps, input, action === 'cancel' ? { action, reason: optionalText(options.reason) } : { action });
+    if (result.ok) return input.json(result.booking);
+    if (result.kind === 'refused') throw invalidTransition(result.reason);
+  }
+  throw invalidTransition(
+    `booking ${bookingId} kept changing status while it was being ${action === 'cancel' ? 'cancelled' : `${action}d`}; read it and try again`,
+  );
+}
+
+/**
+ * reschedule: from PENDING or CONFIRMED only, to a bookable time of the same provider; the status, the
+ * length and everything else stay. The check and the move happen in one reservation (applyBookingMove), with
+ * `booking.rescheduled` written in the same transaction.
+ */
+export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, date: string): Promise<Booking> {
+  const start = parseInstant('date', date);
+  const booking = await findBooking(deps, workspace, bookingId);
+  const now = deps.clock.now();
+  const decided = move(booking, 'reschedule', now);
+  if (!decided.ok) throw invalidTransition(decided.reason);
+
+  const [services, provider] = await Promise.all([
+    deps.storage.listServices(workspace.id, { activeOnly: false }),
+    deps.storage.getProvider(workspace.id, booking.providerId),
+  ]);
+  const service = services.find((candidate) => candidate.id === booking.serviceId);
+  if (!service || !provider) throw new AppError('SLOT_UNAVAILABLE', `booking ${bookingId} can no longer be moved: its service or provider was removed`);
+  const offering: Offering = { service, providers: [provider], margin: busyMargin(services) };
+  const length = booking.endTime - booking.startTime;
+  const check = slotCheck(workspace, offering, start, length / MINUTE_MS, now);
+  const json = jsonFor(offering);
+  const result = await applyBookingMove(
+    deps,
+    { workspace, booking, json, at: now },
+    {
+      action: 'reschedule',
+      startTime: start,
+      endTime: start + length,
+      reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
+    },
+  );
+  if (result.ok) return json(result.booking);
+  // Refused: because the time is not bookable, or because the booking left PENDING/CONFIRMED meanwhile.
+  const current = await findBooking(deps, workspace, bookingId);
+  const again = move(current, 'reschedule', now);
+  if (!again.ok) throw invalidTransition(again.reason);
+  throw check.refusal();
+}

@@ -1,0 +1,2 @@
+/** The demo feature's public face: what other features and the composition use of it. */
+export { ensureDemoWorkspace } from './seed.ts';

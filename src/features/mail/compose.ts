@@ -1,0 +1,187 @@
+import { toMajor } from '../../core/money.ts';
+import type { BookingRecord, MailMessageRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import { calendarDocument } from './calendar.ts';
+import type { OutgoingMail } from '../../ports/mail.ts';
+import { de } from './templates/de.ts';
+import { en } from './templates/en.ts';
+import { htmlPart, textPart, type MailLayout } from './templates/layout.ts';
+import type { KindWording, MailValues, Wording } from './templates/wording.ts';
+
+/** Everything a mail is made from, read when it is sent. */
+export interface MailContext {
+  mail: MailMessageRecord;
+  booking: BookingRecord;
+  workspace: WorkspaceRecord;
+  serviceName: string;
+  providerName: string | null;
+  /** the manage page, null when the token cannot be opened (no SVC_SECRET) */
+  manageUrl: string | null;
+  /** pending awaiting payment: the provider's checkout page */
+  checkoutUrl: string | null;
+  /** SVC_MAIL_FROM */
+  from: string;
+  /** SVC_PUBLIC_URL */
+  publicUrl: string;
+  /** epoch ms */
+  now: number;
+}
+
+const WORDINGS: Record<string, Wording> = { en, de };
+const DEFAULT_COLOR = '#2563eb';
+
+/** The wording for a BCP 47 language: by its primary subtag, English when svc has no such file. */
+export function wordingFor(language: string): Wording {
+  return WORDINGS[language.toLowerCase().split('-')[0]!] ?? en;
+}
+
+/** A colour safe to put in a style attribute: the workspace's hex colour, else svc's blue. */
+const brandColor = (color: string | null) => (color && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(color) ? color : DEFAULT_COLOR);
+
+/** The workspace's logo where a mail client will show it: an https address (clients block others), else none. */
+const mailLogo = (logoUrl: string | null) => (logoUrl?.startsWith('https://') ? logoUrl : null);
+
+/** The Intl locale of a workspace language (a tag Intl does not know falls back to English). */
+function localeOf(language: string): string {
+  try {
+    return Intl.getCanonicalLocales(language)[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+/** Dates and times in the workspace's zone, language and clock, with the zone named. */
+export function timeFormatter(workspace: Pick<WorkspaceRecord, 'language' | 'timezone' | 'timeFormat'>) {
+  const locale = localeOf(workspace.language);
+  const timeZone = workspace.timezone;
+  const dateFormat = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  const clock = new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23' });
+  const city = timeZone.split('/').pop()!.replaceAll('_', ' ');
+  // Where the language has no abbreviation for the zone ("GMT+1" in English), the city says which zone it is.
+  const zoneName = (at: number) => {
+    const short =
+      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+    return /^(GMT|UTC)[+-]/.test(short) ? `${short} (${city})` : short;
+  };
+  return {
+    date: (at: number) => dateFormat.format(at),
+    /** "10:00 – 11:00 CET" */
+    span: (start: number, end: number) => `${clock.format(start)} – ${clock.format(end)} ${zoneName(start)}`,
+    /** "10:30 CET" */
+    time: (at: number) => `${clock.format(at)} ${zoneName(at)}`,
+  };
+}
+
+function kindWording(wording: Wording, mail: MailMessageRecord): KindWording {
+  switch (mail.kind) {
+    case 'pending':
+      return mail.snapshot.holdExpiresAt ? wording.pendingPayment : wording.pendingConfirmation;
+    default:
+      return wording[mail.kind];
+  }
+}
+
+/** The address part of a From: `Acme <a@example.com>` → `a@example.com`. */
+const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
+
+/** A bare SVC_MAIL_FROM address gets the workspace's name, so the customer sees who writes. */
+function fromLine(from: string, workspaceName: string): string {
+  return from.includes('<') ? from : `${JSON.stringify(workspaceName)} <${from.trim()}>`;
+}
+
+/** Pure: the mail for `context`, in the workspace's language, with its calendar invite where the kind has one. */
+export function composeMail(context: MailContext): OutgoingMail {
+  const { mail, booking, workspace } = context;
+  const wording = wordingFor(workspace.language);
+  const format = timeFormatter(workspace);
+  const snapshot = mail.snapshot;
+  const amount =
+    booking.amountMinor !== null && booking.currency !== null
+      ? new Intl.NumberFormat(localeOf(workspace.language), { style: 'currency', currency: booking.currency }).format(
+          toMajor(booking.amountMinor, booking.currency),
+        )
+      : null;
+  const values: MailValues = {
+    workspace: workspace.name,
+    customer: booking.customerName,
+    service: context.serviceName,
+    date: format.date(snapshot.startTime),
+    time: format.span(snapshot.startTime, snapshot.endTime),
+    amount,
+    holdUntil: snapshot.holdExpiresAt ? format.time(snapshot.holdExpiresAt) : null,
+    reason: snapshot.cancelReason,
+    ...(snapshot.previousStartTime !== undefined && snapshot.previousEndTime !== undefined
+      ? { previous: { date: format.date(snapshot.previousStartTime), time: format.span(snapshot.previousStartTime, snapshot.previousEndTime) } }
+      : {}),
+  };
+  const words = kindWording(wording, mail);
+  const labels = wording.labels;
+  const details: [string, string][] = [[labels.service, values.service]];
+  if (context.providerName) details.push([labels.with, context.providerName]);
+  details.push([labels.date, values.date], [labels.time, values.time]);
+  if (values.previous) details.push([labels.previously, `${values.previous.date}, ${values.previous.time}`]);
+  if (mail.kind === 'pending' && snapshot.holdExpiresAt && amount) details.push([labels.amount, amount]);
+  if (mail.kind === 'cancelled' && values.reason) details.push([labels.reason, values.reason]);
+
+  const cancelled = mail.kind === 'cancelled';
+  const actions: MailLayout['actions'] = [];
+  if (mail.kind === 'pending' && context.checkoutUrl) actions.push({ label: wording.actions.pay, url: context.checkoutUrl });
+  if (context.manageUrl) actions.push({ label: cancelled ? wording.actions.view : wording.actions.manage, url: context.manageUrl });
+  const invite = mail.kind === 'confirmed' || mail.kind === 'rescheduled' || cancelled;
+  const notes = [
+    ...(context.manageUrl && !cancelled ? [wording.manageHint(workspace.cancellationHours)] : []),
+    ...(invite && !cancelled ? [wording.invite] : []),
+  ];
+
+  const layout: MailLayout = {
+    lang: workspace.language,
+    subject: words.subject(values),
+    brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
+    heading: words.heading(values),
+    greeting: wording.greeting(booking.customerName),
+    paragraphs: words.body(values),
+    details,
+    actions,
+    notes,
+    footer: wording.footer(workspace.name),
+  };
+  const host = new URL(context.publicUrl).host;
+  return {
+    from: fromLine(context.from, workspace.name),
+    to: booking.customerEmail,
+    subject: layout.subject,
+    text: textPart(layout),
+    html: htmlPart(layout),
+    messageId: `<${mail.id}@${host}>`,
+    ...(invite
+      ? {
+          calendar: {
+            filename: cancelled ? 'cancelled.ics' : 'invite.ics',
+            method: cancelled ? ('CANCEL' as const) : ('REQUEST' as const),
+            content: calendarDocument(
+              {
+                publicUrl: context.publicUrl,
+                timezone: workspace.timezone,
+                name: workspace.name,
+                method: cancelled ? 'CANCEL' : 'REQUEST',
+                organizer: { name: workspace.name, email: addressOf(context.from) },
+                stamp: context.now,
+              },
+              [
+                {
+                  bookingId: booking.id,
+                  startTime: snapshot.startTime,
+                  endTime: snapshot.endTime,
+                  status: snapshot.status,
+                  revision: mail.revision,
+                  summary: `${context.serviceName} · ${workspace.name}`,
+                  description: [context.providerName ? `${labels.with}: ${context.providerName}` : null, context.manageUrl].filter(Boolean).join('\n'),
+                  url: context.manageUrl,
+                  attendee: { email: booking.customerEmail, name: booking.customerName },
+                },
+              ],
+            ),
+          },
+        }
+      : {}),
+  };
+}

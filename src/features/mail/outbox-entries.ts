@@ -1,0 +1,47 @@
+import type { BookingEventType } from '../../core/lifecycle.ts';
+import type { BookingRecord, MailEntry, MailKind } from '../../ports/storage/index.ts';
+
+/** How long an awaiting-payment mail waits for the checkout to be recorded (and perhaps paid), ms. */
+export const CHECKOUT_GRACE_MS = 15_000;
+
+/** The mail a booking event causes, if any; `booking.created` depends on the status the booking starts in. */
+function mailKindOf(event: BookingEventType, saved: BookingRecord): MailKind | null {
+  switch (event) {
+    case 'booking.created':
+      return saved.status === 'CONFIRMED' ? 'confirmed' : saved.status === 'PENDING' ? 'pending' : null;
+    case 'booking.confirmed':
+      return 'confirmed';
+    case 'booking.cancelled':
+      return 'cancelled';
+    case 'booking.rescheduled':
+      return 'rescheduled';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Pure: the customer's mails for a move's events, describing `saved` (the booking as written, with its new
+ * revision); `before` is the booking as it was, for the old time of a reschedule.
+ */
+export function mailEntries(events: readonly BookingEventType[], before: BookingRecord, saved: BookingRecord, at: number): MailEntry[] {
+  const kinds = [...new Set(events.map((event) => mailKindOf(event, saved)).filter((kind) => kind !== null))];
+  return kinds.map((kind) => ({
+    workspaceId: saved.workspaceId,
+    bookingId: saved.id,
+    kind,
+    revision: saved.revision ?? 0,
+    snapshot: {
+      status: saved.status,
+      startTime: saved.startTime,
+      endTime: saved.endTime,
+      cancelReason: saved.cancelReason,
+      ...(kind === 'rescheduled' ? { previousStartTime: before.startTime, previousEndTime: before.endTime } : {}),
+      ...(kind === 'pending' ? { holdExpiresAt: saved.holdExpiresAt } : {}),
+    },
+    createdAt: at,
+    // The checkout opens just after the booking is written: its link is in the mail once it is recorded, and
+    // a customer who pays at once gets the confirmation alone.
+    ...(kind === 'pending' && saved.holdExpiresAt !== null ? { dueAt: at + CHECKOUT_GRACE_MS } : {}),
+  }));
+}

@@ -1,0 +1,77 @@
+import { changeStatus, rescheduleBooking, toBookingJson } from '../bookings/index.ts';
+import type { AppDeps } from '../../platform/app-deps.ts';
+import { busyMargin, type Offering } from '../scheduling/index.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import { isCapabilityToken } from '../../core/secrets.ts';
+import type { BookingRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import { hashManageToken } from '../../platform/access/manage-token.ts';
+
+const HOUR_MS = 3_600_000;
+
+export interface ManagedBooking {
+  booking: BookingRecord;
+  workspace: WorkspaceRecord;
+  serviceName: string | null;
+  providerName: string | null;
+}
+
+/** The booking a manage-link token opens; 404 NOT_FOUND for any other string (the same answer, however it differs). */
+export async function openManagedBooking(deps: Pick<AppDeps, 'storage'>, token: string): Promise<ManagedBooking> {
+  const booking = isCapabilityToken(token) ? await deps.storage.findBookingByManageToken(hashManageToken(token)) : null;
+  const workspace = booking ? await deps.storage.getWorkspaceById(booking.workspaceId) : null;
+  if (!booking || !workspace) throw notFound('booking');
+  const [service, provider] = await Promise.all([
+    deps.storage.getService(workspace.id, booking.serviceId),
+    deps.storage.getProvider(workspace.id, booking.providerId),
+  ]);
+  return { booking, workspace, serviceName: service?.name ?? null, providerName: provider?.name ?? null };
+}
+
+export const managedJson = (managed: ManagedBooking) =>
+  toBookingJson(managed.booking, { serviceName: managed.serviceName, providerName: managed.providerName });
+
+/** Why the customer may not change the booking now, or null: a status that cannot move, or inside cancellationHours. */
+export function refusal(managed: ManagedBooking, now: number): AppError | null {
+  const { booking, workspace } = managed;
+  if (booking.status !== 'PENDING' && booking.status !== 'CONFIRMED') {
+    return new AppError('INVALID_TRANSITION', `this booking is ${booking.status.toLowerCase()} and can no longer be changed`);
+  }
+  if (now > booking.startTime - workspace.cancellationHours * HOUR_MS) {
+    return new AppError(
+      'TOO_LATE_TO_CHANGE',
+      `bookings can be cancelled or moved online until ${workspace.cancellationHours} hours before the start; please contact ${workspace.name}`,
+    );
+  }
+  return null;
+}
+
+/** The customer's cancel (decisions section 14): the same move as the API's, so the same events and mails follow. */
+export async function cancelManaged(deps: AppDeps, token: string, reason: string | undefined) {
+  const managed = await openManagedBooking(deps, token);
+  const refused = refusal(managed, deps.clock.now());
+  if (refused) throw refused;
+  return changeStatus(deps, managed.workspace, managed.booking.id, 'cancel', { reason });
+}
+
+/** The customer's reschedule to a free time of the same service and provider; the new time must be outside the window too. */
+export async function rescheduleManaged(deps: AppDeps, token: string, date: string) {
+  const managed = await openManagedBooking(deps, token);
+  const now = deps.clock.now();
+  const refused = refusal(managed, now);
+  if (refused) throw refused;
+  const start = Date.parse(date);
+  if (Number.isFinite(start) && now > start - managed.workspace.cancellationHours * HOUR_MS) {
+    throw new AppError('TOO_LATE_TO_CHANGE', `a booking can only be moved to a time more than ${managed.workspace.cancellationHours} hours ahead`);
+  }
+  return rescheduleBooking(deps, managed.workspace, managed.booking.id, date);
+}
+
+/** The booking's service on its own provider: where a reschedule may go. */
+export async function managedOffering(deps: Pick<AppDeps, 'storage'>, managed: ManagedBooking): Promise<Offering | null> {
+  const [services, provider] = await Promise.all([
+    deps.storage.listServices(managed.workspace.id, { activeOnly: false }),
+    deps.storage.getProvider(managed.workspace.id, managed.booking.providerId),
+  ]);
+  const service = services.find((candidate) => candidate.id === managed.booking.serviceId);
+  return service && provider ? { service, providers: [provider], margin: busyMargin(services) } : null;
+}

@@ -1,0 +1,2 @@
+/** The payments feature's public face: what other features and the composition use of it. */
+export { paymentRoutes } from './routes.ts';

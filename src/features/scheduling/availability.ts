@@ -1,0 +1,266 @@
+import type { AppDeps } from '../../platform/app-deps.ts';
+import { AppError, validation } from '../../core/errors.ts';
+import type { BookingStore, BusyInterval, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import { daySlots, daysWithSlots, mergeSlots, whyUnavailable, type ProviderDay, type SlotRules, type Unavailability } from '../../core/slot-engine.ts';
+
+/*
+ * Glue between storage and the pure slot engine: which providers offer a service, whose hours they work, which
+ * bookings keep them busy, and what the engine makes of that. The check that guards a booking runs inside
+ * storage.reserveBooking (see `slotCheck`): nothing here reads and then writes.
+ */
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** Longest range of availability/days, in days (both ends included). */
+export const MAX_DAYS_RANGE = 62;
+
+/** A service that can be booked and the active providers offering it (all of them, or the one asked for). */
+export interface Offering {
+  service: ServiceRecord;
+  providers: ProviderRecord[];
+  /**
+   * How far around a time other bookings can matter, ms: a day plus the longest buffer of any service of the
+   * workspace (a booking keeps the buffer its service had when it was made).
+   */
+  margin: number;
+}
+
+const serviceNotFound = (message: string) => new AppError('SERVICE_NOT_FOUND', message);
+
+/**
+ * The active service `serviceId` of the workspace and the active providers offering it, narrowed to
+ * `providerId` when given. An unknown or inactive service, or a provider that does not offer it, is a
+ * 400 SERVICE_NOT_FOUND naming the field.
+ */
+export async function resolveOffering(
+  deps: { storage: CatalogueStore },
+  workspace: WorkspaceRecord,
+  serviceId: string,
+  providerId?: string,
+): Promise<Offering> {
+  const services = await deps.storage.listServices(workspace.id, { activeOnly: false });
+  const service = services.find((candidate) => candidate.id === serviceId);
+  if (!service?.active) throw serviceNotFound(`serviceId ${serviceId} is not an active service of workspace ${workspace.slug}`);
+  const linked = new Set(service.providerIds);
+  const providers = (await deps.storage.listProviders(workspace.id))
+    .filter((provider) => provider.active && linked.has(provider.id))
+    .sort((a, b) => compareText(a.id, b.id));
+  const chosen = providerId === undefined ? providers : providers.filter((provider) => provider.id === providerId);
+  if (providerId !== undefined && chosen.length === 0) {
+    throw serviceNotFound(`providerId ${providerId} is not an active provider offering serviceId ${serviceId}`);
+  }
+  return { service, providers: chosen, margin: busyMargin(services) };
+}
+
+/** A day plus the longest buffer of any service, ms (see Offering.margin). */
+export function busyMargin(services: readonly ServiceRecord[]): number {
+  return DAY_MS + Math.max(0, ...services.map((service) => service.bufferTime)) * MINUTE_MS;
+}
+
+/**
+ * The engine's rules for a service. `duration` (minutes) is the booking's own length when given; slot starts
+ * stay on the service's grid (`slotInterval`, else the service's duration) whatever the length asked for.
+ */
+export function slotRules(service: ServiceRecord, duration?: number): SlotRules {
+  return {
+    serviceId: service.id,
+    duration: duration ?? service.duration,
+    bufferTime: service.bufferTime,
+    minNotice: service.minNotice,
+    maxAdvance: service.maxAdvance,
+    capacity: service.capacity,
+    slotInterval: service.slotInterval ?? service.duration,
+  };
+}
+
+/** A provider's day for the engine: its own hours or the workspace's, and its busy intervals. */
+export function providerDay(workspace: WorkspaceRecord, provider: ProviderRecord, busy: readonly BusyInterval[]): ProviderDay {
+  return {
+    timezone: workspace.timezone,
+    hours: provider.hours ?? workspace.hours,
+    bookings: busy
+      .filter((interval) => interval.providerId === provider.id)
+      .map((interval) => ({ serviceId: interval.serviceId, start: interval.startTime, end: interval.endTime, bufferTime: interval.bufferTime })),
+  };
+}
+
+/** `value` as a calendar date, or a 400 naming `field`. */
+export function parseCalendarDate(field: string, value: string): Temporal.PlainDate {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    try {
+      return Temporal.PlainDate.from(value, { overflow: 'reject' });
+    } catch {
+      // not a day of the calendar, such as 2026-02-30
+    }
+  }
+  throw validation(`${field} must be a calendar date as YYYY-MM-DD, got ${value}`);
+}
+
+/** [start of `first`, start of the day after `last`) in the time zone, epoch ms. */
+function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.PlainDate): { from: number; to: number } {
+  return {
+    from: first.toZonedDateTime(timezone).epochMilliseconds,
+    to: last.add({ days: 1 }).toZonedDateTime(timezone).epochMilliseconds,
+  };
+}
+
+async function busyAround(deps: { storage: BookingStore }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
+  if (offering.providers.length === 0) return [];
+  return deps.storage.listBusy(
+    offering.providers.map((provider) => provider.id),
+    span.from - offering.margin,
+    span.to + offering.margin,
+  );
+}
+
+const offeringKey = (offering: Offering) => `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`;
+
+/** The cached answer (see availability-cache.ts) when there is one, else `compute` it and keep it. */
+async function remembered(
+  deps: Pick<AppDeps, 'availabilityCache'>,
+  workspace: WorkspaceRecord,
+  key: string,
+  compute: () => Promise<string[]>,
+): Promise<string[]> {
+  return deps.availabilityCache ? deps.availabilityCache.load(workspace.id, key, compute) : compute();
+}
+
+/** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */
+export async function availableSlots(
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  date: string,
+  duration?: number,
+): Promise<string[]> {
+  const day = parseCalendarDate('date', date);
+  return remembered(deps, workspace, `slots:${offeringKey(offering)}:${day}:${duration ?? ''}`, () => computeSlots(deps, workspace, offering, day, duration));
+}
+
+async function computeSlots(
+  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  day: Temporal.PlainDate,
+  duration?: number,
+): Promise<string[]> {
+  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
+  const rules = slotRules(offering.service, duration);
+  const now = deps.clock.now();
+  const lists = offering.providers.map((provider) => daySlots(providerDay(workspace, provider, busy), rules, day.toString(), now));
+  return mergeSlots(lists).map((slot) => slot.label);
+}
+
+/** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
+export async function availableDays(
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  from: string,
+  to: string,
+  duration?: number,
+): Promise<string[]> {
+  const first = parseCalendarDate('from', from);
+  const last = parseCalendarDate('to', to);
+  if (Temporal.PlainDate.compare(first, last) > 0) throw validation(`from must not be after to (got from ${from}, to ${to})`);
+  const length = first.until(last, { largestUnit: 'days' }).days + 1;
+  if (length > MAX_DAYS_RANGE) throw validation(`from and to must span at most ${MAX_DAYS_RANGE} days (got ${length})`);
+  return remembered(deps, workspace, `days:${offeringKey(offering)}:${first}:${last}:${duration ?? ''}`, () =>
+    computeDays(deps, workspace, offering, first, last, duration),
+  );
+}
+
+async function computeDays(
+  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  first: Temporal.PlainDate,
+  last: Temporal.PlainDate,
+  duration?: number,
+): Promise<string[]> {
+  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
+  const rules = slotRules(offering.service, duration);
+  const now = deps.clock.now();
+  const days = new Set<string>();
+  for (const provider of offering.providers) {
+    for (const day of daysWithSlots(providerDay(workspace, provider, busy), rules, first.toString(), last.toString(), now)) days.add(day);
+  }
+  return [...days].sort();
+}
+
+/**
+ * The candidates of a booking at `start`, least busy first: fewest PENDING + CONFIRMED bookings on the day of
+ * `start` (workspace zone), ties by id. Only a preference: the reservation itself decides who is free.
+ */
+export async function rankProviders(
+  deps: { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  providers: readonly ProviderRecord[],
+  start: number,
+): Promise<string[]> {
+  const ids = providers.map((provider) => provider.id).sort(compareText);
+  if (ids.length <= 1) return ids;
+  const day = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(workspace.timezone).toPlainDate();
+  const span = daysSpan(workspace.timezone, day, day);
+  const load = new Map<string, number>(ids.map((id) => [id, 0]));
+  for (const interval of await deps.storage.listBusy(ids, span.from, span.to)) {
+    if (interval.startTime >= span.from) load.set(interval.providerId, (load.get(interval.providerId) ?? 0) + 1);
+  }
+  return ids.sort((a, b) => load.get(a)! - load.get(b)! || compareText(a, b));
+}
+
+export interface SlotCheck {
+  /** ReserveRequest.fits: the engine's verdict for one provider, with the busy intervals read under the lock */
+  fits(providerId: string, busy: BusyInterval[]): string | null;
+  /** After a refused reservation: why the time is not bookable, over every provider tried. */
+  refusal(): AppError;
+}
+
+/**
+ * The check storage.reserveBooking runs under its lock for a booking of `offering.service` at
+ * [start, start + duration). Time rules (past, minNotice, maxAdvance) come first; across several providers
+ * "taken" wins over "outside working hours", since the time is a slot for at least one of them.
+ */
+export function slotCheck(workspace: WorkspaceRecord, offering: Offering, start: number, duration: number, now: number): SlotCheck {
+  const rules = slotRules(offering.service, duration);
+  const providers = new Map(offering.providers.map((provider) => [provider.id, provider]));
+  const seen: Unavailability[] = [];
+  return {
+    fits(providerId, busy) {
+      const provider = providers.get(providerId);
+      const why = provider ? whyUnavailable(providerDay(workspace, provider, busy), rules, start, now) : 'outside_hours';
+      if (why === null) return null;
+      seen.push(why);
+      return unavailableMessage(why, workspace, offering.service, start);
+    },
+    refusal() {
+      const why = PRECEDENCE.find((reason) => seen.includes(reason)) ?? 'taken';
+      return new AppError('SLOT_UNAVAILABLE', unavailableMessage(why, workspace, offering.service, start));
+    },
+  };
+}
+
+const PRECEDENCE: Unavailability[] = ['in_the_past', 'too_soon', 'too_far_ahead', 'taken', 'outside_hours'];
+
+/** What the engine's reason means for the customer, naming the time asked for in UTC and in the workspace zone. */
+export function unavailableMessage(why: Unavailability, workspace: WorkspaceRecord, service: ServiceRecord, start: number): string {
+  const local = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(workspace.timezone);
+  const when = `${new Date(start).toISOString()} (${local.toPlainDate()} ${local.toPlainTime().toString({ smallestUnit: 'minute' })} ${workspace.timezone})`;
+  switch (why) {
+    case 'in_the_past':
+      return `date ${when} is in the past`;
+    case 'too_soon':
+      return `date ${when} is too soon: ${service.name} must be booked at least ${service.minNotice} minutes in advance`;
+    case 'too_far_ahead':
+      return `date ${when} is too far ahead: ${service.name} can be booked at most ${service.maxAdvance} days in advance`;
+    case 'outside_hours':
+      return `date ${when} is outside working hours or not a start time of ${service.name}; the availability route lists the bookable times`;
+    case 'taken':
+      return `date ${when} is already taken: ${service.name} has no free capacity at that time`;
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,20 @@
+import type { Clock } from '../core/clock.ts';
+import type { LoadingCache } from '../core/loading-cache.ts';
+import type { PaymentProvider } from '../ports/payments.ts';
+import type { RateLimiter } from '../ports/ratelimit.ts';
+import type { Storage } from '../ports/storage/index.ts';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+
+/** Everything the app is built from: made by buildDeps, for the server and the tests alike. */
+export interface AppDeps {
+  storage: Storage;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+  /** SVC_PAYMENTS: how a sum due at booking is collected (adapters/payments) */
+  payments: PaymentProvider;
+  /** computed availability kept between requests (without it every request computes) */
+  availabilityCache?: LoadingCache;
+}

@@ -1,0 +1,62 @@
+import { Elysia } from 'elysia';
+import { newId } from '../../core/ids.ts';
+import type { Logger } from '../logger.ts';
+
+const TRACE = Symbol('svc.requestTrace');
+
+interface RequestTrace {
+  id: string;
+  startedAt: number;
+  /** when the handler or the error handler finished; the response hook itself runs later */
+  finishedAt?: number;
+}
+
+type Traced = { [TRACE]?: RequestTrace };
+
+/** The id of the request whose Elysia context this is (`x-request-id`). */
+export function requestIdOf(context: object): string {
+  return (context as Traced)[TRACE]?.id ?? 'unknown';
+}
+
+function markFinished(context: object) {
+  const trace = (context as Traced)[TRACE];
+  if (trace) trace.finishedAt ??= performance.now();
+}
+
+/**
+ * Path segments that are capabilities (whoever holds the address may pay or cancel a hold, manage a booking,
+ * read a calendar feed): the segment after one of these is never written to a log.
+ */
+const TOKEN_BEFORE = new Set(['checkout', 'manage', 'ics']);
+
+/** `path` with its capability tokens replaced: `/checkout/cs_123/pay` → `/checkout/[redacted]/pay`. */
+export function redactPath(path: string): string {
+  const segments = path.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    if (TOKEN_BEFORE.has(segments[i - 1]!.toLowerCase()) && segments[i] !== '') segments[i] = '[redacted]';
+  }
+  return segments.join('/');
+}
+
+/** Gives every request an id (echoed as `x-request-id`) and logs one line when its response is sent. */
+export function requestLogPlugin(logger: Logger) {
+  return new Elysia({ name: 'request-log' })
+    .onRequest((context) => {
+      const trace: RequestTrace = { id: newId('req'), startedAt: performance.now() };
+      (context as Traced)[TRACE] = trace;
+      context.set.headers['x-request-id'] = trace.id;
+    })
+    .onAfterHandle({ as: 'global' }, (context) => markFinished(context))
+    .onError({ as: 'global' }, (context) => markFinished(context))
+    .onAfterResponse({ as: 'global' }, (context) => {
+      const trace = (context as Traced)[TRACE];
+      const finishedAt = trace?.finishedAt ?? performance.now();
+      logger.info('request', {
+        method: context.request.method,
+        path: redactPath(context.path),
+        status: typeof context.set.status === 'number' ? context.set.status : 200,
+        ms: trace ? Math.round((finishedAt - trace.startedAt) * 10) / 10 : undefined,
+        requestId: trace?.id,
+      });
+    });
+}

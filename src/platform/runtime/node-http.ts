@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse } from './connections.ts';
+import type { HttpServer, ServeOptions } from './types.ts';
+
+/*
+ * The server on Deno: node:http, which Deno implements. Deno.serve was tried first and left: its graceful
+ * shutdown ends the body of a request still arriving (the handler reads a truncated body and answers 400) and
+ * drops a request whose head is half received. Here stop() behaves as Bun.serve's stop(false): no new
+ * connections, requests received in whole or in part are answered, idle keep-alive connections close at once.
+ */
+
+/** The request's absolute URL: `Host` and the raw target, or localhost when the Host is missing or unusable. */
+function requestUrl(incoming: IncomingMessage): string {
+  const target = incoming.url ?? '/';
+  const path = target.startsWith('/') ? target : '/';
+  const candidates = target.startsWith('/') ? [`http://${incoming.headers.host ?? 'localhost'}${target}`] : [target];
+  candidates.push(`http://localhost${path}`);
+  for (const candidate of candidates) {
+    if (URL.canParse(candidate)) return candidate;
+  }
+  return 'http://localhost/';
+}
+
+function toRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(requestUrl(incoming), {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>) : undefined,
+    signal,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/**
+ * Writes `response` to `outgoing`. A body that arrives as one chunk (every string or byte body) is sent with
+ * Content-Length, as Bun.serve does; a longer stream is sent chunked as it comes.
+ */
+async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
+  outgoing.statusCode = response.status;
+  if (response.statusText) outgoing.statusMessage = response.statusText;
+  for (const [name, value] of response.headers) {
+    if (name !== 'set-cookie') outgoing.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outgoing.setHeader('set-cookie', cookies);
+  if (!response.body) {
+    outgoing.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  if (second.done) {
+    const bytes = first.value ?? new Uint8Array();
+    if (!outgoing.hasHeader('content-length') && !outgoing.hasHeader('transfer-encoding')) outgoing.setHeader('content-length', bytes.byteLength);
+    outgoing.end(bytes);
+    return;
+  }
+  // waits for the socket to take more, or to close (the client left)
+  const write = (chunk: Uint8Array) =>
+    new Promise<void>((resolve) => {
+      if (outgoing.write(chunk)) return resolve();
+      const done = () => {
+        outgoing.off('drain', done).off('close', done);
+        resolve();
+      };
+      outgoing.on('drain', done).on('close', done);
+    });
+  await write(first.value!);
+  await write(second.value);
+  for (let next = await reader.read(); !next.done && !outgoing.destroyed; next = await reader.read()) await write(next.value);
+  if (outgoing.destroyed) await reader.cancel();
+  else outgoing.end();
+}
+
+/** `node:http`'s server; the peer address is the socket's `remoteAddress`. It sets no request body limit. */
+export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
+  let pending = 0;
+  /**
+   * Every open connection, with how many bytes it had read when its last answer was written (0 when new): a
+   * connection that has read more since holds (part of) its next request, so it is not idle. node:http's own
+   * close() takes a keep-alive connection with half a request head for idle and closes it unanswered.
+   */
+  const connections = new Map<Socket, number>();
+  /** connections with a request being answered: only these may stay quiet past the idle timeout */
+  const answering = new Set<Socket>();
+  const answer = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    pending++;
+    const socket = incoming.socket;
+    answering.add(socket);
+    const aborted = new AbortController();
+    outgoing.once('finish', () => connections.set(socket, socket.bytesRead));
+    // the client went away before the whole answer was written
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) aborted.abort();
+    });
+    try {
+      const response = await options.fetch(toRequest(incoming, aborted.signal), socket.remoteAddress);
+      await writeResponse(response, outgoing);
+    } catch {
+      // the app answers its own errors: the handler threw (a bug), or the answer could not be written (the client left)
+      if (!outgoing.headersSent) await writeResponse(internalErrorResponse(), outgoing).catch(() => outgoing.destroy());
+      else outgoing.destroy();
+    } finally {
+      pending--;
+      answering.delete(socket);
+    }
+  };
+  // served by its path like an HTTP/1.0 request, as on Bun, rather than refused with node:http's bare 400
+  const server = createServer({ requireHostHeader: false }, answer);
+  // an expectation other than 100-continue is ignored, as Bun.serve does, rather than refused with node:http's bare 417
+  server.on('checkExpectation', answer);
+  server.on('clientError', answerClientError);
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, 0);
+    socket.once('close', () => connections.delete(socket));
+    socket.setTimeout(IDLE_TIMEOUT_SECONDS * 1000, () => {
+      if (!answering.has(socket)) socket.destroy();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.hostname, () => {
+      server.off('error', reject);
+      let closed: Promise<void> | undefined;
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        stop: () =>
+          (closed ??= new Promise((done) => {
+            // net.Server's close: stop listening, call back once every connection has closed
+            NetServer.prototype.close.call(server, () => done());
+            for (const [socket, readWhenIdle] of connections) if (socket.bytesRead === readWhenIdle) socket.destroy();
+          })),
+        forceStop: async () => {
+          for (const socket of connections.keys()) socket.destroy();
+          await closed;
+        },
+        pendingRequests: () => pending,
+      });
+    });
+  });
+}

@@ -1,0 +1,79 @@
+import type { WorkingHours } from '../../core/slot-engine.ts';
+
+export interface WorkspaceRecord {
+  id: string;
+  slug: string;
+  name: string;
+  primaryColor: string | null;
+  /** shown in the panel and the widget; null = none */
+  logoUrl: string | null;
+  plan: string;
+  industry: string;
+  /** IANA time zone name */
+  timezone: string;
+  /** BCP 47 */
+  language: string;
+  timeFormat: '24h' | '12h';
+  /** hours before the start within which a customer may no longer cancel */
+  cancellationHours: number;
+  /** new bookings start PENDING until confirmed */
+  requiresConfirmation: boolean;
+  /** the workspace's working hours; providers without their own use these */
+  hours: WorkingHours;
+  /** allowed widget domains: `example.com`, `*.example.org` */
+  domains: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type WorkspacePatch = Partial<
+  Pick<
+    WorkspaceRecord,
+    | 'name'
+    | 'primaryColor'
+    | 'logoUrl'
+    | 'industry'
+    | 'timezone'
+    | 'language'
+    | 'timeFormat'
+    | 'cancellationHours'
+    | 'requiresConfirmation'
+    | 'hours'
+    | 'domains'
+  >
+>;
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  /** the first characters of the key, for recognising it in lists; never enough to use it */
+  prefix: string;
+  /** hex SHA-256 of the whole key; the key itself is never stored */
+  hash: string;
+  createdAt: number;
+  revokedAt: number | null;
+  /** last request it authenticated, to the minute; null = never used */
+  lastUsedAt: number | null;
+}
+
+/**
+ * Workspaces and their API keys. A workspace owns everything else: deleting it removes its catalogue, bookings,
+ * payments, webhooks and keys.
+ */
+export interface WorkspaceStore {
+  /**
+   * Stores a new workspace and, when given, its first API key in one transaction: both or neither.
+   * @throws UniqueViolation('workspace') when the slug is taken
+   */
+  createWorkspace(workspace: WorkspaceRecord, firstKey?: ApiKeyRecord): Promise<void>;
+  getWorkspaceBySlug(slug: string): Promise<WorkspaceRecord | null>;
+  getWorkspaceById(id: string): Promise<WorkspaceRecord | null>;
+  updateWorkspace(id: string, patch: WorkspacePatch, at: number): Promise<WorkspaceRecord | null>;
+  /** Removes a workspace and everything it owns. */
+  deleteWorkspace(id: string): Promise<void>;
+
+  createApiKey(key: ApiKeyRecord): Promise<void>;
+  /** The live (not revoked) key with this hash. */
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+}
