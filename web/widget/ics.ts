@@ -3,8 +3,13 @@ import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 /** 2026-03-30T07:00:00.000Z → 20260330T070000Z */
 const icsTime = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
-/** RFC 5545 text: backslash, semicolon, comma and newlines escaped. */
-const icsText = (text: string) => text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/** RFC 5545 text: backslash, semicolon, comma and line ends (CRLF, a lone CR or LF) escaped. */
+const icsText = (text: string) =>
+  text
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 
 /** Lines longer than 75 octets are folded (RFC 5545 section 3.1). */
 function fold(line: string): string {

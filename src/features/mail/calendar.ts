@@ -41,6 +41,18 @@ function vtimezone(zone: string): string | null {
   return Array.isArray(block) && block[0] ? block[0] : null;
 }
 
+/**
+ * A person's name as the CN parameter of ORGANIZER or ATTENDEE. The parameter is a quoted string; a name that
+ * carries quotes, `;`, `:` or line ends could end it early or add parameters in a reader that does not decode
+ * RFC 6868 fully (a customer named `Eve":mailto:evil@attacker.test;X="` must not rewrite the address), so those
+ * characters become spaces: a display name needs none of them.
+ */
+export const calendarName = (name: string) =>
+  name
+    .replace(/["\\;:\p{Cc}]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
 const STATUS = {
   PENDING: ICalEventStatus.TENTATIVE,
   CONFIRMED: ICalEventStatus.CONFIRMED,
@@ -71,13 +83,13 @@ export function calendarDocument(options: CalendarOptions, entries: CalendarEntr
       description: entry.description,
       url: entry.url ?? null,
       status: options.method === 'CANCEL' ? ICalEventStatus.CANCELLED : STATUS[entry.status],
-      organizer: options.organizer ?? null,
+      organizer: options.organizer ? { ...options.organizer, name: calendarName(options.organizer.name) } : null,
       attendees:
         entry.attendee && options.method
           ? [
               {
                 email: entry.attendee.email,
-                name: entry.attendee.name,
+                name: entry.attendee.name === null ? null : calendarName(entry.attendee.name),
                 role: ICalAttendeeRole.REQ,
                 status: options.method === 'CANCEL' ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
               },

@@ -83,9 +83,28 @@ function kindWording(wording: Wording, mail: MailMessageRecord): KindWording {
 /** The address part of a From: `Acme <a@example.com>` → `a@example.com`. */
 const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
-/** A bare SVC_MAIL_FROM address gets the workspace's name, so the customer sees who writes. */
-function fromLine(from: string, workspaceName: string): string {
-  return from.includes('<') ? from : `${JSON.stringify(workspaceName)} <${from.trim()}>`;
+/** Longest workspace name shown as a mail's sender, characters. */
+const FROM_NAME_MAX = 64;
+
+/**
+ * A bare SVC_MAIL_FROM address gets the workspace's name, so the customer sees who writes. The name is a quoted
+ * display name and nothing more: quotes, backslashes, angle brackets and control characters are dropped (a workspace
+ * named `Bank <security@bank.example>` must not show a second address) and it is cut to FROM_NAME_MAX characters.
+ */
+export function fromLine(from: string, workspaceName: string): string {
+  if (from.includes('<')) return from;
+  const cleaned = workspaceName
+    .replace(/["\\<>\p{Cc}]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const name =
+    [...cleaned].length > FROM_NAME_MAX
+      ? `${[...cleaned]
+          .slice(0, FROM_NAME_MAX - 1)
+          .join('')
+          .trimEnd()}…`
+      : cleaned;
+  return name ? `"${name}" <${from.trim()}>` : from.trim();
 }
 
 /** Pure: the mail for `context`, in the workspace's language, with its calendar invite where the kind has one. */
