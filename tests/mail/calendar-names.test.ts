@@ -7,7 +7,7 @@ import { bookingIcs } from '../../web/widget/ics.ts';
 const HOSTILE = 'Eve":mailto:evil@attacker.test;X="';
 
 function onlyEvent(ics: string) {
-  const events = Object.values(nodeIcal.sync.parseICS(ics)).filter((component) => component.type === 'VEVENT');
+  const events = Object.values(nodeIcal.sync.parseICS(ics)).filter((component) => component?.type === 'VEVENT');
   expect(events).toHaveLength(1);
   return events[0] as unknown as { attendee: { params: Record<string, string>; val: string }; organizer: { params: Record<string, string>; val: string } };
 }
