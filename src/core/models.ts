@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
@@ -39,4 +40,4 @@ export const MIN_DURATION = 5;
 /** Longest booking, minutes: a slot never outlasts the working interval of one day. */
 export const MAX_DURATION = 1440;
 
-export const Duration = t.Integer({ minimum: MIN_DURATION, maximum: MAX_DURATION, description: 'minutes; default the service duration' });
+export const Duration = Type.Integer({ minimum: MIN_DURATION, maximum: MAX_DURATION, description: 'minutes; default the service duration' });
