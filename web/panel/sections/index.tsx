@@ -8,7 +8,7 @@ import { Fields } from './fields.tsx';
 import { Hours } from './hours.tsx';
 import { Providers } from './providers.tsx';
 import { Services } from './services.tsx';
-import { Settings } from './settings.tsx';
+import { Settings } from './settings/index.tsx';
 
 export type { SectionNotice, SectionProps } from './common.tsx';
 
