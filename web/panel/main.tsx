@@ -6,6 +6,7 @@
 import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { ADMIN_WORKSPACE_PARAM, sectionOf, type HostMessage, type Section } from '../shared/panel-protocol.ts';
+import { call } from './api/client.ts';
 import { linkToHost, type HostLink } from './embedded.ts';
 import { PanelSessionState } from './session.ts';
 import { Connecting, Shell, SignIn } from './ui.tsx';
@@ -84,7 +85,7 @@ function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
 async function saveLogo(state: PanelSessionState, url: string, host: HostLink | null) {
   const slug = state.session.value?.workspace.slug;
   if (!slug) return;
-  const saved = await state.api('PATCH', `/workspaces/${encodeURIComponent(slug)}`, { logoUrl: url }).then(
+  const saved = await call(state.client.PATCH('/workspaces/{slug}', { params: { path: { slug } }, body: { logoUrl: url } })).then(
     () => true,
     () => false,
   );

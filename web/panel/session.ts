@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import { sentence } from './api/client.ts';
+import { createPanelClient, sentence, type PanelClient } from './api/client.ts';
 
 /** The session as /api/panel/session answers it. */
 export interface IssuedSession {
@@ -37,6 +37,8 @@ export class PanelSessionState {
   readonly workspaceName = computed(() => this.session.value?.workspace.name ?? '');
   readonly canManageSettings = computed(() => this.session.value?.capabilities.includes('svc_manage_settings') ?? false);
   readonly canManageOperations = computed(() => this.session.value?.capabilities.includes('svc_manage_operations') ?? false);
+  /** The typed v1 client, sending this session's current token with every call. */
+  readonly client: PanelClient = createPanelClient(() => this.session.value?.token ?? null);
   private renewal: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly onExpiring: () => void) {}
@@ -58,18 +60,6 @@ export class PanelSessionState {
     this.session.value = null;
     this.problem.value = null;
     this.phase.value = 'signed-out';
-  }
-
-  /** A v1 call with the session; a 401 means the session is gone. */
-  async api<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const token = this.session.value?.token;
-    const response = await fetch(`/api/v1${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(await problemOf(response));
-    return response.json() as Promise<T>;
   }
 
   private async take(response: Response): Promise<boolean> {

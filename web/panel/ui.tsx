@@ -1,8 +1,7 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import type { Signal } from '@preact/signals';
-import { useMemo } from 'preact/hooks';
 import { SECTIONS, type Section } from '../shared/panel-protocol.ts';
-import { createPanelClient, type Workspace } from './api/client.ts';
+import { call, type Problem, type Workspace } from './api/client.ts';
 import { stringsFor } from './i18n.ts';
 import { SectionView, type SectionNotice } from './sections/index.tsx';
 import type { PanelSessionState } from './session.ts';
@@ -33,7 +32,7 @@ function accessLabel(state: PanelSessionState, t: ReturnType<typeof stringsFor>)
 /** The signed-in panel: the workspace, the sections, and the section shown. */
 export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, notify, embedded, workspaceVersion }: ShellProps) {
   const details = useSignal<Workspace | null>(null);
-  const client = useMemo(() => createPanelClient(() => state.session.value?.token ?? null), [state]);
+  const client = state.client;
   const loadProblem = useSignal<string | null>(null);
   // Reloaded with every new session and every section: a v1 read with the current token.
   useSignalEffect(() => {
@@ -41,12 +40,12 @@ export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, noti
     void section.value;
     void workspaceVersion.value;
     if (!slug) return;
-    state.api<{ workspace: Workspace }>('GET', `/workspaces/${encodeURIComponent(slug)}`).then(
+    call(client.GET('/workspaces/{slug}', { params: { path: { slug } } })).then(
       (body) => {
         details.value = body.workspace;
         loadProblem.value = null;
       },
-      (error: Error) => {
+      (error: Problem) => {
         loadProblem.value = error.message;
       },
     );

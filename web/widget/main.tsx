@@ -7,12 +7,13 @@ import { signal, type Signal } from '@preact/signals';
 import { render } from 'preact';
 import { httpApi } from './api.ts';
 import { Captcha } from './captcha.ts';
+import { WidgetProvider, type WidgetContext } from './context.ts';
 import { BookingFlow } from './flow.ts';
 import { localeFor, stringsFor } from './i18n.ts';
 import type { Prefill } from './machine.ts';
 import { BASE_CSS, sheet, themeCss } from './styles.ts';
+import { FloatingWidget, InlineWidget } from './shell.tsx';
 import { visitorZone } from './time.ts';
-import { FloatingWidget, InlineWidget, type WidgetContext } from './ui.tsx';
 
 type Position = 'bottom-right' | 'bottom-left' | 'inline';
 type Theme = 'auto' | 'light' | 'dark';
@@ -118,8 +119,15 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
         captcha.mount(holder, prefersDark(theme) ? 'dark' : 'light').catch((error) => report('the captcha could not be loaded', error));
       },
     };
-    if (position === 'inline') return <InlineWidget ctx={ctx} />;
-    return <FloatingWidget ctx={ctx} open={open} label={data.label ?? ctx.strings.launcher} onOpen={() => setOpen(true)} onClose={() => setOpen(false)} />;
+    return (
+      <WidgetProvider value={ctx}>
+        {position === 'inline' ? (
+          <InlineWidget />
+        ) : (
+          <FloatingWidget open={open} label={data.label ?? ctx.strings.launcher} onOpen={() => setOpen(true)} onClose={() => setOpen(false)} />
+        )}
+      </WidgetProvider>
+    );
   }
 
   flow.state.subscribe((state) => {

@@ -78,7 +78,7 @@ export function problemOf(error: unknown, status: number | null): Problem {
     }
     return new Problem(sentence(body.error), body.code ?? null, fields);
   }
-  return new Problem(status === null ? 'network' : `status ${status}`, null);
+  return new Problem(status === null ? 'svc could not be reached.' : sentence(`the server answered ${status}`), null);
 }
 
 /** Unwraps an openapi-fetch result: the data, or a thrown Problem. A network failure is a Problem with code null. */

@@ -1,6 +1,6 @@
 /* The panel's sections by name (decisions section 12); the shell renders the one its navigation shows. */
 import type { Section } from '../../shared/panel-protocol.ts';
-import { Bookings } from './bookings.tsx';
+import { Bookings } from './bookings/index.tsx';
 import { Calendar } from './calendar.tsx';
 import type { SectionProps } from './common.tsx';
 import { Dashboard } from './dashboard.tsx';
@@ -8,7 +8,7 @@ import { Fields } from './fields.tsx';
 import { Hours } from './hours.tsx';
 import { Providers } from './providers.tsx';
 import { Services } from './services.tsx';
-import { Settings } from './settings.tsx';
+import { Settings } from './settings/index.tsx';
 
 export type { SectionNotice, SectionProps } from './common.tsx';
 

@@ -1,0 +1,109 @@
+import { useSignal } from '@preact/signals';
+import { call } from '../../api/client.ts';
+import { Field, FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
+
+/** The business: name, colour, zone, language, time format, cancellation hours, manual confirmation and logo. */
+export function WorkspaceSettings({ client, workspace, can, notify, t, embedded, onWorkspace }: SectionProps) {
+  const form = useForm(t);
+  const name = useSignal(workspace.name);
+  const colour = useSignal(workspace.primaryColor ?? '#2563eb');
+  const logoUrl = useSignal(workspace.logoUrl ?? '');
+  const timezone = useSignal(workspace.timezone);
+  const language = useSignal(workspace.language);
+  const timeFormat = useSignal(workspace.timeFormat);
+  const cancellationHours = useSignal(String(workspace.cancellationHours));
+  const requiresConfirmation = useSignal(workspace.requiresConfirmation);
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [workspace.timezone];
+  const save = (event: Event) => {
+    event.preventDefault();
+    void form.run(async () => {
+      const answer = await call(
+        client.PATCH('/workspaces/{slug}', {
+          params: { path: { slug: workspace.slug } },
+          body: {
+            name: name.value.trim(),
+            primaryColor: colour.value,
+            ...(embedded ? {} : { logoUrl: logoUrl.value.trim() || null }),
+            timezone: timezone.value,
+            language: language.value,
+            timeFormat: timeFormat.value === '12h' ? '12h' : '24h',
+            cancellationHours: Number(cancellationHours.value),
+            requiresConfirmation: requiresConfirmation.value,
+          },
+        }),
+      );
+      notify({ type: 'svc:panel:changed' });
+      onWorkspace(answer.workspace);
+      return t.saved;
+    });
+  };
+  const disabled = !can.settings;
+  return (
+    <form class="card" onSubmit={save} aria-labelledby="workspace-title" noValidate>
+      <h3 id="workspace-title">{t.workspace}</h3>
+      <fieldset disabled={disabled} class="plain">
+        <div class="grid">
+          <TextField label={t.businessName} name="name" form={form} value={name} required />
+          <TextField label={t.colour} name="primaryColor" form={form} value={colour} type="color" />
+          <Field label={t.timezone} name="timezone" form={form}>
+            {(attributes) => (
+              <select {...attributes} value={timezone.value} onChange={(event) => (timezone.value = event.currentTarget.value)}>
+                {(zones.includes(workspace.timezone) ? zones : [workspace.timezone, ...zones]).map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={t.language} name="language" form={form}>
+            {(attributes) => (
+              <select {...attributes} value={language.value} onChange={(event) => (language.value = event.currentTarget.value)}>
+                <option value="en">English</option>
+                <option value="de">Deutsch</option>
+                {!['en', 'de'].includes(workspace.language) && <option value={workspace.language}>{workspace.language}</option>}
+              </select>
+            )}
+          </Field>
+          <Field label={t.timeFormat} name="timeFormat" form={form}>
+            {(attributes) => (
+              <select {...attributes} value={timeFormat.value} onChange={(event) => (timeFormat.value = event.currentTarget.value)}>
+                <option value="24h">14:30</option>
+                <option value="12h">2:30 PM</option>
+              </select>
+            )}
+          </Field>
+          <TextField label={t.cancellationHours} name="cancellationHours" form={form} value={cancellationHours} type="number" min={0} />
+        </div>
+        <label class="check">
+          <input type="checkbox" checked={requiresConfirmation.value} onChange={(event) => (requiresConfirmation.value = event.currentTarget.checked)} />
+          {t.requiresConfirmation}
+        </label>
+        <div class="logo-row">
+          {embedded ? (
+            <>
+              <span>
+                {t.logo}: {workspace.logoUrl ? <img class="logo-preview" src={workspace.logoUrl} alt={t.logo} /> : '—'}
+              </span>
+              {can.settings && (
+                <button type="button" onClick={() => notify({ type: 'svc:panel:select-logo' })}>
+                  {t.chooseLogo}
+                </button>
+              )}
+            </>
+          ) : (
+            <TextField label={`${t.logoUrl} ${t.optional}`} name="logoUrl" form={form} value={logoUrl} type="url" />
+          )}
+        </div>
+        {can.settings && (
+          <div class="actions">
+            <button type="submit" class="primary" disabled={form.busy.value}>
+              {form.busy.value ? t.saving : t.save}
+            </button>
+          </div>
+        )}
+      </fieldset>
+      <FormOutcome form={form} />
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import type { WidgetService } from '../../../src/core/widget-protocol.ts';
+import { useWidget } from '../context.ts';
+import { offeredServices, type FlowState } from '../machine.ts';
+import { money } from './wording.ts';
+
+function ServiceMeta({ service }: { service: WidgetService }) {
+  const { strings, locale } = useWidget();
+  const price = service.price > 0 ? money(service.price, service.currency, locale) : strings.free;
+  return (
+    <>
+      <span class="choice-top">
+        <span>{service.name}</span>
+        <span class="price">{price}</span>
+      </span>
+      <span class="choice-meta">
+        {strings.minutes(service.duration)}
+        {service.depositAmount !== null && service.depositAmount > 0 && ` · ${strings.deposit(money(service.depositAmount, service.currency, locale))}`}
+      </span>
+    </>
+  );
+}
+
+/** The first step: the services offered (by the provider the widget is for, when it is for one). */
+export function ServiceStep({ state }: { state: FlowState }) {
+  const { flow } = useWidget();
+  return (
+    <ul class="list">
+      {offeredServices(state.config!, state.providerId).map((service) => (
+        <li key={service.id}>
+          <button type="button" class="choice" onClick={() => flow.dispatch({ type: 'chooseService', serviceId: service.id })}>
+            <ServiceMeta service={service} />
+            {service.description && <span class="choice-desc">{service.description}</span>}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
