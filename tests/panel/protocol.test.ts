@@ -9,12 +9,12 @@ import {
   panelAddress,
   panelEnvelope,
   sectionOf,
-} from '../../web/shared/panel-protocol.ts';
+} from '../../web/protocol/panel-protocol.ts';
 
 const PANEL = 'https://svc.example.com';
 const HOST = 'https://shop.example.com';
 
-describe('panel message protocol (web/shared/panel-protocol.ts)', () => {
+describe('panel message protocol (web/protocol/panel-protocol.ts)', () => {
   const fromPanel = (data: unknown, origin = PANEL) => acceptPanelMessage({ origin, data }, PANEL, 'c1');
   const fromHost = (data: unknown, origin = HOST) => acceptHostMessage({ origin, data }, HOST, 'c1');
 

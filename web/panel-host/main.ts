@@ -12,7 +12,7 @@ import {
   sectionOf,
   type HostMessage,
   type PanelMessage,
-} from '../shared/panel-protocol.ts';
+} from '../protocol/panel-protocol.ts';
 
 export interface MountOptions {
   /** the element the panel iframe (or, in window mode, the open button) goes in */

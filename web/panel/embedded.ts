@@ -1,4 +1,4 @@
-import { acceptHostMessage, frameContextOrigin, panelEnvelope, type HostMessage, type PanelMessage } from '../shared/panel-protocol.ts';
+import { acceptHostMessage, frameContextOrigin, panelEnvelope, type HostMessage, type PanelMessage } from '../protocol/panel-protocol.ts';
 
 /** The panel's side of the host protocol: it talks to its parent frame (or, in window mode, its opener) only. */
 export interface HostLink {

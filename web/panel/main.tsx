@@ -5,7 +5,7 @@
  */
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import { ADMIN_WORKSPACE_PARAM, sectionOf, type HostMessage, type Section } from '../shared/panel-protocol.ts';
+import { ADMIN_WORKSPACE_PARAM, sectionOf, type HostMessage, type Section } from '../protocol/panel-protocol.ts';
 import { call } from './api/client.ts';
 import { linkToHost, type HostLink } from './embedded.ts';
 import { PanelSessionState } from './session.ts';

@@ -1,6 +1,6 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import type { Signal } from '@preact/signals';
-import { SECTIONS, type Section } from '../shared/panel-protocol.ts';
+import { SECTIONS, type Section } from '../protocol/panel-protocol.ts';
 import { call, type Problem, type Workspace } from './api/client.ts';
 import { stringsFor } from './i18n.ts';
 import { SectionView, type SectionNotice } from './sections/index.tsx';

@@ -1,5 +1,5 @@
 /* The panel's sections by name (decisions section 12); the shell renders the one its navigation shows. */
-import type { Section } from '../../shared/panel-protocol.ts';
+import type { Section } from '../../protocol/panel-protocol.ts';
 import { Bookings } from './bookings/index.tsx';
 import { Calendar } from './calendar.tsx';
 import type { SectionProps } from './common.tsx';
