@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { freePort } from '../support/process.ts';
 import { CHROMIUM, chromiumAvailable } from '../widget/browser-env.ts';
 import { bookFirstFreeTime, chooseService, heading, widgetOf } from '../widget/drive.ts';
@@ -47,7 +47,18 @@ describeWordPress('svc-booking on a real WordPress', () => {
     await page.goto(`${env.wpUrl}/wp-login.php`);
     await page.locator('#user_login').fill(user.login);
     await page.locator('#user_pass').fill(user.password);
-    await Promise.all([page.waitForURL(/\/wp-admin\//), page.locator('#wp-submit').click()]);
+    // The wait ends on the landing page's load event: should it not come, say which requests it still waited for.
+    const pending = new Map<Request, number>();
+    const started = Date.now();
+    page.on('request', (request) => pending.set(request, Date.now()));
+    page.on('requestfinished', (request) => pending.delete(request));
+    page.on('requestfailed', (request) => pending.delete(request));
+    try {
+      await Promise.all([page.waitForURL(/\/wp-admin\//), page.locator('#wp-submit').click()]);
+    } catch (error) {
+      const waiting = [...pending].map(([request, at]) => `${request.method()} ${request.url()} (sent after ${at - started} ms)`);
+      throw new Error(`${user.login} logging in, at ${page.url()}, still waiting for: ${waiting.join(', ') || 'no request'}`, { cause: error });
+    }
     return { context, page };
   }
 

@@ -246,7 +246,8 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
 
     const server = Bun.spawn({
       cmd: ['php', '-S', `${WP_HOST}:${wpPort}`, '-t', webroot, join(dir, 'router.php')],
-      // Several workers: the browser loads a page's scripts in parallel.
+      // Several workers: `php -S` alone answers one request at a time, and the browser loads a page's scripts in
+      // parallel, while a request WordPress makes to itself (REST, loopback) would wait for the one in progress.
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       cwd: webroot,
       stdin: 'ignore',
