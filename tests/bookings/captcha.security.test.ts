@@ -7,6 +7,8 @@ import { bookingBody, catalogue, setWorkspace, storedBookings, tuesday } from '.
 
 const SECRET = 'captcha-secret';
 const GOOD_TOKEN = 'good-token';
+/** The page each good token was solved on, as siteverify reports it (example.com when not listed). */
+const HOSTNAMES: Record<string, string> = { 'good-token-elsewhere': 'attacker.example', 'good-token-sub': 'shop.example.com', 'good-token-svc': 'localhost' };
 
 /** A siteverify stand-in on 127.0.0.1: `{ success: true }` for GOOD_TOKEN with the right secret; records every form. */
 let verifier: Server<undefined>;
@@ -19,7 +21,7 @@ beforeAll(() => {
       const contentType = request.headers.get('content-type') ?? '';
       const form = Object.fromEntries(new URLSearchParams(await request.text()));
       received.push({ ...form, contentType, method: request.method });
-      return Response.json({ success: form.secret === SECRET && form.response === GOOD_TOKEN });
+      return Response.json({ success: form.secret === SECRET && form.response.startsWith(GOOD_TOKEN), hostname: HOSTNAMES[form.response] ?? 'example.com' });
     },
   });
 });
@@ -71,6 +73,26 @@ describeEachAdapter('createBooking captcha', (adapter) => {
     expect(response.status).toBe(200);
     expect(received).toEqual([{ secret: SECRET, response: GOOD_TOKEN, contentType: 'application/x-www-form-urlencoded', method: 'POST' }]);
     expect((await storedBookings(app)).length).toBe(1);
+  });
+
+  test('a token solved on a site the workspace does not allow -> 400 CAPTCHA_FAILED, nothing booked', async () => {
+    for (const token of ['good-token-elsewhere', 'good-token-sub']) {
+      const response = await keyless({ recaptchaToken: token });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        success: false,
+        error: 'recaptchaToken was solved on a site this workspace does not allow bookings from',
+        code: 'CAPTCHA_FAILED',
+      });
+    }
+    expect(await storedBookings(app)).toEqual([]);
+    await setWorkspace(app, { domains: ['example.com', '*.example.com'] });
+    expect((await keyless({ recaptchaToken: 'good-token-sub' })).status).toBe(200);
+  });
+
+  test("a token solved on svc's own booking page verifies", async () => {
+    const response = await keyless({ recaptchaToken: 'good-token-svc' });
+    expect(response.status).toBe(200);
   });
 
   test('an unreachable verifier fails closed -> 400 CAPTCHA_FAILED', async () => {

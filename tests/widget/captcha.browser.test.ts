@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
+import { ALLOWED_HOST, chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
 import { chooseFirstDay, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
 
@@ -65,7 +65,8 @@ beforeAll(() => {
       const spent = verified.some((one) => one.success && one.response === form.response);
       const success = form.secret === SECRET && /^fake-token-\d+$/.test(form.response ?? '') && !spent;
       verified.push({ secret: form.secret ?? '', response: form.response ?? '', success });
-      return Response.json({ success });
+      // As the real services do, the answer names the page the captcha was solved on: the widget's host page.
+      return Response.json({ success, hostname: ALLOWED_HOST });
     },
   });
 });

@@ -52,7 +52,7 @@ export function bookingRoutes(deps: AppDeps) {
       '/:slug/bookings',
       async ({ body, principal }) => {
         // A widget call (no credential) proves it is a person; a key or panel session needs no captcha.
-        if (principal.kind === 'anonymous') await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken);
+        if (principal.kind === 'anonymous') await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken, principal.workspace);
         const { booking, checkoutUrl, manageUrl } = await createBooking(deps, principal.workspace, body);
         return { success: true, booking, checkoutUrl, manageUrl };
       },
