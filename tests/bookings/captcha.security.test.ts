@@ -21,7 +21,10 @@ beforeAll(() => {
       const contentType = request.headers.get('content-type') ?? '';
       const form = Object.fromEntries(new URLSearchParams(await request.text()));
       received.push({ ...form, contentType, method: request.method });
-      return Response.json({ success: form.secret === SECRET && form.response.startsWith(GOOD_TOKEN), hostname: HOSTNAMES[form.response] ?? 'example.com' });
+      return Response.json({
+        success: form.secret === SECRET && (form.response ?? '').startsWith(GOOD_TOKEN),
+        hostname: HOSTNAMES[form.response ?? ''] ?? 'example.com',
+      });
     },
   });
 });
