@@ -31,8 +31,8 @@ export function postgresStorage(url: string, options: PostgresOptions = {}): Sto
     onnotice: () => {},
     connection: options.schema ? { search_path: options.schema } : {},
   });
-  const db = drizzle(client, { schema }) as unknown as Db;
-  const tables = schema as unknown as Tables;
+  const db: Db = drizzle(client, { schema });
+  const tables: Tables = schema;
 
   const dialect: Dialect = {
     db,

@@ -1,17 +1,17 @@
 import type { PgDatabase } from 'drizzle-orm/pg-core';
-import type * as pg from '../postgres/schema.ts';
 import { UniqueViolation, type WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
+import type { Schema } from './schema.ts';
 
 /*
  * What the per-aggregate query files (workspaces.ts, catalogue.ts, bookings.ts, …) share. The libSQL and
- * Postgres schemas are column-for-column mirrors with the same JavaScript types, and drizzle's query builder
- * has the same surface on both, so the queries are written once against the Postgres types; what really
+ * Postgres tables come from one description (schema.ts) with the same JavaScript types, and drizzle's query
+ * builder has the same surface on both, so the queries are written once against the Postgres types; what really
  * differs between the databases (how a write transaction is taken, how a provider is locked, how messages are
  * claimed, how errors look) is the Dialect.
  */
 
-export type Tables = typeof pg;
-// The libSQL adapter passes its own db and tables; their runtime surface matches these types.
+export type Tables = Schema<'pg'>;
+// The libSQL adapter passes its own db and tables, seen through these types (libsql/index.ts says why that holds).
 export type Db = PgDatabase<any, any, any>;
 export type Tx = Db;
 
