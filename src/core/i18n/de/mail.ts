@@ -1,0 +1,43 @@
+import type { MailMessages } from '../en/mail.ts';
+
+/** The mails in German (workspace language `de`, `de-AT`, `de-CH`, …). */
+export const mail: MailMessages = {
+  greeting: (customer) => (customer ? `Hallo ${customer},` : 'Hallo,'),
+  labels: { service: 'Leistung', with: 'Bei', date: 'Datum', time: 'Uhrzeit', amount: 'Zu zahlen', previously: 'Bisher', reason: 'Grund' },
+  actions: { manage: 'Absagen oder verschieben', view: 'Buchung ansehen', pay: 'Jetzt bezahlen' },
+  manageHint: (hours) => `Bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn können Sie online absagen oder verschieben.`,
+  invite: 'Mit der angehängten Kalenderdatei kommt der Termin in Ihren Kalender und bleibt dort aktuell.',
+  footer: (workspace) => `Sie erhalten diese E-Mail, weil Sie bei ${workspace} gebucht haben.`,
+  confirmed: {
+    subject: (v) => `Buchung bestätigt: ${v.service} am ${v.date}`,
+    heading: () => 'Ihre Buchung ist bestätigt',
+    body: (v) => [`${v.workspace} erwartet Sie am ${v.date}, ${v.time}.`],
+  },
+  pendingPayment: {
+    subject: (v) => `Bitte schließen Sie die Zahlung ab: ${v.service} am ${v.date}`,
+    heading: () => 'Ihr Termin ist reserviert',
+    body: (v) => [
+      `Wir halten ${v.date}, ${v.time} bis ${v.holdUntil} für Sie frei. Ihre Buchung ist bestätigt, sobald die Zahlung über ${v.amount} eingegangen ist.`,
+    ],
+  },
+  pendingConfirmation: {
+    subject: (v) => `Buchungsanfrage erhalten: ${v.service} am ${v.date}`,
+    heading: () => 'Wir haben Ihre Buchungsanfrage erhalten',
+    body: (v) => [`${v.workspace} bestätigt Ihre Buchung für ${v.date}, ${v.time} in Kürze. Sie erhalten dann eine weitere E-Mail.`],
+  },
+  cancelled: {
+    subject: (v) => `Buchung storniert: ${v.service} am ${v.date}`,
+    heading: () => 'Ihre Buchung ist storniert',
+    body: (v) => [`Ihre Buchung bei ${v.workspace} am ${v.date}, ${v.time} wurde storniert.`],
+  },
+  rescheduled: {
+    subject: (v) => `Buchung verschoben: ${v.service} jetzt am ${v.date}`,
+    heading: () => 'Ihre Buchung hat einen neuen Termin',
+    body: (v) => [`${v.workspace} erwartet Sie jetzt am ${v.date}, ${v.time}.`],
+  },
+  reminder: {
+    subject: (v) => `Erinnerung: ${v.service} am ${v.date}, ${v.time}`,
+    heading: () => 'Bis bald',
+    body: (v) => [`Wir erinnern Sie an Ihre Buchung bei ${v.workspace} am ${v.date}, ${v.time}.`],
+  },
+};

@@ -1,0 +1,83 @@
+/** What a mail is filled in with: the booking's values, already formatted in the workspace's language and zone. */
+export interface MailValues {
+  workspace: string;
+  /** the customer's name, or null when the booking has none */
+  customer: string | null;
+  service: string;
+  /** the date in the workspace's language and zone: "Tuesday, 1 December 2026" */
+  date: string;
+  /** "10:00 – 11:00 CET" */
+  time: string;
+  /** rescheduled: the old date and time */
+  previous?: { date: string; time: string };
+  /** pending awaiting payment: the amount ("€35.50") and the end of the hold ("10:30 CET") */
+  amount?: string | null;
+  holdUntil?: string | null;
+  /** cancelled: the reason given, if any */
+  reason?: string | null;
+}
+
+export interface KindWording {
+  subject: (v: MailValues) => string;
+  heading: (v: MailValues) => string;
+  /** paragraphs after the greeting */
+  body: (v: MailValues) => string[];
+}
+
+/** The words of every mail, in one language: `de` must say everything `en` says (the compiler holds it). */
+export interface MailMessages {
+  greeting: (customer: string | null) => string;
+  labels: { service: string; with: string; date: string; time: string; amount: string; previously: string; reason: string };
+  actions: { manage: string; view: string; pay: string };
+  manageHint: (cancellationHours: number) => string;
+  invite: string;
+  footer: (workspace: string) => string;
+  confirmed: KindWording;
+  pendingPayment: KindWording;
+  pendingConfirmation: KindWording;
+  cancelled: KindWording;
+  rescheduled: KindWording;
+  reminder: KindWording;
+}
+
+/** The mails in English (the `mail` namespace; the default for every language without its own catalogue). */
+export const mail: MailMessages = {
+  greeting: (customer) => (customer ? `Hello ${customer},` : 'Hello,'),
+  labels: { service: 'Service', with: 'With', date: 'Date', time: 'Time', amount: 'Amount due', previously: 'Previously', reason: 'Reason' },
+  actions: { manage: 'Cancel or reschedule', view: 'View booking', pay: 'Pay now' },
+  manageHint: (hours) => `You can cancel or reschedule online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start.`,
+  invite: 'The attached calendar file adds the booking to your calendar and keeps it up to date.',
+  footer: (workspace) => `You get this email because you booked with ${workspace}.`,
+  confirmed: {
+    subject: (v) => `Booking confirmed: ${v.service} on ${v.date}`,
+    heading: () => 'Your booking is confirmed',
+    body: (v) => [`${v.workspace} is expecting you on ${v.date}, ${v.time}.`],
+  },
+  pendingPayment: {
+    subject: (v) => `Please complete your payment: ${v.service} on ${v.date}`,
+    heading: () => 'Your time is reserved',
+    body: (v) => [
+      `We are holding ${v.date}, ${v.time} for you until ${v.holdUntil}. Your booking is confirmed once the payment of ${v.amount} has been received.`,
+    ],
+  },
+  pendingConfirmation: {
+    subject: (v) => `Booking request received: ${v.service} on ${v.date}`,
+    heading: () => 'We have received your booking request',
+    body: (v) => [`${v.workspace} will confirm your booking for ${v.date}, ${v.time} shortly. You will get another email then.`],
+  },
+  cancelled: {
+    subject: (v) => `Booking cancelled: ${v.service} on ${v.date}`,
+    heading: () => 'Your booking is cancelled',
+    body: (v) => [`Your booking with ${v.workspace} on ${v.date}, ${v.time} has been cancelled.`],
+  },
+  rescheduled: {
+    subject: (v) => `Booking moved: ${v.service} now on ${v.date}`,
+    heading: () => 'Your booking has a new time',
+    body: (v) => [`${v.workspace} is now expecting you on ${v.date}, ${v.time}.`],
+  },
+  reminder: {
+    subject: (v) => `Reminder: ${v.service} on ${v.date}, ${v.time}`,
+    heading: () => 'See you soon',
+    body: (v) => [`This is a reminder of your booking with ${v.workspace} on ${v.date}, ${v.time}.`],
+  },
+};
