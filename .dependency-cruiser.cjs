@@ -59,9 +59,16 @@ module.exports = {
     {
       name: 'web-shares-only-the-widget-protocol',
       severity: 'error',
-      comment: 'browser bundles import nothing of the server but the wire types of the widget config',
+      comment: 'browser bundles import nothing of the server but the wire types of the widget config and their own message catalogues',
       from: { path: '^web/' },
-      to: { path: '^(src|adapters)/', pathNot: '^src/core/widget-protocol\\.ts$' },
+      to: { path: '^(src|adapters)/', pathNot: ['^src/core/widget-protocol\\.ts$', '^src/core/i18n/[a-z]+/(widget|panel)\\.ts$'] },
+    },
+    {
+      name: 'each-bundle-its-own-messages',
+      severity: 'error',
+      comment: 'the widget bundle carries only the widget namespace of the catalogues, the panel only the panel one',
+      from: { path: '^web/(widget|panel)/' },
+      to: { path: '^src/core/i18n/', pathNot: '^src/core/i18n/[a-z]+/$1\\.ts$' },
     },
     ...featureRules,
   ],

@@ -25,6 +25,7 @@ import { pageRoutes } from './features/pages/index.ts';
 import { manageRoutes } from './features/manage/index.ts';
 import { calendarFeedDocumentRoutes, calendarFeedRoutes } from './features/calendar-feed/index.ts';
 import { webAssetRoutes } from './platform/web-assets/routes.ts';
+import { brandStylesheetRoutes } from './platform/pages/brand.ts';
 import { panelAdminRoutes } from './features/panel/index.ts';
 import { panelPages } from './features/panel/index.ts';
 import { panelRoutes } from './features/panel/index.ts';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(panelRoutes(deps))
     .use(panelPages(deps))
     .use(webAssetRoutes())
+    .use(brandStylesheetRoutes())
     .use(pageRoutes(deps))
     .use(manageRoutes(deps))
     .use(calendarFeedDocumentRoutes(deps))

@@ -68,7 +68,8 @@ describeEachAdapter('svc serve with SVC_PAYMENTS=test', (adapter) => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await page.text();
     expect(html).toContain('<header><p>Demo Hair &amp; Wellness</p></header>');
-    expect(html).toContain(':root{--brand:#0f766e}');
+    expect(html).toContain('<link rel="stylesheet" href="/svc-brand/0f766e.css">');
+    expect(await (await fetch(`${url}/svc-brand/0f766e.css`)).text()).toContain('--brand:#0f766e');
     expect(html).toContain('<dt>Service</dt><dd>Haircut</dd>');
     expect(html).toContain(`<dt>Time</dt><dd>${slots.body.slots[0]} (Europe/Berlin)</dd>`);
     expect(html).toContain('<dt>Amount</dt><dd>€35.00</dd>');

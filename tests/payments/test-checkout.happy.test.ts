@@ -81,14 +81,18 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'none'; img-src 'self' data: https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).toStartWith('<!doctype html>\n<html lang="en">');
     expect(page.body).toContain('<title>Complete your booking · Acme Studio</title>');
-    expect(page.body).toContain(':root{--brand:#0f766e}');
-    expect(page.body).not.toMatch(/<script|<link|src=|url\(/);
+    // the workspace's colour comes from its own stylesheet: nothing inline, no script
+    expect(page.body).toContain('<link rel="stylesheet" href="/svc-brand/0f766e.css">');
+    expect(page.body).not.toMatch(/<script|<style|style=|src=|url\(/);
+    const brand = await app.request('GET', '/svc-brand/0f766e.css');
+    expect(brand.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(brand.body).toBe(':root{--brand:#0f766e;--brand-text:#ffffff}\n');
     expect(mainOf(page.body)).toBe(`<header><p>Acme Studio</p></header>
 <section>
 <h1>Complete your booking</h1>
@@ -115,7 +119,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     const sushi = await addService(app, [provider], { name: 'Cut "Deluxe" <b>now</b>', priceMinor: 5000, currency: 'JPY' });
     const { checkoutUrl } = (await book('15:00', sushi)).body;
     const page = (await app.request('GET', new URL(checkoutUrl).pathname)).body as string;
-    expect(page).toContain(':root{--brand:#AB12cd}');
+    expect(page).toContain('<link rel="stylesheet" href="/svc-brand/AB12cd.css">');
     expect(page).toContain(`<title>Complete your booking · Tom &amp; Jerry&#39;s &lt;Salon&gt;</title>`);
     expect(mainOf(page)).toContain(`<header><p>Tom &amp; Jerry&#39;s &lt;Salon&gt;</p></header>`);
     expect(mainOf(page)).toContain(`<p>Your time is held until 9:30 AM.</p>
@@ -127,6 +131,20 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 </dl>`);
     expect(page).not.toContain('<b>now</b>');
     expect(page).not.toContain('<Salon>');
+  });
+
+  test('a German workspace gets its checkout page in German', async () => {
+    app.workspace = (await app.deps.storage.updateWorkspace(app.workspace.id, { language: 'de-AT' }, now))!;
+    const { checkoutUrl } = (await book()).body;
+    const id = checkoutId(checkoutUrl);
+    const page = (await app.request('GET', `/checkout/${id}`)).body as string;
+    expect(page).toStartWith('<!doctype html>\n<html lang="de-AT">');
+    expect(page).toContain('<title>Buchung abschließen · Acme Studio</title>');
+    expect(mainOf(page)).toContain(`<h1>Buchung abschließen</h1>
+<p>Bezahlen Sie jetzt, um diese Buchung zu bestätigen.</p>`);
+    expect(mainOf(page)).toContain('<dt>Leistung</dt><dd>Haircut</dd>');
+    expect(mainOf(page)).toContain(`<button type="submit" class="cancel">Buchung stornieren</button>`);
+    expect(mainOf(page)).toContain('<p class="note">Testkasse: Es wird kein echtes Geld bewegt.</p>');
   });
 
   test('Pay confirms the booking and answers 303 to the done page; the outbox gets payment.received then booking.confirmed', async () => {

@@ -2,10 +2,9 @@ import { toMajor } from '../../core/money.ts';
 import type { BookingRecord, MailMessageRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 import { calendarDocument } from './calendar.ts';
 import type { OutgoingMail } from '../../ports/mail.ts';
-import { de } from './templates/de.ts';
-import { en } from './templates/en.ts';
+import { messagesFor } from '../../core/i18n/catalogue.ts';
+import type { KindWording, MailMessages, MailValues } from '../../core/i18n/en/mail.ts';
 import { htmlPart, textPart, type MailLayout } from './templates/layout.ts';
-import type { KindWording, MailValues, Wording } from './templates/wording.ts';
 
 /** Everything a mail is made from, read when it is sent. */
 export interface MailContext {
@@ -26,13 +25,7 @@ export interface MailContext {
   now: number;
 }
 
-const WORDINGS: Record<string, Wording> = { en, de };
 const DEFAULT_COLOR = '#2563eb';
-
-/** The wording for a BCP 47 language: by its primary subtag, English when svc has no such file. */
-export function wordingFor(language: string): Wording {
-  return WORDINGS[language.toLowerCase().split('-')[0]!] ?? en;
-}
 
 /** A colour safe to put in a style attribute: the workspace's hex colour, else svc's blue. */
 const brandColor = (color: string | null) => (color && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(color) ? color : DEFAULT_COLOR);
@@ -71,7 +64,7 @@ export function timeFormatter(workspace: Pick<WorkspaceRecord, 'language' | 'tim
   };
 }
 
-function kindWording(wording: Wording, mail: MailMessageRecord): KindWording {
+function kindWording(wording: MailMessages, mail: MailMessageRecord): KindWording {
   switch (mail.kind) {
     case 'pending':
       return mail.snapshot.holdExpiresAt ? wording.pendingPayment : wording.pendingConfirmation;
@@ -110,7 +103,7 @@ export function fromLine(from: string, workspaceName: string): string {
 /** Pure: the mail for `context`, in the workspace's language, with its calendar invite where the kind has one. */
 export function composeMail(context: MailContext): OutgoingMail {
   const { mail, booking, workspace } = context;
-  const wording = wordingFor(workspace.language);
+  const wording = messagesFor(workspace.language).mail;
   const format = timeFormatter(workspace);
   const snapshot = mail.snapshot;
   const amount =

@@ -3,8 +3,11 @@ import { openRoute } from '../../platform/access/policy.ts';
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { Booking } from '../bookings/index.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
-import { timeFormatter, wordingFor } from '../mail/index.ts';
-import { escapeHtml, page, pageCsp } from '../../platform/pages/html.ts';
+import { timeFormatter } from '../mail/index.ts';
+import { translator } from '../../core/i18n/catalogue.ts';
+import { html, type Html } from '../../platform/pages/html.ts';
+import { layout } from '../../platform/pages/layout.ts';
+import { pageResponse } from '../../platform/pages/response.ts';
 import { availableSlots, parseCalendarDate } from '../scheduling/index.ts';
 import { AppError } from '../../core/errors.ts';
 import { ErrorResponse } from '../../core/models.ts';
@@ -16,78 +19,49 @@ const RescheduleForm = t.Object({ date: t.String({ minLength: 1, maxLength: 64 }
 const ManageResponse = t.Object({ success: t.Boolean(), booking: Booking });
 
 /*
- * The customer's manage link (decisions section 14): `{app_url}/manage/{token}`, a server-rendered page whose
+ * The customer's manage link: `{app_url}/manage/{token}`, a server-rendered page whose
  * forms work without JavaScript, and the same over JSON at `{app_url}/api/manage/{token}`. The token is the
  * only credential; the request log never writes it (src/platform/http/request-log.ts redacts the segment after
  * `manage`).
  */
 export function manageRoutes(deps: AppDeps) {
-  const htmlHeaders = (status = 200) => ({
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': pageCsp(undefined),
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    },
-  });
+  const respond = (document: string, status = 200) => pageResponse(document, { status, cache: 'no-store', referrer: 'no-referrer' });
 
   async function renderPage(token: string, query: { day?: string; done?: string; error?: string }): Promise<Response> {
     let managed: ManagedBooking;
     try {
       managed = await openManagedBooking(deps, token);
     } catch {
-      return new Response(
-        page({
-          title: 'Booking not found',
-          body: '<main class="wrap narrow"><h1>This link does not open a booking</h1><p class="lead">Please check the link in your email.</p></main>',
+      const t = translator('en', 'pages.manage');
+      return respond(
+        layout({
+          title: t('notFoundTitle'),
+          noindex: true,
+          body: html`<main class="wrap narrow"><h1>${t('notFoundHeading')}</h1><p class="lead">${t('notFoundLead')}</p></main>`,
         }),
-        htmlHeaders(404),
+        404,
       );
     }
     const { booking, workspace } = managed;
-    const de = wordingFor(workspace.language) === wordingFor('de');
-    const say = (en: string, german: string) => escapeHtml(de ? german : en);
+    const t = translator(workspace.language, 'pages.manage');
     const format = timeFormatter(workspace);
     const base = `/manage/${encodeURIComponent(token)}`;
-    const statusText: Record<string, [string, string]> = {
-      CONFIRMED: ['Confirmed', 'Bestätigt'],
-      PENDING: ['Pending', 'Ausstehend'],
-      CANCELLED: ['Cancelled', 'Storniert'],
-      COMPLETED: ['Completed', 'Abgeschlossen'],
-    };
-    const [statusEn, statusDe] = statusText[booking.status]!;
-    const parts: string[] = [
-      `<main class="wrap narrow manage">`,
-      `<header class="booking-head"><p>${escapeHtml(workspace.name)}</p><h1>${say('Your booking', 'Ihre Buchung')}</h1></header>`,
-    ];
-    if (query.done === 'cancelled')
-      parts.push(
-        `<p class="notice" role="status">${say('Your booking is cancelled. You will get an email.', 'Ihre Buchung ist storniert. Sie erhalten eine E-Mail.')}</p>`,
-      );
-    if (query.done === 'rescheduled')
-      parts.push(
-        `<p class="notice" role="status">${say('Your booking has a new time. You will get an email.', 'Ihre Buchung hat einen neuen Termin. Sie erhalten eine E-Mail.')}</p>`,
-      );
-    if (query.error) parts.push(`<p class="notice" role="alert">${escapeHtml(query.error)}</p>`);
+    const parts: Html[] = [html`<main class="wrap narrow manage">`, html`<header class="booking-head"><p>${workspace.name}</p><h1>${t('title')}</h1></header>`];
+    if (query.done === 'cancelled') parts.push(html`<p class="notice" role="status">${t('cancelled')}</p>`);
+    if (query.done === 'rescheduled') parts.push(html`<p class="notice" role="status">${t('rescheduled')}</p>`);
+    if (query.error) parts.push(html`<p class="notice" role="alert">${query.error}</p>`);
     parts.push(
-      '<dl>',
-      `<dt>${say('Service', 'Leistung')}</dt><dd>${escapeHtml(managed.serviceName ?? '')}</dd>`,
-      ...(managed.providerName ? [`<dt>${say('With', 'Bei')}</dt><dd>${escapeHtml(managed.providerName)}</dd>`] : []),
-      `<dt>${say('Date', 'Datum')}</dt><dd>${escapeHtml(format.date(booking.startTime))}</dd>`,
-      `<dt>${say('Time', 'Uhrzeit')}</dt><dd>${escapeHtml(format.span(booking.startTime, booking.endTime))}</dd>`,
-      `<dt>${say('Status', 'Status')}</dt><dd>${escapeHtml(de ? statusDe : statusEn)}</dd>`,
-      '</dl>',
+      html`<dl>`,
+      html`<dt>${t('service')}</dt><dd>${managed.serviceName ?? ''}</dd>`,
+      ...(managed.providerName ? [html`<dt>${t('with')}</dt><dd>${managed.providerName}</dd>`] : []),
+      html`<dt>${t('date')}</dt><dd>${format.date(booking.startTime)}</dd>`,
+      html`<dt>${t('time')}</dt><dd>${format.span(booking.startTime, booking.endTime)}</dd>`,
+      html`<dt>${t('status')}</dt><dd>${t(`statuses.${booking.status}`)}</dd>`,
+      html`</dl>`,
     );
     const refused = refusal(managed, deps.clock.now());
     if (refused?.code === 'TOO_LATE_TO_CHANGE') {
-      parts.push(
-        `<p class="notice">${say(
-          `Bookings can be cancelled or moved online until ${workspace.cancellationHours} hours before the start. Please contact ${workspace.name} directly.`,
-          `Buchungen können bis ${workspace.cancellationHours} Stunden vor Beginn online storniert oder verschoben werden. Bitte wenden Sie sich direkt an ${workspace.name}.`,
-        )}</p>`,
-      );
+      parts.push(html`<p class="notice">${t('tooLate', { hours: workspace.cancellationHours, workspace: workspace.name })}</p>`);
     } else if (!refused) {
       const offering = await managedOffering(deps, managed);
       const day =
@@ -101,24 +75,25 @@ export function manageRoutes(deps: AppDeps) {
         times = [];
       }
       parts.push(
-        `<h2>${say('Move to another time', 'Auf einen anderen Termin verschieben')}</h2>`,
-        `<form method="get" action="${base}"><label for="day">${say('Day', 'Tag')}</label><input id="day" name="day" type="date" value="${escapeHtml(day)}" required><button type="submit">${say('Show free times', 'Freie Zeiten zeigen')}</button></form>`,
+        html`<h2>${t('moveHeading')}</h2>`,
+        html`<form method="get" action="${base}"><label for="day">${t('day')}</label><input id="day" name="day" type="date" value="${day}" required><button type="submit">${t('showTimes')}</button></form>`,
       );
-      if (times.length === 0) parts.push(`<p>${say('No free times on this day.', 'An diesem Tag sind keine Zeiten frei.')}</p>`);
+      if (times.length === 0) parts.push(html`<p>${t('noTimes')}</p>`);
       else {
-        parts.push(`<p class="zone">${say(`Times in ${workspace.timezone}.`, `Uhrzeiten in ${workspace.timezone}.`)}</p>`);
+        parts.push(html`<p class="zone">${t('timesIn', { zone: workspace.timezone })}</p>`);
         const instants = times.map((time) => Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(workspace.timezone).toInstant().toString());
         parts.push(
-          `<form method="post" action="${base}/reschedule"><div class="times">${times.map((time, i) => `<button type="submit" name="date" value="${escapeHtml(instants[i]!)}">${escapeHtml(time)}</button>`).join('')}</div></form>`,
+          html`<form method="post" action="${base}/reschedule"><div class="times">${times.map((time, i) => html`<button type="submit" name="date" value="${instants[i]!}">${time}</button>`)}</div></form>`,
         );
       }
       parts.push(
-        `<h2>${say('Cancel the booking', 'Buchung stornieren')}</h2>`,
-        `<form method="post" action="${base}/cancel"><label for="reason">${say('Reason (optional)', 'Grund (optional)')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><button type="submit">${say('Cancel booking', 'Buchung stornieren')}</button></form>`,
+        html`<h2>${t('cancelHeading')}</h2>`,
+        html`<form method="post" action="${base}/cancel"><label for="reason">${t('reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><button type="submit">${t('cancelButton')}</button></form>`,
       );
     }
-    parts.push('</main>');
-    return new Response(page({ title: de ? 'Ihre Buchung' : 'Your booking', lang: workspace.language, body: parts.join('\n') }), htmlHeaders());
+    parts.push(html`</main>`);
+    const body = html`${parts.map((part, i) => (i === 0 ? part : html`\n${part}`))}`;
+    return respond(layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body }));
   }
 
   /** After a form post: back to the page (303), with what happened or what went wrong. */

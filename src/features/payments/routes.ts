@@ -5,9 +5,8 @@ import type { AppDeps } from '../../platform/app-deps.ts';
 import { readLimitedText } from '../../platform/http/body-limit.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { applyPaymentEvent, findCheckout, type PaymentContext } from './service.ts';
-import { checkoutState, holdOver, PAGE_HEADERS, renderCheckoutPage, renderLeftCheckoutPage } from './pages.ts';
+import { checkoutResponse, checkoutState, holdOver, renderCheckoutPage, renderLeftCheckoutPage } from './pages.ts';
 
-const html = (body: string, status = 200) => new Response(body, { status, headers: PAGE_HEADERS });
 const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 
 const CheckoutParams = t.Object({ id: t.String({ minLength: 1, maxLength: 255, description: 'checkout id' }) });
@@ -36,7 +35,7 @@ const StripeReturnQuery = t.Object({ session_id: t.String({ minLength: 1, maxLen
 export function paymentRoutes(deps: AppDeps) {
   const provider = deps.payments.name;
   const page = (context: PaymentContext) =>
-    html(
+    checkoutResponse(
       renderCheckoutPage({
         state: checkoutState(context.payment, context.booking, deps.clock.now(), provider === 'test' ? 'test' : 'stripe'),
         workspace: context.workspace,
@@ -131,7 +130,7 @@ export function paymentRoutes(deps: AppDeps) {
         query: StripeReturnQuery,
         ...checkoutPage,
       })
-      .get('/checkout/stripe/cancelled', () => html(renderLeftCheckoutPage()), checkoutPage);
+      .get('/checkout/stripe/cancelled', () => checkoutResponse(renderLeftCheckoutPage()), checkoutPage);
   }
   return routes;
 }

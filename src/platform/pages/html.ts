@@ -1,61 +1,37 @@
-import { webAsset } from '../web-assets/routes.ts';
+/*
+ * The one way svc writes HTML: the `html` tag escapes every interpolated value for HTML content and quoted
+ * attribute values; a fragment built by `html` (or vouched for with `raw`) goes in as it is. An array
+ * interpolates each item the same way; null, undefined and false write nothing.
+ */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text for HTML content and quoted attribute values. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+const escapeText = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 
-/** The URL of a built asset with its content hash, which svc serves as immutable. */
-export function assetUrl(path: string): string {
-  return `${path}?v=${webAsset(path).etag.slice(1, -1)}`;
+/** A piece of markup that is safe to write as it is. */
+export class Html {
+  constructor(readonly markup: string) {}
+  toString(): string {
+    return this.markup;
+  }
 }
 
-const CAPTCHA_ORIGINS: Record<string, string[]> = {
-  recaptcha: ['https://www.google.com', 'https://www.gstatic.com'],
-  turnstile: ['https://challenges.cloudflare.com'],
-  hcaptcha: ['https://js.hcaptcha.com', 'https://hcaptcha.com', 'https://*.hcaptcha.com'],
-};
+/** What an `html` template takes between `${}`. */
+export type Interpolation = Html | string | number | null | undefined | false | readonly Interpolation[];
 
-/**
- * svc's pages allow only svc itself: no inline script or style at all (the widget styles itself with
- * constructable stylesheets). A configured captcha adds its provider's origins, which its script and frame need.
- */
-export function pageCsp(captchaProvider: string | undefined): string {
-  const captcha = captchaProvider ? (CAPTCHA_ORIGINS[captchaProvider] ?? []) : [];
-  const extra = captcha.length > 0 ? ` ${captcha.join(' ')}` : '';
-  return [
-    "default-src 'none'",
-    `script-src 'self'${extra}`,
-    `style-src 'self'`,
-    `connect-src 'self'${extra}`,
-    `frame-src${captcha.length > 0 ? extra : " 'none'"}`,
-    "img-src 'self' data: https:",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+function write(value: Interpolation): string {
+  if (value instanceof Html) return value.markup;
+  if (value === null || value === undefined || value === false) return '';
+  if (Array.isArray(value)) return value.map(write).join('');
+  return escapeText(String(value));
 }
 
-export interface PageOptions {
-  title: string;
-  lang?: string;
-  body: string;
-  description?: string;
+/** Markup with every interpolation escaped: html`<p>${name}</p>`. */
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): Html {
+  let markup = strings[0]!;
+  for (let i = 0; i < values.length; i++) markup += write(values[i]!) + strings[i + 1]!;
+  return new Html(markup);
 }
 
-export function page({ title, lang = 'en', body, description }: PageOptions): string {
-  return `<!doctype html>
-<html lang="${escapeHtml(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-${description ? `<meta name="description" content="${escapeHtml(description)}">\n` : ''}<link rel="stylesheet" href="${assetUrl('/svc-pages.css')}">
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
-}
+/** Markup written as it is: only for fragments svc itself made (never for anything a user or a record holds). */
+export const raw = (trusted: string) => new Html(trusted);

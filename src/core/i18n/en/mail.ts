@@ -1,7 +1,47 @@
-import type { Wording } from './wording.ts';
+/** What a mail is filled in with: the booking's values, already formatted in the workspace's language and zone. */
+export interface MailValues {
+  workspace: string;
+  /** the customer's name, or null when the booking has none */
+  customer: string | null;
+  service: string;
+  /** the date in the workspace's language and zone: "Tuesday, 1 December 2026" */
+  date: string;
+  /** "10:00 – 11:00 CET" */
+  time: string;
+  /** rescheduled: the old date and time */
+  previous?: { date: string; time: string };
+  /** pending awaiting payment: the amount ("€35.50") and the end of the hold ("10:30 CET") */
+  amount?: string | null;
+  holdUntil?: string | null;
+  /** cancelled: the reason given, if any */
+  reason?: string | null;
+}
 
-/** The mails in English (the default for every language without its own file). */
-export const en: Wording = {
+export interface KindWording {
+  subject: (v: MailValues) => string;
+  heading: (v: MailValues) => string;
+  /** paragraphs after the greeting */
+  body: (v: MailValues) => string[];
+}
+
+/** The words of every mail, in one language: `de` must say everything `en` says (the compiler holds it). */
+export interface MailMessages {
+  greeting: (customer: string | null) => string;
+  labels: { service: string; with: string; date: string; time: string; amount: string; previously: string; reason: string };
+  actions: { manage: string; view: string; pay: string };
+  manageHint: (cancellationHours: number) => string;
+  invite: string;
+  footer: (workspace: string) => string;
+  confirmed: KindWording;
+  pendingPayment: KindWording;
+  pendingConfirmation: KindWording;
+  cancelled: KindWording;
+  rescheduled: KindWording;
+  reminder: KindWording;
+}
+
+/** The mails in English (the `mail` namespace; the default for every language without its own catalogue). */
+export const mail: MailMessages = {
   greeting: (customer) => (customer ? `Hello ${customer},` : 'Hello,'),
   labels: { service: 'Service', with: 'With', date: 'Date', time: 'Time', amount: 'Amount due', previously: 'Previously', reason: 'Reason' },
   actions: { manage: 'Cancel or reschedule', view: 'View booking', pay: 'Pay now' },

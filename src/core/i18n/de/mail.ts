@@ -1,7 +1,7 @@
-import type { Wording } from './wording.ts';
+import type { MailMessages } from '../en/mail.ts';
 
 /** The mails in German (workspace language `de`, `de-AT`, `de-CH`, …). */
-export const de: Wording = {
+export const mail: MailMessages = {
   greeting: (customer) => (customer ? `Hallo ${customer},` : 'Hallo,'),
   labels: { service: 'Leistung', with: 'Bei', date: 'Datum', time: 'Uhrzeit', amount: 'Zu zahlen', previously: 'Bisher', reason: 'Grund' },
   actions: { manage: 'Absagen oder verschieben', view: 'Buchung ansehen', pay: 'Jetzt bezahlen' },
