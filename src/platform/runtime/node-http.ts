@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import type { ErrorCode } from '../../core/errors.ts';
 import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse } from './connections.ts';
 import type { HttpServer, ServeOptions } from './types.ts';
 
@@ -80,6 +81,12 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
   else outgoing.end();
 }
 
+/** What an HTTP/1.1 request without `Host` gets: 400 and the contract's error body, the connection closing. */
+function missingHostResponse(): Response {
+  const body = JSON.stringify({ success: false, error: 'an HTTP/1.1 request must send a Host header', code: 'VALIDATION_ERROR' satisfies ErrorCode });
+  return new Response(body, { status: 400, headers: { 'content-type': 'application/json;charset=utf-8', connection: 'close' } });
+}
+
 /** `node:http`'s server; the peer address is the socket's `remoteAddress`. It sets no request body limit. */
 export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   let pending = 0;
@@ -92,6 +99,12 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   /** connections with a request being answered: only these may stay quiet past the idle timeout */
   const answering = new Set<Socket>();
   const answer = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) {
+      // RFC 9112 section 3.2, as Bun's parser does, but with the contract's error body
+      outgoing.shouldKeepAlive = false;
+      await writeResponse(missingHostResponse(), outgoing).catch(() => outgoing.destroy());
+      return;
+    }
     pending++;
     const socket = incoming.socket;
     answering.add(socket);
@@ -113,7 +126,7 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       answering.delete(socket);
     }
   };
-  // served by its path like an HTTP/1.0 request, as on Bun, rather than refused with node:http's bare 400
+  // HTTP/1.1 without Host is refused above with the contract's body rather than node:http's bare 400
   const server = createServer({ requireHostHeader: false }, answer);
   // an expectation other than 100-continue is ignored, as Bun.serve does, rather than refused with node:http's bare 417
   server.on('checkExpectation', answer);
