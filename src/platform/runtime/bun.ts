@@ -19,7 +19,8 @@ export function bunServe(options: ServeOptions): HttpServer {
   });
   return {
     port: server.port ?? options.port,
-    // Bun.serve's stop(false) closes idle keep-alive connections itself
+    // Bun.serve's stop(false) is both: it closes the listener and the idle keep-alive connections
+    stopAccepting: () => {},
     stop: () => server.stop(false),
     forceStop: () => server.stop(true),
     pendingRequests: () => server.pendingRequests,

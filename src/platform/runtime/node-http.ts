@@ -9,7 +9,8 @@ import type { HttpServer, ServeOptions } from './types.ts';
  * The server on Deno: node:http, which Deno implements. Deno.serve was tried first and left: its graceful
  * shutdown ends the body of a request still arriving (the handler reads a truncated body and answers 400) and
  * drops a request whose head is half received. Here stop() behaves as Bun.serve's stop(false): no new
- * connections, requests received in whole or in part are answered, idle keep-alive connections close at once.
+ * connections, requests received in whole or in part are answered, idle keep-alive connections close at once;
+ * stopAccepting() closes only the listener.
  */
 
 /** The request's absolute URL: `Host` and the raw target, or localhost when the Host is missing or unusable. */
@@ -143,14 +144,17 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
     server.listen(options.port, options.hostname, () => {
       server.off('error', reject);
       let closed: Promise<void> | undefined;
+      // net.Server's close: stop listening, call back once every connection has closed (node:http's own close()
+      // would also close the connections it takes for idle)
+      const stopAccepting = () => (closed ??= new Promise<void>((done) => NetServer.prototype.close.call(server, () => done())));
       resolve({
         port: (server.address() as AddressInfo).port,
-        stop: () =>
-          (closed ??= new Promise((done) => {
-            // net.Server's close: stop listening, call back once every connection has closed
-            NetServer.prototype.close.call(server, () => done());
-            for (const [socket, readWhenIdle] of connections) if (socket.bytesRead === readWhenIdle) socket.destroy();
-          })),
+        stopAccepting: () => void stopAccepting(),
+        stop: () => {
+          const stopped = stopAccepting();
+          for (const [socket, readWhenIdle] of connections) if (socket.bytesRead === readWhenIdle) socket.destroy();
+          return stopped;
+        },
         forceStop: async () => {
           for (const socket of connections.keys()) socket.destroy();
           await closed;
