@@ -16,28 +16,35 @@ export interface RunningServer {
   url: string;
   port: number;
   deps: AppDeps;
-  /** Stops accepting, lets requests in flight finish, stops the jobs and closes the database. */
+  /**
+   * Stops accepting connections, answers what arrives on the open ones (each answer with `Connection: close`)
+   * until they are quiet, closes them once answered (for up to SVC_SHUTDOWN_GRACE_SECONDS in all), stops the
+   * jobs and closes the database.
+   */
   stop(): Promise<void>;
 }
 
 /**
- * How long stop() lets requests already received finish, ms. A client that opened a connection and sends its
- * request slowly (or never) must not hold the process: what is still open after this is closed.
+ * How long the connections must have been quiet (no request begun or answered, none in progress) before stop()
+ * closes the listener and the idle connections, ms. A request a client wrote before SIGTERM, or on a keep-alive
+ * connection just after, may not have been read yet: closing "idle" connections at once would lose it.
  */
-const REQUEST_GRACE_MS = 3000;
-/** How long stop() then waits for webhook attempts and job runs in progress, ms; the process exits within 5 s. */
+const QUIET_MS = 500;
+/** How long stop() then waits for webhook attempts and job runs in progress, ms. */
 const BACKGROUND_GRACE_MS = 1000;
 
 /** Whether `work` settled within `ms`. */
 async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
   try {
     return await Promise.race([work.then(() => true as const), expired]);
   } finally {
     clearTimeout(timer);
   }
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `response` telling the client not to send another request on this connection (it is about to close). */
 function closingConnection(response: Response): Response {
@@ -78,27 +85,54 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = createApp(deps);
   const handle = serveFetch(app);
   let draining = false;
+  /** when a request last began or was answered (performance.now(), ms) */
+  let lastActivity = 0;
   // While stopping, every answer says `Connection: close`: a keep-alive client sends its next request on a
-  // new connection (refused, so it can retry elsewhere) instead of on this one as it closes, where it is lost.
+  // new connection instead of on this one as it closes, where it would be lost.
   const server = await serve({
     port: config.PORT,
     hostname: config.HOST,
     fetch: async (request, peerAddress) => {
-      const response = await handle(request, peerAddress);
-      return draining ? closingConnection(response) : response;
+      lastActivity = performance.now();
+      try {
+        const response = await handle(request, peerAddress);
+        return draining ? closingConnection(response) : response;
+      } finally {
+        lastActivity = performance.now();
+      }
     },
   });
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}`;
   logger.info('svc listening', { url, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
   background = startBackground(deps);
 
+  /** Resolves once no request has begun or been answered for QUIET_MS and none is in progress, or at `deadline`. */
+  const quiet = async (deadline: number) => {
+    for (;;) {
+      const now = performance.now();
+      if (now >= deadline) return;
+      const quietFor = now - lastActivity;
+      if (quietFor >= QUIET_MS && server.pendingRequests() === 0) return;
+      await pause(Math.min(Math.max(QUIET_MS - quietFor, 20), deadline - now));
+    }
+  };
+
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       draining = true;
+      server.stopAccepting();
+      // the moment of quiet is counted from now: requests written just before may not have been read yet
+      lastActivity = performance.now();
       logger.info('shutting down');
-      if (!(await settlesWithin(server.stop(), REQUEST_GRACE_MS))) {
-        logger.warn('closing connections still open after the grace period', { graceMs: REQUEST_GRACE_MS, requests: server.pendingRequests() });
+      const graceMs = config.SVC_SHUTDOWN_GRACE_SECONDS * 1000;
+      const deadline = performance.now() + graceMs;
+      // Requests already received, and those arriving on open connections, are answered (each closing its
+      // connection) until the connections have been quiet for a moment; only then are the connections left
+      // idle closed (and, on Bun, the listener: see HttpServer.stopAccepting).
+      await quiet(deadline);
+      if (!(await settlesWithin(server.stop(), deadline - performance.now()))) {
+        logger.warn('closing connections still open after the grace period', { graceMs, requests: server.pendingRequests() });
         await server.forceStop();
       }
       // Webhook attempts in flight and job runs finish (and are recorded) before the database closes; an attempt

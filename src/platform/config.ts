@@ -54,6 +54,12 @@ export const ConfigSchema = t.Object({
     t.String({ minLength: 3, description: 'the From of customer mails: bookings@example.com or "Acme Studio <bookings@example.com>"' }),
   ),
   SVC_REMINDER_HOURS: t.Integer({ minimum: 1, maximum: 336, default: 24, description: 'hours before the start at which the customer gets a reminder' }),
+  SVC_SHUTDOWN_GRACE_SECONDS: t.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 10,
+    description: 'how long svc serve goes on answering requests after SIGTERM before it closes the connections still open',
+  }),
   SVC_DEMO: t.Boolean({ default: true, description: 'create the demo workspace on start and reset it daily' }),
   SVC_PANEL_SESSION_SECONDS: t.Integer({
     minimum: 10,

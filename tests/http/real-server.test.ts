@@ -8,8 +8,8 @@ import { quietConnections, rawRequest, postAfterContinue, untilClosed } from './
 
 /*
  * What a probe of the running server found, checked against `svc serve`'s own Bun.serve over raw sockets:
- * these requests cannot be built with `fetch` (a Host of one letter, HTTP/1.0 without Host, another source
- * address).
+ * these requests cannot be built with `fetch` (a Host of one letter, no Host, another source address, bytes
+ * Bun's parser refuses).
  */
 
 const LIMIT = 3;
@@ -73,7 +73,7 @@ describe('svc serve over raw HTTP', () => {
     expect((await get('/api/v1/workspaces/acme/config', ['Host: a'], { localAddress: '127.0.0.15' })).status).toBe(429);
   });
 
-  test('HTTP/1.0 (and 1.1) without a Host header is served: /healthz, a public route, a keyed route', async () => {
+  test('HTTP/1.0 without a Host header is served: /healthz, a public route, a keyed route', async () => {
     const health = await get('/healthz', [], { version: 'HTTP/1.0' });
     expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { success: true, status: 'ok' } });
     const config = await get('/api/v1/workspaces/acme/config', [], { version: 'HTTP/1.0', localAddress: '127.0.0.16' });
@@ -82,9 +82,12 @@ describe('svc serve over raw HTTP', () => {
     const keyed = await get('/api/v1/workspaces/acme', [`x-svc-api-key: ${apiKey}`], { version: 'HTTP/1.0', localAddress: '127.0.0.16' });
     expect(keyed.status).toBe(200);
     expect(keyed.body.workspace.slug).toBe('acme');
-    // HTTP/1.1 requires a Host; svc routes by the path alone and serves it all the same
-    const http11 = await get('/healthz', [], { version: 'HTTP/1.1' });
-    expect({ status: http11.status, body: http11.body }).toEqual({ status: 200, body: { success: true, status: 'ok' } });
+  });
+
+  test("HTTP/1.1 without a Host header -> 400 (RFC 9112), Bun's parser's own answer, and the connection closes", async () => {
+    const answer = await untilClosed(server.port, `GET /api/v1/workspaces/acme HTTP/1.1\r\nx-svc-api-key: ${apiKey}\r\n\r\n`, 5000);
+    expect(answer).toStartWith('HTTP/1.1 400 ');
+    expect(answer).not.toContain('x-request-id');
   });
 
   /** A workspace and key of its own, so that a test's requests have a budget of their own. */
@@ -136,7 +139,7 @@ describe('svc serve over raw HTTP', () => {
     });
   });
 
-  test("requests Bun's parser refuses get the contract error body, and the server goes on serving", async () => {
+  test("requests Bun's parser refuses get Bun's own answer (a bare status line) or none, and the server goes on serving", async () => {
     const apiKey = await freshKey('parser-refusals');
     const refusals = {
       badVersion: 'GET /healthz HTTP/2.7\r\nHost: localhost\r\n\r\n',
@@ -145,33 +148,16 @@ describe('svc serve over raw HTTP', () => {
       notHttp: 'NOT HTTP AT ALL\r\n\r\n',
       unknownMethod: 'FOO /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n',
       badChunk: `POST /api/v1/workspaces/parser-refusals/services HTTP/1.1\r\nHost: localhost\r\nx-svc-api-key: ${apiKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nxx\r\n0\r\n\r\n`,
+      hugeChunkExtension: `POST /api/v1/workspaces/parser-refusals/services HTTP/1.1\r\nHost: localhost\r\nx-svc-api-key: ${apiKey}\r\nTransfer-Encoding: chunked\r\n\r\n3;${'e'.repeat(20_000)}\r\nabc\r\n0\r\n\r\n`,
     };
     const answers = Object.fromEntries(
-      await Promise.all(Object.entries(refusals).map(async ([name, request]) => [name, await rawRequest(server.port, request)] as const)),
+      await Promise.all(Object.entries(refusals).map(async ([name, request]) => [name, await untilClosed(server.port, request, 5000)] as const)),
     );
-    expect(Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, answer.status]))).toEqual({
-      badVersion: 505,
-      hugeHeaders: 431,
-      malformedLine: 400,
-      notHttp: 400,
-      unknownMethod: 400,
-      badChunk: 400,
-    });
-    for (const answer of Object.values(answers)) {
-      expect(answer.headers['content-type']).toBe('application/json');
-      expect(answer.headers.connection).toBe('close');
-      expect(answer.body).toEqual({ success: false, error: expect.any(String), code: 'VALIDATION_ERROR' });
-    }
-    const hugeChunkExtension = await rawRequest(
-      server.port,
-      `POST /api/v1/workspaces/parser-refusals/services HTTP/1.1\r\nHost: localhost\r\nx-svc-api-key: ${apiKey}\r\nTransfer-Encoding: chunked\r\n\r\n3;${'e'.repeat(20_000)}\r\nabc\r\n0\r\n\r\n`,
-    );
-    expect({ status: hugeChunkExtension.status, body: hugeChunkExtension.body }).toEqual({
-      status: 413,
-      body: { success: false, error: 'chunk extensions are too large', code: 'PAYLOAD_TOO_LARGE' },
-    });
-    expect(answers.badVersion!.body.error).toBe('only HTTP/1.0 and HTTP/1.1 are served, their lines ending in CRLF');
-    expect(answers.hugeHeaders!.body.error).toBe('request headers are too large');
+    // what Bun writes is Bun's to choose (these were 505, 431, 400, 400, none, 400 and 413 on Bun 1.4): a bare
+    // refusal, never an answer of svc's
+    for (const [name, answer] of Object.entries(answers))
+      expect({ name, answer }).toEqual({ name, answer: expect.stringMatching(/^(HTTP\/1\.1 (4\d\d|505) [A-Za-z ]+\r\nConnection: close\r\n\r\n)?$/) });
+    // nothing was written, and the server goes on serving
     const services = await get('/api/v1/workspaces/parser-refusals/services', ['Host: localhost', `x-svc-api-key: ${apiKey}`]);
     expect({ status: services.status, services: services.body.services }).toEqual({ status: 200, services: [] });
     const health = await get('/healthz');

@@ -31,6 +31,7 @@ describeEachAdapter('raw HTTP fuzz against svc serve', (adapter) => {
       apiKey,
       countServices: async () => (await server.deps.storage.listServices(workspaceId, { activeOnly: false })).length,
       runs: 2000,
+      runtime: 'bun',
     });
   }, 120_000);
 });

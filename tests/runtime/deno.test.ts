@@ -394,7 +394,7 @@ for (const adapter of ADAPTERS) {
       expect(again.headers['x-ratelimit-remaining']).toBe(sameWindow ? '118' : '119');
     });
 
-    test('raw HTTP: a body over 64 KiB (declared or chunked) gets the contract 413; no Host (HTTP/1.0 or 1.1), a one-letter Host and an unknown expectation are served', async () => {
+    test('raw HTTP: a body over 64 KiB (declared or chunked) gets the contract 413; no Host on HTTP/1.0, a one-letter Host and an unknown expectation are served; HTTP/1.1 without Host is 400 with the contract body', async () => {
       const keyed = ['Host: localhost', `X-Svc-Api-Key: ${apiKey}`, 'Content-Type: application/json', 'Connection: close'];
       const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
       const declared = await rawRequest(
@@ -424,8 +424,14 @@ for (const adapter of ADAPTERS) {
         server.port,
         `GET /api/v1/workspaces/acme HTTP/1.1\r\nHost: a\r\nX-Svc-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`,
       );
-      for (const answer of [noHost, noHost11, shortHost, oddExpectation])
+      for (const answer of [noHost, shortHost, oddExpectation])
         expect({ status: answer.status, slug: answer.body.workspace?.slug }).toEqual({ status: 200, slug: 'acme' });
+      // RFC 9112: HTTP/1.1 requires a Host
+      expect({ status: noHost11.status, connection: noHost11.headers.connection, body: noHost11.body }).toEqual({
+        status: 400,
+        connection: 'close',
+        body: { success: false, error: 'an HTTP/1.1 request must send a Host header', code: 'VALIDATION_ERROR' },
+      });
     });
 
     test('raw HTTP the parser refuses (bad version, oversized headers, a malformed request line) gets the contract error body', async () => {
@@ -472,6 +478,7 @@ for (const adapter of ADAPTERS) {
         apiKey: wire.apiKey,
         countServices: async () => (await db.storage.listServices(wire.workspace.id, { activeOnly: false })).length,
         runs: 300,
+        runtime: 'deno',
       });
     }, 60_000);
 

@@ -74,6 +74,8 @@ async function openConnection(port: number) {
 }
 
 const CONFIG_PATH = '/api/v1/workspaces/demo/config';
+/** SVC_SHUTDOWN_GRACE_SECONDS here: the slow clients hold the server until it ends */
+const GRACE_SECONDS = 3;
 
 let db: TestDatabase;
 let server: ServeProcess;
@@ -81,14 +83,14 @@ let server: ServeProcess;
 beforeAll(async () => {
   db = await createTestDatabase('libsql');
   // a limit no test reaches: every request here must be answered by the route itself
-  server = await startServe({ env: { ...db.env, LOG_LEVEL: 'info', SVC_RATE_LIMIT: '100000' } });
+  server = await startServe({ env: { ...db.env, LOG_LEVEL: 'info', SVC_RATE_LIMIT: '100000', SVC_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) } });
 });
 afterAll(async () => {
   if (server.child.exitCode === null) server.child.kill('SIGKILL');
   await db.drop();
 });
 
-test('SIGTERM with 40 keep-alive requests in flight, slow clients and new connections arriving: every request received is answered 200 with Connection: close, the log is written as requests are served, and the process exits 0 within 5 s', async () => {
+test('SIGTERM with 40 keep-alive requests in flight, slow clients and new connections arriving: every request received is answered 200 with Connection: close, the log is written as requests are served, the slow clients are closed at the grace period and the process exits 0 within a second of it', async () => {
   // 40 keep-alive connections, each already used once
   const connections = await Promise.all(Array.from({ length: 40 }, () => openConnection(server.port)));
   for (const connection of connections) connection.socket.write(`GET ${CONFIG_PATH} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
@@ -137,9 +139,9 @@ test('SIGTERM with 40 keep-alive requests in flight, slow clients and new connec
   streaming = false;
   await Promise.all(stream);
   expect(code).toBe(0);
-  expect(exitedAfterMs).toBeLessThan(5000);
+  expect(exitedAfterMs).toBeLessThan(GRACE_SECONDS * 1000 + 1500);
   expect(outcomes.length).toBeGreaterThan(0);
   for (const outcome of new Set(outcomes)) expect(['200 {"success":true,"status":"ok"}', 'no connection']).toContain(outcome);
   for (const slow of slowClients) expect(slow.closed).toBe(true);
   expect(server.logs().at(-1)).toMatchObject({ msg: 'stopped' });
-});
+}, 15_000);

@@ -19,5 +19,5 @@ export const runtimeName: 'bun' | 'deno' = 'Bun' in globalThis ? 'bun' : 'deno';
  * over 64 KiB itself (src/platform/http/body-limit.ts), with the contract's error body.
  */
 export async function serve(options: ServeOptions): Promise<HttpServer> {
-  return runtimeName === 'bun' ? await bunServe(options) : await nodeHttpServe(options);
+  return runtimeName === 'bun' ? bunServe(options) : await nodeHttpServe(options);
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import type { ErrorCode } from '../../core/errors.ts';
 import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse } from './connections.ts';
 import type { HttpServer, ServeOptions } from './types.ts';
 
@@ -8,7 +9,8 @@ import type { HttpServer, ServeOptions } from './types.ts';
  * The server on Deno: node:http, which Deno implements. Deno.serve was tried first and left: its graceful
  * shutdown ends the body of a request still arriving (the handler reads a truncated body and answers 400) and
  * drops a request whose head is half received. Here stop() behaves as Bun.serve's stop(false): no new
- * connections, requests received in whole or in part are answered, idle keep-alive connections close at once.
+ * connections, requests received in whole or in part are answered, idle keep-alive connections close at once;
+ * stopAccepting() closes only the listener.
  */
 
 /** The request's absolute URL: `Host` and the raw target, or localhost when the Host is missing or unusable. */
@@ -80,6 +82,12 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
   else outgoing.end();
 }
 
+/** What an HTTP/1.1 request without `Host` gets: 400 and the contract's error body, the connection closing. */
+function missingHostResponse(): Response {
+  const body = JSON.stringify({ success: false, error: 'an HTTP/1.1 request must send a Host header', code: 'VALIDATION_ERROR' satisfies ErrorCode });
+  return new Response(body, { status: 400, headers: { 'content-type': 'application/json;charset=utf-8', connection: 'close' } });
+}
+
 /** `node:http`'s server; the peer address is the socket's `remoteAddress`. It sets no request body limit. */
 export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   let pending = 0;
@@ -92,6 +100,12 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   /** connections with a request being answered: only these may stay quiet past the idle timeout */
   const answering = new Set<Socket>();
   const answer = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) {
+      // RFC 9112 section 3.2, as Bun's parser does, but with the contract's error body
+      outgoing.shouldKeepAlive = false;
+      await writeResponse(missingHostResponse(), outgoing).catch(() => outgoing.destroy());
+      return;
+    }
     pending++;
     const socket = incoming.socket;
     answering.add(socket);
@@ -113,7 +127,7 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       answering.delete(socket);
     }
   };
-  // served by its path like an HTTP/1.0 request, as on Bun, rather than refused with node:http's bare 400
+  // HTTP/1.1 without Host is refused above with the contract's body rather than node:http's bare 400
   const server = createServer({ requireHostHeader: false }, answer);
   // an expectation other than 100-continue is ignored, as Bun.serve does, rather than refused with node:http's bare 417
   server.on('checkExpectation', answer);
@@ -130,14 +144,17 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
     server.listen(options.port, options.hostname, () => {
       server.off('error', reject);
       let closed: Promise<void> | undefined;
+      // net.Server's close: stop listening, call back once every connection has closed (node:http's own close()
+      // would also close the connections it takes for idle)
+      const stopAccepting = () => (closed ??= new Promise<void>((done) => NetServer.prototype.close.call(server, () => done())));
       resolve({
         port: (server.address() as AddressInfo).port,
-        stop: () =>
-          (closed ??= new Promise((done) => {
-            // net.Server's close: stop listening, call back once every connection has closed
-            NetServer.prototype.close.call(server, () => done());
-            for (const [socket, readWhenIdle] of connections) if (socket.bytesRead === readWhenIdle) socket.destroy();
-          })),
+        stopAccepting: () => void stopAccepting(),
+        stop: () => {
+          const stopped = stopAccepting();
+          for (const [socket, readWhenIdle] of connections) if (socket.bytesRead === readWhenIdle) socket.destroy();
+          return stopped;
+        },
         forceStop: async () => {
           for (const socket of connections.keys()) socket.destroy();
           await closed;

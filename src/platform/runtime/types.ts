@@ -12,6 +12,12 @@ export interface HttpServer {
   /** the port it listens on (the one chosen when asked for 0) */
   port: number;
   /**
+   * Stops accepting new connections and keeps the open ones open, answering what arrives on them: node:http
+   * (Deno) can; Bun.serve cannot close its listener without closing its idle keep-alive connections, so on Bun
+   * this does nothing and the listener closes at stop().
+   */
+  stopAccepting(): void;
+  /**
    * Stops accepting connections at once and resolves when the requests already received have been answered;
    * idle keep-alive connections are closed.
    */
