@@ -3,7 +3,8 @@ import { mailEnabled } from '../platform/config.ts';
 import type { AppDeps } from '../platform/app-deps.ts';
 import type { MailTransport } from '../ports/mail.ts';
 import { createMailSender, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
-import { createDispatcher, defaultOwnerId, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
+import { defaultOwnerId } from '../platform/outbox/worker.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
 /** What `svc serve` runs beside the HTTP server: the webhook delivery loop, the mail loop and the scheduled jobs. */
