@@ -33,7 +33,7 @@ export interface DispatcherOptions extends Pick<OutboxWorkerOptions<unknown, unk
   random?: () => number;
 }
 
-/** The webhook delivery loop: start(), wake(), runOnce(), stop() and inFlight() of the outbox worker. */
+/** The webhook delivery loop: an outbox worker. */
 export type Dispatcher = OutboxWorker;
 
 /** A claimed message with its webhook (null when the webhook was deleted meanwhile). */
