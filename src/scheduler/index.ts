@@ -3,7 +3,8 @@ import { mailEnabled } from '../platform/config.ts';
 import type { AppDeps } from '../platform/app-deps.ts';
 import type { MailTransport } from '../ports/mail.ts';
 import { createMailSender, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
-import { createDispatcher, defaultOwnerId, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
+import { defaultOwnerId, type OutboxWorker } from '../platform/outbox/worker.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
 /** What `svc serve` runs beside the HTTP server: the webhook delivery loop, the mail loop and the scheduled jobs. */
@@ -18,13 +19,14 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-/** Starts the delivery loop and the jobs on `deps` (one lease owner id per process). */
+/** The webhook dispatcher's options (owner: the lease owner id of every worker), and the mail loop's. */
 export interface BackgroundOptions extends Partial<DispatcherOptions> {
   /** how mails leave; default the SMTP transport of SVC_SMTP_URL (none without it) */
   mailTransport?: MailTransport | null;
   mail?: Partial<MailSenderOptions>;
 }
 
+/** Starts the outbox workers (webhooks, and mails when SMTP is set) and the jobs on `deps` (one lease owner id per process). */
 export function startBackground(deps: AppDeps, options: BackgroundOptions = {}): Background {
   const { mailTransport, mail, ...dispatcherOptions } = options;
   const owner = options.owner ?? defaultOwnerId();
@@ -34,8 +36,9 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   const mailer = transport
     ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, ...mail })
     : null;
-  dispatcher.start();
-  mailer?.start();
+  // Every kind of delivery is an outbox worker: they start, wake and stop together.
+  const workers: OutboxWorker[] = mailer ? [dispatcher, mailer] : [dispatcher];
+  for (const worker of workers) worker.start();
   scheduler.start();
   let stopping: Promise<void> | undefined;
   return {
@@ -43,9 +46,8 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
     mailer,
     scheduler,
     wake: () => {
-      dispatcher.wake();
-      mailer?.wake();
+      for (const worker of workers) worker.wake();
     },
-    stop: () => (stopping ??= Promise.all([scheduler.stop(), dispatcher.stop(), mailer?.stop()]).then(() => undefined)),
+    stop: () => (stopping ??= Promise.all([scheduler.stop(), ...workers.map((worker) => worker.stop())]).then(() => undefined)),
   };
 }

@@ -4,6 +4,7 @@ import { smtpTransport } from '../../adapters/mail/smtp/index.ts';
 import { queueReminders } from '../../src/features/mail/reminders.ts';
 import { createMailSender, type MailSender } from '../../src/features/mail/sender.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { OUTBOX_LEASE_MS } from '../../src/platform/outbox/worker.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { berlin, catalogue, tuesday } from '../bookings/fixtures.ts';
@@ -363,6 +364,50 @@ describeEachAdapter('customer mails', (adapter) => {
       expect(await restarted.runOnce()).toBe(0);
       await restarted.stop();
       expect(smtp.mails.length).toBe(2);
+    },
+    DATABASE_TIMEOUT_MS,
+  );
+
+  test(
+    'an instance that dies while sending: its heartbeat kept the mail past the first lease, and another sends it 20 s after the last beat',
+    async () => {
+      const created = await book(tuesday('10:00'));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let sending!: () => void;
+      const sendStarted = new Promise<void>((resolve) => (sending = resolve));
+      // The dying instance's SMTP server holds the mail until the test lets it go; it renews its leases only
+      // when the test says, so the test decides when it dies.
+      const dying = createMailSender({
+        storage: app.deps.storage,
+        config: app.deps.config,
+        clock: app.clock,
+        logger: createLogger('silent'),
+        transport: {
+          send: () => {
+            sending();
+            return released;
+          },
+          close: async () => {},
+        },
+        owner: 'dying',
+      });
+      const dyingRun = dying.runOnce();
+      await sendStarted;
+      app.clock.advance(15_000);
+      expect(await dying.renewLeases()).toBe(1);
+      app.clock.advance(15_000);
+      expect(await sender.runOnce()).toBe(0);
+      app.clock.advance(OUTBOX_LEASE_MS - 15_000 - 1);
+      expect(await sender.runOnce()).toBe(0);
+      app.clock.advance(2);
+      expect(await sender.runOnce()).toBe(1);
+      expect(smtp.mails.length).toBe(1);
+      // The dead instance's late outcome is not recorded: one attempt, the taker's.
+      release();
+      expect(await dyingRun).toBe(1);
+      await dying.stop();
+      expect(await app.deps.storage.listBookingMails(created.booking.id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
     },
     DATABASE_TIMEOUT_MS,
   );

@@ -1978,6 +1978,28 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listAttempts(hook.id, 2)).toEqual([a3, a2]);
       expect(await storage.listAttempts(other.id, 10)).toEqual([b1]);
     });
+
+    test("extendMessageLeases moves only the leases the owner still holds: a renewed message is not taken over, a lapsed one is, and the loser's extension is refused", async () => {
+      const ws = aWorkspace();
+      await storage.createWorkspace(ws);
+      await storage.createWebhook(aWebhook(ws));
+      await storage.enqueueEvents([anEvent(ws, 'booking.created', T0), anEvent(ws, 'booking.confirmed', T0)]);
+      const lease = 20 * SECOND;
+      const [kept, dropped] = await storage.claimDueMessages('live', T0, T0 + lease, 10);
+      // The live owner renews one of its two messages 15 s in; someone else's id and an unknown id are left out.
+      expect(await storage.extendMessageLeases('live', [kept!.id, newId('msg')], T0 + 15 * SECOND + lease)).toEqual([kept!.id]);
+      expect(await storage.extendMessageLeases('intruder', [dropped!.id], T0 + DAY)).toEqual([]);
+      expect(await storage.extendMessageLeases('live', [], T0 + DAY)).toEqual([]);
+      // Past the first lease: only the message it stopped renewing is claimable, and the taker owns it now.
+      expect(ids(await storage.claimDueMessages('taker', T0 + lease + 1, T0 + HOUR, 10))).toEqual([dropped!.id]);
+      expect(await storage.extendMessageLeases('live', [kept!.id, dropped!.id], T0 + 30 * SECOND + lease)).toEqual([kept!.id]);
+      expect(await storage.claimDueMessages('taker', T0 + 30 * SECOND + lease, T0 + DAY, 10)).toEqual([]);
+      expect(await storage.recordAttempt('live', dropped!.id, anOutcome(dropped!, { status: 'delivered', nextAttemptAt: null }))).toBe(false);
+      expect(await storage.recordAttempt('live', kept!.id, anOutcome(kept!, { status: 'delivered', nextAttemptAt: null }))).toBe(true);
+      // A recorded message's lease is released: nothing is left to extend.
+      expect(await storage.extendMessageLeases('live', [kept!.id], T0 + DAY)).toEqual([]);
+      expect(ids(await storage.claimDueMessages('late', T0 + DAY, T0 + DAY + MINUTE, 10))).toEqual([dropped!.id]);
+    });
   });
 
   describe('mail outbox, manage links and calendar feeds', () => {
@@ -2103,6 +2125,23 @@ export function storageContract(adapter: AdapterName) {
       expect(await storage.listProviderBookings(ws.id, prv.id, booking.startTime + 1, 10)).toEqual([]);
       await storage.transitionBooking(ws.id, booking.id, { from: ['CONFIRMED'], to: 'CANCELLED', at: T0, emit: () => [] });
       expect(await storage.listProviderBookings(ws.id, prv.id, 0, 10)).toEqual([]);
+    });
+
+    test("extendMailLeases moves only the leases the owner still holds: a renewed mail is not taken over, a lapsed one is, and the loser's extension is refused", async () => {
+      const { booking } = await booked();
+      await storage.enqueueMails([aMail(booking, { kind: 'reminder' })]);
+      const lease = 20 * SECOND;
+      const [kept, dropped] = await storage.claimDueMails('live', T0, T0 + lease, 10);
+      expect(await storage.extendMailLeases('live', [kept!.id, 'mail_unknown'], T0 + 15 * SECOND + lease)).toEqual([kept!.id]);
+      expect(await storage.extendMailLeases('intruder', [dropped!.id], T0 + DAY)).toEqual([]);
+      expect(await storage.extendMailLeases('live', [], T0 + DAY)).toEqual([]);
+      expect(ids(await storage.claimDueMails('taker', T0 + lease + 1, T0 + HOUR, 10))).toEqual([dropped!.id]);
+      expect(await storage.extendMailLeases('live', [kept!.id, dropped!.id], T0 + 30 * SECOND + lease)).toEqual([kept!.id]);
+      expect(await storage.claimDueMails('taker', T0 + 30 * SECOND + lease, T0 + DAY, 10)).toEqual([]);
+      expect(await storage.recordMailAttempt('live', dropped!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 30 * SECOND })).toBe(false);
+      expect(await storage.recordMailAttempt('live', kept!.id, { status: 'sent', nextAttemptAt: null, error: null, at: T0 + 30 * SECOND })).toBe(true);
+      expect(await storage.extendMailLeases('live', [kept!.id], T0 + DAY)).toEqual([]);
+      expect(ids(await storage.claimDueMails('late', T0 + DAY, T0 + DAY + MINUTE, 10))).toEqual([dropped!.id]);
     });
   });
 

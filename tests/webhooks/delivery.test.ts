@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { newId } from '../../src/core/ids.ts';
 import { createDispatcher } from '../../src/features/webhooks/dispatcher.ts';
+import { OUTBOX_LEASE_MS } from '../../src/platform/outbox/worker.ts';
+import { decorateStorage } from '../../src/platform/storage-effects/decorate.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { createCatalogue, createWebhookTestApp, gate, startReceiver, verify, workdayAt, type Receipt, type Receiver, type WebhookTestApp } from './support.ts';
 import { waitFor } from '../support/wait.ts';
@@ -498,14 +500,14 @@ describeEachAdapter('webhook delivery', (adapter) => {
     expect(claims).toBeLessThanOrEqual(7);
   });
 
-  test('a message leased by a claimer that died is sent by another once the lease (60 s) lapses; the dead one cannot record', async () => {
+  test('a message leased by a claimer that died is sent by another once the lease (20 s) lapses; the dead one cannot record', async () => {
     const hook = await t.createWebhook(receiver.url);
     const messageId = await sendTest(hook.id);
-    const [claimed] = await t.deps.storage.claimDueMessages('crashed-process', t.clock.now(), t.clock.now() + 60_000, 10);
+    const [claimed] = await t.deps.storage.claimDueMessages('crashed-process', t.clock.now(), t.clock.now() + OUTBOX_LEASE_MS, 10);
     expect(claimed?.id).toBe(messageId);
 
     expect(await t.dispatcher.runOnce()).toBe(0);
-    t.clock.advance(60_001);
+    t.clock.advance(OUTBOX_LEASE_MS + 1);
     expect(await t.dispatcher.runOnce()).toBe(1);
     expect(receiver.receipts.map((receipt) => receipt.id)).toEqual([messageId]);
     const late = await t.deps.storage.recordAttempt('crashed-process', messageId, {
@@ -514,6 +516,78 @@ describeEachAdapter('webhook delivery', (adapter) => {
       nextAttemptAt: null,
     });
     expect(late).toBe(false);
+    expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  test('an instance that dies with a message in flight: another sends it (same webhook-id) 20 s after its last heartbeat; while it beats, nobody does', async () => {
+    const hook = await t.createWebhook(receiver.url);
+    const held = gate();
+    receiver.reply(async (_receipt, index) => {
+      if (index === 0) await held.opened;
+      return new Response('ok');
+    });
+    const messageId = await sendTest(hook.id);
+    // Not started: it renews its leases only when the test says, so the test decides when it dies.
+    const dying = createDispatcher({
+      storage: t.deps.storage,
+      config: t.deps.config,
+      clock: t.clock,
+      logger: t.deps.logger,
+      random: () => 0.5,
+      owner: 'dying',
+    });
+    const dyingRun = dying.runOnce();
+    await receiver.waitFor(1);
+
+    // Alive: a heartbeat 15 s in keeps the message past the claim's own lease.
+    t.clock.advance(15_000);
+    expect(await dying.renewLeases()).toBe(1);
+    t.clock.advance(15_000);
+    expect(await t.dispatcher.runOnce()).toBe(0);
+    // Dead after that heartbeat: the message moves as soon as the renewed lease has run out.
+    t.clock.advance(OUTBOX_LEASE_MS - 15_000 - 1);
+    expect(await t.dispatcher.runOnce()).toBe(0);
+    t.clock.advance(2);
+    expect(await t.dispatcher.runOnce()).toBe(1);
+    expect(receiver.receipts.map((receipt) => receipt.id)).toEqual([messageId, messageId]);
+    expect(await dying.renewLeases()).toBe(0);
+
+    // The dead instance's late answer is not recorded: one attempt, the taker's.
+    held.open();
+    expect(await dyingRun).toBe(1);
+    expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await deliveries(hook.id)).toHaveLength(1);
+  });
+
+  test("a started dispatcher renews the lease of its message in flight on its heartbeat: past the claim's lease, another instance cannot take it", async () => {
+    const hook = await t.createWebhook(receiver.url);
+    const held = gate();
+    receiver.reply(async () => {
+      await held.opened;
+      return new Response('ok');
+    });
+    const renewedUntil: number[] = [];
+    const storage = decorateStorage(t.deps.storage, {
+      async extendMessageLeases(owner, ids, leaseUntil) {
+        const kept = await t.deps.storage.extendMessageLeases(owner, ids, leaseUntil);
+        if (kept.length > 0) renewedUntil.push(leaseUntil);
+        return kept;
+      },
+    });
+    const beating = createDispatcher({ storage, config: t.deps.config, clock: t.clock, logger: t.deps.logger, random: () => 0.5, heartbeatMs: 10 });
+    const messageId = await sendTest(hook.id);
+    beating.start();
+    try {
+      await receiver.waitFor(1);
+      t.clock.advance(OUTBOX_LEASE_MS + 1);
+      const expired = t.clock.now();
+      await waitFor(() => renewedUntil.some((until) => until >= expired + OUTBOX_LEASE_MS), { what: 'a heartbeat after the clock moved' });
+      expect(await t.dispatcher.runOnce()).toBe(0);
+    } finally {
+      held.open();
+      await beating.stop();
+    }
+    expect(receiver.receipts).toHaveLength(1);
     expect(await t.deps.storage.getMessage(messageId)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 

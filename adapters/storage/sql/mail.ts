@@ -65,6 +65,16 @@ export function mailQueries(dialect: Dialect): MailStore {
       });
     },
 
+    async extendMailLeases(owner, ids, leaseUntil) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .update(m)
+        .set({ leaseUntil })
+        .where(and(inArray(m.id, ids), eq(m.leaseOwner, owner)))
+        .returning({ id: m.id });
+      return rows.map((row) => row.id);
+    },
+
     async recordMailAttempt(owner, id, outcome) {
       const rows = await db
         .update(m)

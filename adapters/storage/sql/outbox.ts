@@ -95,6 +95,17 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
       return dialect.claimDueMessages(owner, now, leaseUntil, limit);
     },
 
+    async extendMessageLeases(owner, ids, leaseUntil) {
+      if (ids.length === 0) return [];
+      const m = t.webhookMessages;
+      const rows = await db
+        .update(m)
+        .set({ leaseUntil })
+        .where(and(inArray(m.id, ids), eq(m.leaseOwner, owner)))
+        .returning({ id: m.id });
+      return rows.map((row) => row.id);
+    },
+
     async recordAttempt(owner, messageId, outcome) {
       const m = t.webhookMessages;
       return dialect.write(async (tx) => {

@@ -1,43 +1,51 @@
-import { RETRY_JITTER, retrySchedule, type Config } from '../../platform/config.ts';
+import { retrySchedule, type Config } from '../../platform/config.ts';
 import { manageUrl, openManageToken } from '../../platform/access/manage-token.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { backoffMs } from '../../platform/outbox/backoff.ts';
+import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
 import type { MailMessageRecord, MailOutcome, Storage } from '../../ports/storage/index.ts';
 import { composeMail, type MailContext } from './compose.ts';
 import type { MailTransport } from '../../ports/mail.ts';
 
 /*
- * The mail loop: claims due mails from the mail outbox under a lease owned by this process, sends each one and
- * records the outcome (ignored unless the lease is still ours). Failed sends are retried on the webhook
- * schedule (SVC_WEBHOOK_RETRY_SCHEDULE, ±10% jitter); after its last delay a mail is `failed`. Concurrent
- * claimers (processes, instances) never hold the same mail at once, so each mail is sent by one of them; a
- * crash between the server's acceptance and the record can only repeat that one mail once its lease lapses.
+ * Customer mails on the outbox worker (platform/outbox/worker.ts): the queue is the mail outbox
+ * (storage.claimDueMails, extendMailLeases, recordMailAttempt), the handler composes and sends one mail.
+ * Failed sends are retried on the webhook schedule (SVC_WEBHOOK_RETRY_SCHEDULE, ±10% jitter); after its last
+ * delay a mail is `failed`. A mail that describes a state its booking has left is `dropped` unsent. The outbox
+ * writes a (booking, kind, revision) once, and only the lease owner records, so a mail is sent once unless a
+ * crash (or a lost lease) falls between the server's acceptance and the record: then it is sent again.
  */
 
-export interface MailSenderOptions {
+export interface MailSenderOptions extends Pick<OutboxWorkerOptions<unknown, unknown>, 'leaseMs' | 'heartbeatMs' | 'pollIntervalMs'> {
   storage: Storage;
   config: Config;
   clock: Clock;
   logger: Logger;
   transport: MailTransport;
+  /** lease owner id (one per process) */
   owner: string;
   /** mails sent at once at most; default 4 */
   concurrency?: number;
-  /** how long a claimed mail stays ours, ms; default 120 000 (well above the SMTP timeouts) */
-  leaseMs?: number;
-  /** how often due retries and mails written by other instances are looked for, ms; default 1000 */
-  pollIntervalMs?: number;
+  /** jitter source, uniform in [0, 1); default Math.random */
   random?: () => number;
 }
 
-export interface MailSender {
-  start(): void;
-  /** Looks for due mails at once (after every write that adds some). */
-  wake(): void;
-  /** For tests and tools: sends every mail due at clock.now() until none is left; resolves with how many were attempted. */
-  runOnce(): Promise<number>;
-  /** Stops claiming and waits for the sends in flight. */
-  stop(): Promise<void>;
+/** The mail loop: the outbox worker, whose stop() also closes the transport. */
+export type MailSender = OutboxWorker;
+
+const DEFAULT_CONCURRENCY = 4;
+
+/** The mail outbox as the worker's queue. */
+function mailQueue(storage: Storage): OutboxQueue<MailMessageRecord, MailOutcome> {
+  return {
+    kind: 'mail',
+    idOf: (mail) => mail.id,
+    nextDueAt: () => storage.nextMailDueAt(),
+    claim: (owner, now, leaseUntil, limit) => storage.claimDueMails(owner, now, leaseUntil, limit),
+    extendLeases: (owner, ids, leaseUntil) => storage.extendMailLeases(owner, ids, leaseUntil),
+    record: (owner, mail, outcome) => storage.recordMailAttempt(owner, mail.id, outcome),
+  };
 }
 
 /** Why a mail is not sent at all (it describes a state the booking has left), or null to send it. */
@@ -49,16 +57,9 @@ function staleness(mail: MailMessageRecord, context: { status: string; revision:
 }
 
 export function createMailSender(options: MailSenderOptions): MailSender {
-  const { storage, config, clock, logger, transport, owner } = options;
-  const concurrency = options.concurrency ?? 4;
-  const leaseMs = options.leaseMs ?? 120_000;
-  const pollMs = options.pollIntervalMs ?? 1000;
+  const { storage, config, clock, logger, transport } = options;
   const random = options.random ?? Math.random;
   const schedule = retrySchedule(config);
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let stopped = false;
-  let pumping: Promise<void> | null = null;
-  let wanted = false;
 
   /** The mail's context, or a reason to drop it. */
   async function contextOf(mail: MailMessageRecord, now: number): Promise<MailContext | { drop: string } | { retry: string }> {
@@ -89,105 +90,56 @@ export function createMailSender(options: MailSenderOptions): MailSender {
   }
 
   function failure(mail: MailMessageRecord, at: number, error: string): MailOutcome {
-    const delaySeconds = schedule[mail.attempts];
-    if (delaySeconds === undefined) return { status: 'failed', nextAttemptAt: null, error, at };
-    const wait = Math.round(delaySeconds * 1000 * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random()));
+    const wait = backoffMs(schedule, mail.attempts + 1, random);
+    if (wait === null) return { status: 'failed', nextAttemptAt: null, error, at };
     return { status: 'pending', nextAttemptAt: at + wait, error, at };
   }
 
-  async function deliver(mail: MailMessageRecord): Promise<void> {
-    const at = clock.now();
-    let outcome: MailOutcome;
-    try {
-      const context = await contextOf(mail, at);
-      if ('drop' in context) outcome = { status: 'dropped', nextAttemptAt: null, error: context.drop, at };
-      else if ('retry' in context) outcome = failure(mail, at, context.retry);
-      else {
-        await transport.send(composeMail(context));
-        outcome = { status: 'sent', nextAttemptAt: null, error: null, at };
-      }
-    } catch (error) {
-      outcome = failure(mail, at, error instanceof Error ? error.message : String(error));
-    }
-    const recorded = await storage.recordMailAttempt(owner, mail.id, outcome);
-    if (!recorded) {
-      logger.warn('mail outcome not recorded: the lease on it lapsed', { mailId: mail.id, owner });
-      return;
-    }
-    if (outcome.status === 'pending' || outcome.status === 'failed') {
-      // No address, name or link here: the mail id and the booking id say which mail it was.
-      logger.warn('mail not sent', {
-        mailId: mail.id,
-        bookingId: mail.bookingId,
-        kind: mail.kind,
-        attempt: mail.attempts + 1,
-        error: outcome.error,
-        retryAt: outcome.nextAttemptAt === null ? null : new Date(outcome.nextAttemptAt).toISOString(),
-      });
-    } else {
-      logger.debug('mail', { mailId: mail.id, bookingId: mail.bookingId, kind: mail.kind, status: outcome.status, reason: outcome.error });
-    }
-  }
-
-  async function round(): Promise<number> {
-    const now = clock.now();
-    const mails = await storage.claimDueMails(owner, now, now + leaseMs, concurrency);
-    await Promise.all(
-      mails.map((mail) =>
-        deliver(mail).catch((error) => {
-          logger.error('mail delivery failed unexpectedly', { mailId: mail.id, error: error instanceof Error ? error.message : String(error) });
-        }),
-      ),
-    );
-    return mails.length;
-  }
-
-  async function pump(): Promise<void> {
-    while (wanted && !stopped) {
-      wanted = false;
+  const handler: OutboxHandler<MailMessageRecord, MailOutcome> = {
+    async attempt(mail) {
+      const at = clock.now();
       try {
-        for (;;) {
-          if (stopped) break;
-          const due = await storage.nextMailDueAt();
-          if (due === null || due > clock.now()) break;
-          if ((await round()) < concurrency) break;
-        }
+        const context = await contextOf(mail, at);
+        if ('drop' in context) return { status: 'dropped', nextAttemptAt: null, error: context.drop, at };
+        if ('retry' in context) return failure(mail, at, context.retry);
+        await transport.send(composeMail(context));
+        return { status: 'sent', nextAttemptAt: null, error: null, at };
       } catch (error) {
-        logger.error('claiming mails failed', { error: error instanceof Error ? error.message : String(error) });
+        return failure(mail, at, error instanceof Error ? error.message : String(error));
       }
-    }
-  }
+    },
+    recorded(mail, outcome) {
+      if (outcome.status === 'pending' || outcome.status === 'failed') {
+        // No address, name or link here: the mail id and the booking id say which mail it was.
+        logger.warn('mail not sent', {
+          mailId: mail.id,
+          bookingId: mail.bookingId,
+          kind: mail.kind,
+          attempt: mail.attempts + 1,
+          error: outcome.error,
+          retryAt: outcome.nextAttemptAt === null ? null : new Date(outcome.nextAttemptAt).toISOString(),
+        });
+      } else {
+        logger.debug('mail', { mailId: mail.id, bookingId: mail.bookingId, kind: mail.kind, status: outcome.status, reason: outcome.error });
+      }
+    },
+  };
 
-  function wake() {
-    if (stopped) return;
-    wanted = true;
-    pumping ??= pump().finally(() => {
-      pumping = null;
-      if (wanted && !stopped) wake();
-    });
-  }
-
+  const worker = createOutboxWorker({
+    queue: mailQueue(storage),
+    handler,
+    clock,
+    logger,
+    owner: options.owner,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    leaseMs: options.leaseMs,
+    heartbeatMs: options.heartbeatMs,
+    pollIntervalMs: options.pollIntervalMs,
+  });
   return {
-    start() {
-      if (timer || stopped) return;
-      timer = setInterval(wake, pollMs);
-      timer.unref?.();
-      wake();
-    },
-    wake,
-    async runOnce() {
-      let attempted = 0;
-      for (;;) {
-        const count = await round();
-        attempted += count;
-        if (count === 0) return attempted;
-      }
-    },
+    ...worker,
     async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await pumping;
+      await worker.stop();
       await transport.close();
     },
   };

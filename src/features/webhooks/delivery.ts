@@ -1,4 +1,4 @@
-import { RETRY_JITTER } from '../../platform/config.ts';
+import { backoffMs } from '../../platform/outbox/backoff.ts';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -176,10 +176,9 @@ export function planOutcome(input: PlanInput): PlannedOutcome {
   if (result.statusCode === 410 || attemptedAt - failingSince >= FAILING_DISABLE_AFTER_MS) {
     return { status: 'failed', nextAttemptAt: null, webhook: { ...startsRun, isActive: false } };
   }
-  const delaySeconds = input.schedule[input.attempt - 1];
   const patch = Object.keys(startsRun).length > 0 ? { webhook: startsRun } : {};
-  if (delaySeconds === undefined) return { status: 'failed', nextAttemptAt: null, ...patch };
-  const jittered = Math.round(delaySeconds * 1000 * (1 - RETRY_JITTER + 2 * RETRY_JITTER * input.random()));
-  const wait = Math.max(jittered, result.retryAfterMs ?? 0);
+  const backoff = backoffMs(input.schedule, input.attempt, input.random);
+  if (backoff === null) return { status: 'failed', nextAttemptAt: null, ...patch };
+  const wait = Math.max(backoff, result.retryAfterMs ?? 0);
   return { status: 'pending', nextAttemptAt: attemptedAt + wait, ...patch };
 }

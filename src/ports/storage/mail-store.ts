@@ -43,6 +43,11 @@ export interface MailStore {
    * its lease runs.
    */
   claimDueMails(owner: string, now: number, leaseUntil: number, limit: number): Promise<MailMessageRecord[]>;
+  /**
+   * The heartbeat of a live claimer: moves the lease of each of `ids` that `owner` still holds to `leaseUntil`
+   * and returns those ids. A mail another claimer took over, or whose attempt was recorded, is left as it is.
+   */
+  extendMailLeases(owner: string, ids: string[], leaseUntil: number): Promise<string[]>;
   /** Records an attempt's outcome and releases the lease; ignored (false) unless `owner` holds the lease. */
   recordMailAttempt(owner: string, id: string, outcome: MailOutcome): Promise<boolean>;
   /** Earliest nextAttemptAt of pending mails. */

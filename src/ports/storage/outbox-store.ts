@@ -81,6 +81,12 @@ export interface OutboxStore {
    */
   claimDueMessages(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookMessageRecord[]>;
   /**
+   * The heartbeat of a live claimer: moves the lease of each of `ids` that `owner` still holds to `leaseUntil`
+   * and returns those ids. A message another claimer took over, or whose attempt was recorded, is left as it
+   * is (and not returned).
+   */
+  extendMessageLeases(owner: string, ids: string[], leaseUntil: number): Promise<string[]>;
+  /**
    * Records an attempt and the message's new state, applies the webhook patch (its updatedAt = attemptedAt)
    * and releases the lease, in one transaction. Ignored (false) unless `owner` holds the lease.
    */
