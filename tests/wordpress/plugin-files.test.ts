@@ -85,6 +85,15 @@ describePhp('WordPress plugin PHP', () => {
     expect(php([CHECKER, ...phpFiles()])).toEqual({ code: 0, out: '' });
   });
 
+  test('every call to svc goes through wp_safe_remote_request (WordPress refuses private and loopback addresses there)', () => {
+    const calls = phpFiles().flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\b(wp_(?:safe_)?remote_(?:request|get|post|head))\s*\(/g)].map(
+        (match) => `${file.slice(PLUGIN_SOURCE.length + 1)}: ${match[1]}`,
+      ),
+    );
+    expect(calls).toEqual(['includes/class-svc-booking-client.php: wp_safe_remote_request']);
+  });
+
   test('the static check fails on unescaped output, unsanitised input, an unguarded handler and a missing ABSPATH guard', () => {
     const fixture = join(import.meta.dir, 'fixtures', 'unsafe-output.php');
     const result = php([CHECKER, fixture]);

@@ -174,6 +174,24 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(await notice(admin.page).count()).toBe(0);
   });
 
+  test('without SVC_BOOKING_ALLOW_PRIVATE_SERVER a loopback server address is refused before any request, with a notice saying how to allow it', async () => {
+    const other = otherServer();
+    env.allowPrivateServer(false);
+    try {
+      await connect(admin.page, { server: other.url, slug: SLUG, code: 'svc_pair_any' });
+      expect(await notice(admin.page).textContent()).toBe(
+        `WordPress does not call the svc server at ${other.url}: 127.0.0.1 is a private or loopback address. `
+          + "For an svc server on a private network, add define( 'SVC_BOOKING_ALLOW_PRIVATE_SERVER', true ); to wp-config.php.",
+      );
+      expect(await admin.page.locator('.notice-error.svc-booking-notice').count()).toBe(1);
+      expect(other.requests).toEqual([]);
+      expect(await options()).toEqual({});
+    } finally {
+      env.allowPrivateServer(true);
+      other.stop();
+    }
+  });
+
   test('a subscriber gets no Bookings menu, no settings page, and the connect action refuses them with 403', async () => {
     const subscriber = await logIn(SUBSCRIBER);
     try {
