@@ -623,9 +623,10 @@ describeWordPress('svc-booking on a real WordPress', () => {
     }
   });
 
-  test('uninstalling removes every option and transient of the plugin', async () => {
+  test('uninstalling revokes the link on svc (the credential gets 401) and removes every option and transient of the plugin', async () => {
     // still connected by the test above
-    expect(await credential()).toBeDefined();
+    const old = (await credential())!;
+    expect(old).toBeDefined();
     // a pending notice (a transient) too
     await env.php(`set_transient( 'svc_booking_notice_1', array( 'type' => 'info', 'message' => 'left over' ), 300 ); return true;`);
     const before = Object.keys(await options());
@@ -637,6 +638,12 @@ describeWordPress('svc-booking on a real WordPress', () => {
       global $wpdb;
       return $wpdb->get_col( "SELECT option_name FROM {$wpdb->options} WHERE option_name LIKE '%svc\\\\_booking%'" );`);
     expect(remaining).toEqual([]);
+    const bootstrap = await fetch(`${env.appUrl}/api/integrations/wordpress/panel/bootstrap`, {
+      method: 'POST',
+      headers: { authorization: `SvcHost ${old}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 1, workspaceSlug: SLUG, origin: env.wpOrigin, subject: '1', role: 'ADMIN', capabilities: [] }),
+    });
+    expect(bootstrap.status).toBe(401);
   });
 
   test('WordPress logged no PHP notice, warning or error from the plugin', () => {
