@@ -85,6 +85,40 @@ describePhp('WordPress plugin PHP', () => {
     expect(php([CHECKER, ...phpFiles()])).toEqual({ code: 0, out: '' });
   });
 
+  test('every call to svc goes through wp_safe_remote_request (WordPress refuses private and loopback addresses there)', () => {
+    const calls = phpFiles().flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\b(wp_(?:safe_)?remote_(?:request|get|post|head))\s*\(/g)].map(
+        (match) => `${file.slice(PLUGIN_SOURCE.length + 1)}: ${match[1]}`,
+      ),
+    );
+    expect(calls).toEqual(['includes/class-svc-booking-client.php: wp_safe_remote_request']);
+  });
+
+  // A multisite network is not installed for the tests (Debian's WordPress on php -S and one MariaDB would need
+  // a second network install with its own domain handling): uninstall.php runs here on a stand-in for one.
+  test("uninstalling on multisite revokes every connected site's link with its own credential and removes the options of every site", () => {
+    const result = php([join(import.meta.dir, 'fixtures', 'multisite-uninstall.php'), PLUGIN_SOURCE]);
+    expect(result.code).toBe(0);
+    const { sites, requests, site, flushed } = JSON.parse(result.out);
+    // only what is not the plugin's stays, on every site, including the one whose svc could not be reached
+    expect(sites).toEqual({ 1: { blogname: 'Main' }, 2: { blogname: 'Not connected' }, 3: { blogname: 'Shop' }, 4: { blogname: 'Gone' } });
+    const revoke = (on: number, server: string, credential: string) => ({
+      site: on,
+      method: 'DELETE',
+      url: `${server}/api/integrations/wordpress/panel/origin`,
+      authorization: `SvcHost ${credential}`,
+      timeout: 10,
+    });
+    expect(requests).toEqual([
+      revoke(1, 'https://svc.example.com', 'svc_host_main'),
+      revoke(3, 'https://other.example.org/svc', 'svc_host_shop'),
+      revoke(4, 'https://unreachable.example.net', 'svc_host_gone'),
+    ]);
+    // back on the site it started from
+    expect(site).toBe(1);
+    expect(flushed).toBe(true);
+  });
+
   test('the static check fails on unescaped output, unsanitised input, an unguarded handler and a missing ABSPATH guard', () => {
     const fixture = join(import.meta.dir, 'fixtures', 'unsafe-output.php');
     const result = php([CHECKER, fixture]);

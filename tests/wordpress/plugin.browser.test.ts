@@ -68,7 +68,24 @@ describeWordPress('svc-booking on a real WordPress', () => {
     await page.getByLabel('Server address').fill(values.server);
     await page.getByLabel('Workspace slug').fill(values.slug);
     await page.getByLabel('Pairing code').fill(values.code);
-    await Promise.all([page.waitForURL(/options-general\.php\?page=svc-booking$/), page.getByRole('button', { name: 'Connect' }).click()]);
+    await Promise.all([page.waitForURL(/options-general\.php\?page=svc-booking(&|$)/), page.getByRole('button', { name: 'Connect' }).click()]);
+  }
+
+  /**
+   * A stand-in for an svc at another address, on loopback: it records every request and refuses each with an
+   * svc-style error body.
+   */
+  function otherServer() {
+    const requests: { method: string; path: string; authorization: string }[] = [];
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(request) {
+        requests.push({ method: request.method, path: new URL(request.url).pathname, authorization: request.headers.get('authorization') ?? '' });
+        return Response.json({ error: 'invalid pairing code', code: 'UNAUTHORIZED' }, { status: 401 });
+      },
+    });
+    return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
   }
 
   /** The user's REST nonce, as WordPress hands it to its own scripts (admin-ajax.php?action=rest-nonce). */
@@ -141,22 +158,38 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(await credential()).toBeUndefined();
   });
 
-  test("a wrong pairing code: svc's own error is shown as an admin notice, nothing is stored but the address and slug", async () => {
+  test("a wrong pairing code: svc's own error is shown as an admin notice, nothing is stored", async () => {
     await connect(admin.page, { server: env.appUrl, slug: SLUG, code: 'svc_pair_not-a-real-code' });
     const text = await notice(admin.page).textContent();
     expect(text).toStartWith('svc refused: ');
     expect(text).toMatch(/\((UNAUTHORIZED|[A-Z_]+)\)$/);
     expect(await admin.page.locator('.notice-error.svc-booking-notice').count()).toBe(1);
-    expect(await options()).toEqual({
-      svc_booking_server_url: { value: env.appUrl, autoload: 'yes' },
-      svc_booking_workspace_slug: { value: SLUG, autoload: 'yes' },
-    });
+    expect(await options()).toEqual({});
     // the form keeps what was typed, except the code
     expect(await admin.page.getByLabel('Server address').inputValue()).toBe(env.appUrl);
+    expect(await admin.page.getByLabel('Workspace slug').inputValue()).toBe(SLUG);
     expect(await admin.page.getByLabel('Pairing code').inputValue()).toBe('');
     // a notice is shown once
     await admin.page.reload();
     expect(await notice(admin.page).count()).toBe(0);
+  });
+
+  test('without SVC_BOOKING_ALLOW_PRIVATE_SERVER a loopback server address is refused before any request, with a notice saying how to allow it', async () => {
+    const other = otherServer();
+    env.allowPrivateServer(false);
+    try {
+      await connect(admin.page, { server: other.url, slug: SLUG, code: 'svc_pair_any' });
+      expect(await notice(admin.page).textContent()).toBe(
+        `WordPress does not call the svc server at ${other.url}: 127.0.0.1 is a private or loopback address. `
+          + "For an svc server on a private network, add define( 'SVC_BOOKING_ALLOW_PRIVATE_SERVER', true ); to wp-config.php.",
+      );
+      expect(await admin.page.locator('.notice-error.svc-booking-notice').count()).toBe(1);
+      expect(other.requests).toEqual([]);
+      expect(await options()).toEqual({});
+    } finally {
+      env.allowPrivateServer(true);
+      other.stop();
+    }
   });
 
   test('a subscriber gets no Bookings menu, no settings page, and the connect action refuses them with 403', async () => {
@@ -201,7 +234,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
       expect(refused.status()).toBe(403);
       expect(await refused.text()).toContain('The link you followed has expired.');
     }
-    expect(Object.keys(await options()).sort()).toEqual(['svc_booking_server_url', 'svc_booking_workspace_slug']);
+    expect(await options()).toEqual({});
   });
 
   test('connect with a pairing code from the CLI: connected state, the credential kept server side only, the site allowed to book', async () => {
@@ -561,9 +594,39 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(await page.locator('.svc-booking-panel-wrap .notice-warning').textContent()).toContain('This site is not connected to svc yet.');
   });
 
-  test('uninstalling removes every option and transient of the plugin', async () => {
-    await connect(admin.page, { server: env.appUrl, slug: SLUG, code: await env.pairingCode() });
-    expect(await credential()).toBeDefined();
+  test('a Connect form left open in another tab and posted with a wrong code after the site connected changes nothing: the credential goes to the linked svc only', async () => {
+    const other = otherServer();
+    const stale = await admin.context.newPage();
+    try {
+      await stale.goto(settingsUrl());
+      await connect(admin.page, { server: env.appUrl, slug: SLUG, code: await env.pairingCode() });
+      const before = await options();
+      expect(before.svc_booking_host_credential).toBeDefined();
+
+      await stale.getByLabel('Server address').fill(other.url);
+      await stale.getByLabel('Workspace slug').fill('other-shop');
+      await stale.getByLabel('Pairing code').fill('svc_pair_wrong');
+      await Promise.all([stale.waitForURL(/options-general\.php\?page=svc-booking(&|$)/), stale.getByRole('button', { name: 'Connect' }).click()]);
+      expect(await notice(stale).textContent()).toBe('svc refused: invalid pairing code (UNAUTHORIZED)');
+      expect(await options()).toEqual(before);
+      expect(await stale.locator('.svc-booking-status').textContent()).toContain(`Connected to the workspace ${SLUG} on ${env.appUrl} as ${env.wpOrigin}.`);
+
+      // the Bookings page's bootstrap still goes to the linked svc, and the other server never saw the credential
+      const issued = await admin.context.request.post(`${env.wpUrl}/wp-json/svc-booking/v1/bootstrap`, {
+        headers: { 'X-WP-Nonce': await restNonce(admin.context) },
+      });
+      expect(issued.status()).toBe(201);
+      expect(other.requests).toEqual([{ method: 'PUT', path: '/api/integrations/wordpress/panel/origin', authorization: 'SvcPair svc_pair_wrong' }]);
+    } finally {
+      await stale.close();
+      other.stop();
+    }
+  });
+
+  test('uninstalling revokes the link on svc (the credential gets 401) and removes every option and transient of the plugin', async () => {
+    // still connected by the test above
+    const old = (await credential())!;
+    expect(old).toBeDefined();
     // a pending notice (a transient) too
     await env.php(`set_transient( 'svc_booking_notice_1', array( 'type' => 'info', 'message' => 'left over' ), 300 ); return true;`);
     const before = Object.keys(await options());
@@ -575,6 +638,12 @@ describeWordPress('svc-booking on a real WordPress', () => {
       global $wpdb;
       return $wpdb->get_col( "SELECT option_name FROM {$wpdb->options} WHERE option_name LIKE '%svc\\\\_booking%'" );`);
     expect(remaining).toEqual([]);
+    const bootstrap = await fetch(`${env.appUrl}/api/integrations/wordpress/panel/bootstrap`, {
+      method: 'POST',
+      headers: { authorization: `SvcHost ${old}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 1, workspaceSlug: SLUG, origin: env.wpOrigin, subject: '1', role: 'ADMIN', capabilities: [] }),
+    });
+    expect(bootstrap.status).toBe(401);
   });
 
   test('WordPress logged no PHP notice, warning or error from the plugin', () => {

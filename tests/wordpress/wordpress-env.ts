@@ -42,6 +42,11 @@ export interface WordPressEnv {
   pairingCode(): Promise<string>;
   /** WordPress's debug.log so far (PHP notices, warnings, errors) */
   debugLog(): string;
+  /**
+   * Whether wp-config.php defines SVC_BOOKING_ALLOW_PRIVATE_SERVER (it does from the start: svc runs on loopback
+   * here). Takes effect from the next request.
+   */
+  allowPrivateServer(allowed: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -172,6 +177,8 @@ define( 'WP_AUTO_UPDATE_CORE', false );
 // No network here but svc: WordPress must not wait on wordpress.org.
 define( 'WP_HTTP_BLOCK_EXTERNAL', true );
 define( 'WP_ACCESSIBLE_HOSTS', '127.0.0.1' );
+// svc listens on loopback: the plugin calls a private address only with this (allowPrivateServer(false) drops it).
+if ( ! file_exists( '${join(dir, 'refuse-private-server')}' ) ) { define( 'SVC_BOOKING_ALLOW_PRIVATE_SERVER', true ); }
 define( 'FS_METHOD', 'direct' );
 if ( ! defined( 'ABSPATH' ) ) { define( 'ABSPATH', __DIR__ . '/' ); }
 require_once ABSPATH . 'wp-settings.php';
@@ -276,6 +283,11 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
         return (JSON.parse(result.stdout) as { pairingCode: string }).pairingCode;
       },
       debugLog: () => (existsSync(join(dir, 'debug.log')) ? readFileSync(join(dir, 'debug.log'), 'utf8') : ''),
+      allowPrivateServer(allowed) {
+        const marker = join(dir, 'refuse-private-server');
+        if (allowed) rmSync(marker, { force: true });
+        else writeFileSync(marker, '');
+      },
       stop,
     };
   } catch (error) {

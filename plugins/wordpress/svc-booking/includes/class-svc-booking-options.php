@@ -71,27 +71,21 @@ final class Svc_Booking_Options {
 	}
 
 	/**
-	 * Remembers the server address and slug typed on the settings page (kept when connecting fails).
+	 * Stores a new link, with the server address and slug it was made with: nothing of the settings form is stored
+	 * before svc has linked the site, so a failed Connect leaves the previous link as it was.
 	 *
 	 * @param string $server_url     Sanitised server address.
 	 * @param string $workspace_slug Sanitised workspace slug.
+	 * @param string $credential     The host credential svc returned.
+	 * @param string $origin         The origin svc linked.
 	 */
-	public function save_target( string $server_url, string $workspace_slug ): void {
+	public function save_connection( string $server_url, string $workspace_slug, string $credential, string $origin ): void {
 		update_option( self::SERVER_URL, $server_url );
 		update_option( self::WORKSPACE_SLUG, $workspace_slug );
-	}
-
-	/**
-	 * Stores a new link.
-	 *
-	 * @param string $credential The host credential svc returned.
-	 * @param string $origin     The origin svc linked.
-	 */
-	public function save_connection( string $credential, string $origin ): void {
+		update_option( self::LINKED_ORIGIN, $origin );
 		// A credential must never be autoloaded: delete first, since update_option keeps an existing row's autoload.
 		delete_option( self::CREDENTIAL );
 		add_option( self::CREDENTIAL, $credential, '', 'no' );
-		update_option( self::LINKED_ORIGIN, $origin );
 	}
 
 	/**

@@ -92,6 +92,11 @@ final class Svc_Booking_Settings_Page {
 		}
 		$server_url = $this->options->server_url();
 		$slug       = $this->options->workspace_slug();
+		// After a failed Connect the form shows what was typed, passed back in the page's address: it is not stored.
+		// phpcs:disable WordPress.Security.NonceVerification.Recommended -- only shown in the form again
+		$form_server_url = isset( $_GET['svc_booking_server_url'] ) ? sanitize_text_field( wp_unslash( $_GET['svc_booking_server_url'] ) ) : $server_url;
+		$form_slug       = isset( $_GET['svc_booking_workspace_slug'] ) ? sanitize_key( wp_unslash( $_GET['svc_booking_workspace_slug'] ) ) : $slug;
+		// phpcs:enable WordPress.Security.NonceVerification.Recommended
 		?>
 		<div class="wrap svc-booking-settings">
 			<h1><?php esc_html_e( 'svc Booking', 'svc-booking' ); ?></h1>
@@ -151,14 +156,14 @@ final class Svc_Booking_Settings_Page {
 						<tr>
 							<th scope="row"><label for="svc_booking_server_url"><?php esc_html_e( 'Server address', 'svc-booking' ); ?></label></th>
 							<td>
-								<input type="url" class="regular-text code" id="svc_booking_server_url" name="svc_booking_server_url" value="<?php echo esc_attr( $server_url ); ?>" placeholder="https://booking.example.com" required aria-describedby="svc_booking_server_url_help" />
+								<input type="url" class="regular-text code" id="svc_booking_server_url" name="svc_booking_server_url" value="<?php echo esc_attr( $form_server_url ); ?>" placeholder="https://booking.example.com" required aria-describedby="svc_booking_server_url_help" />
 								<p class="description" id="svc_booking_server_url_help"><?php esc_html_e( 'The public address of your svc server.', 'svc-booking' ); ?></p>
 							</td>
 						</tr>
 						<tr>
 							<th scope="row"><label for="svc_booking_workspace_slug"><?php esc_html_e( 'Workspace slug', 'svc-booking' ); ?></label></th>
 							<td>
-								<input type="text" class="regular-text code" id="svc_booking_workspace_slug" name="svc_booking_workspace_slug" value="<?php echo esc_attr( $slug ); ?>" required autocomplete="off" spellcheck="false" />
+								<input type="text" class="regular-text code" id="svc_booking_workspace_slug" name="svc_booking_workspace_slug" value="<?php echo esc_attr( $form_slug ); ?>" required autocomplete="off" spellcheck="false" />
 							</td>
 						</tr>
 						<tr>
@@ -176,33 +181,39 @@ final class Svc_Booking_Settings_Page {
 	}
 
 	/**
-	 * Connect: links home_url()'s origin with the pairing code and stores the host credential.
+	 * Connect: links home_url()'s origin with the pairing code, then stores the server address, the slug and the
+	 * host credential together. Until svc has linked the site nothing is stored: a failed Connect leaves the
+	 * previous settings (and the link they hold) as they were, and the form comes back with what was typed.
 	 */
 	public function handle_connect(): void {
 		$this->guard( 'svc_booking_connect' );
 
-		$server_url   = $this->sanitize_server_url( isset( $_POST['svc_booking_server_url'] ) ? sanitize_text_field( wp_unslash( $_POST['svc_booking_server_url'] ) ) : '' );
+		$typed_server = isset( $_POST['svc_booking_server_url'] ) ? sanitize_text_field( wp_unslash( $_POST['svc_booking_server_url'] ) ) : '';
+		$server_url   = $this->sanitize_server_url( $typed_server );
 		$slug         = isset( $_POST['svc_booking_workspace_slug'] ) ? sanitize_key( wp_unslash( $_POST['svc_booking_workspace_slug'] ) ) : '';
 		$pairing_code = isset( $_POST['svc_booking_pairing_code'] ) ? trim( sanitize_text_field( wp_unslash( $_POST['svc_booking_pairing_code'] ) ) ) : '';
+		$typed        = array(
+			'svc_booking_server_url'     => $typed_server,
+			'svc_booking_workspace_slug' => $slug,
+		);
 
 		if ( '' === $server_url ) {
-			$this->back( 'error', __( 'Enter the server address as http:// or https:// followed by the host, such as https://booking.example.com.', 'svc-booking' ) );
+			$this->back( 'error', __( 'Enter the server address as http:// or https:// followed by the host, such as https://booking.example.com.', 'svc-booking' ), $typed );
 		}
-		$this->options->save_target( $server_url, $slug );
 		if ( '' === $slug || '' === $pairing_code ) {
-			$this->back( 'error', __( 'Enter the workspace slug and a pairing code.', 'svc-booking' ) );
+			$this->back( 'error', __( 'Enter the workspace slug and a pairing code.', 'svc-booking' ), $typed );
 		}
 
 		$origin = Svc_Booking_Options::site_origin();
 		$linked = $this->client->link( $server_url, $slug, $pairing_code, $origin );
 		if ( is_wp_error( $linked ) ) {
-			$this->back( 'error', $linked->get_error_message() );
+			$this->back( 'error', $linked->get_error_message(), $typed );
 		}
 		if ( empty( $linked['hostCredential'] ) || ! is_string( $linked['hostCredential'] ) ) {
-			$this->back( 'error', __( 'The server did not return a host credential. Is this the address of an svc server?', 'svc-booking' ) );
+			$this->back( 'error', __( 'The server did not return a host credential. Is this the address of an svc server?', 'svc-booking' ), $typed );
 		}
 
-		$this->options->save_connection( $linked['hostCredential'], isset( $linked['origin'] ) && is_string( $linked['origin'] ) ? $linked['origin'] : $origin );
+		$this->options->save_connection( $server_url, $slug, $linked['hostCredential'], isset( $linked['origin'] ) && is_string( $linked['origin'] ) ? $linked['origin'] : $origin );
 		$this->back(
 			'success',
 			sprintf(
@@ -273,13 +284,14 @@ final class Svc_Booking_Settings_Page {
 	/**
 	 * Queues a notice and returns to the settings page.
 	 *
-	 * @param string $type    Notice type.
-	 * @param string $message Plain text.
+	 * @param string   $type    Notice type.
+	 * @param string   $message Plain text.
+	 * @param string[] $typed   What the Connect form had, shown in it again (query arguments, never stored).
 	 * @return never
 	 */
-	private function back( string $type, string $message ): void {
+	private function back( string $type, string $message, array $typed = array() ): void {
 		$this->notices->add( $type, $message );
-		wp_safe_redirect( self::url() );
+		wp_safe_redirect( add_query_arg( array_map( 'rawurlencode', array_filter( $typed ) ), self::url() ) );
 		exit;
 	}
 }
