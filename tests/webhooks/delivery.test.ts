@@ -542,7 +542,7 @@ describeEachAdapter('webhook delivery', (adapter) => {
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
   });
 
-  test('a write through the app wakes the started loop at once; a write by another instance (the bare adapter) does not', async () => {
+  test('a write through the app wakes the started loop at once; a write by another instance (its own connection) does not', async () => {
     // This dispatcher polls once a minute: within the test only a wake makes it claim.
     let woken: WebhookTestApp | undefined;
     let wakes = 0;
@@ -556,7 +556,8 @@ describeEachAdapter('webhook delivery', (adapter) => {
     try {
       const hook = await woken.createWebhook(receiver.url);
       woken.dispatcher.start();
-      const [bypassed] = await woken.db.storage.enqueueEvents(
+      const otherInstance = woken.db.reopen();
+      const [bypassed] = await otherInstance.enqueueEvents(
         [{ workspaceId: woken.workspace.id, type: 'webhook.test', body: '{"type":"webhook.test"}', occurredAt: woken.clock.now() }],
         hook.id,
       );
