@@ -13,7 +13,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
  * The storage port: everything svc keeps, as one interface composed of one port per aggregate. A feature
  * depends on the narrowest of them it uses (`Pick<AppDeps, 'storage'>` narrowed to `{ storage: BookingStore }`);
  * the server and the tests hand every feature the same whole Storage. Adapters live in
- * adapters/storage/<backend>/ and pass the shared contract suite (tests/storage/contract.ts) unchanged.
+ * adapters/storage/<backend>/ and pass the shared contract suite (tests/storage/contract/) unchanged.
  * Instants are epoch milliseconds (UTC); money is integer minor units of `currency`. Records are plain values:
  * no adapter type leaks out. Every write announces what it changed (StorageChanges, ./changes.ts) once it has
  * committed: caches and the outbox's wake-up subscribe instead of each knowing which writes matter to them.
