@@ -1,14 +1,14 @@
 import type { AppDeps } from './platform/app-deps.ts';
-import { createAvailabilityCache, withAvailabilityInvalidation } from './features/scheduling/index.ts';
+import { createAvailabilityCache, invalidateOnStorageChanges } from './features/scheduling/index.ts';
 import type { Storage } from './ports/storage/index.ts';
 import { withReadCache } from './platform/storage-effects/read-cache.ts';
-import { withOutboxSignal } from './features/webhooks/index.ts';
+import { signalOutboxWrites } from './features/webhooks/index.ts';
 
 /** What buildDeps assembles: the adapters and the process's clock and logger. */
 export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache'> {
-  /** the storage adapter as opened; buildDeps puts the decorators on it */
+  /** the storage adapter as opened; buildDeps subscribes the caches to its changes and puts the read cache on it */
   storage: Storage;
-  /** called after every committed write that added webhook messages (svc serve wakes the delivery loop) */
+  /** called after every committed write that added webhook messages or mails (svc serve wakes the delivery loop) */
   onOutboxWrite?: () => void;
 }
 
@@ -19,13 +19,15 @@ export const AVAILABILITY_CACHE_MS = 1000;
 
 /**
  * The dependencies `svc serve` runs with, and that tests build their app from, so both run the same stack
- * over the storage adapter: the outbox signal innermost (it must see the adapter's results), the availability
- * invalidation around it, and the catalogue read cache outermost. The caches run on `parts.clock`.
+ * over the storage adapter: the availability cache and the outbox signal follow the changes the adapter
+ * announces after each commit, and the catalogue reads are answered by the read cache (which follows them
+ * too). The caches run on `parts.clock`.
  */
 export function buildDeps(parts: DepsParts): AppDeps {
   const { storage: adapter, onOutboxWrite, ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
-  const signalled = withOutboxSignal(adapter, onOutboxWrite ?? (() => {}));
-  const storage = withReadCache(withAvailabilityInvalidation(signalled, availabilityCache), { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
+  invalidateOnStorageChanges(adapter, availabilityCache);
+  if (onOutboxWrite) signalOutboxWrites(adapter, onOutboxWrite);
+  const storage = withReadCache(adapter, { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
   return { ...rest, storage, availabilityCache };
 }

@@ -23,7 +23,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { silentLogger } from '../../src/platform/logger.ts';
 import type { OutboxEvent, Storage } from '../../src/ports/storage/index.ts';
 import { createDispatcher } from '../../src/features/webhooks/dispatcher.ts';
-import { withOutboxSignal } from '../../src/features/webhooks/outbox-signal.ts';
+import { signalOutboxWrites } from '../../src/features/webhooks/outbox-signal.ts';
 import { createWebhook } from '../../src/features/webhooks/service.ts';
 import { createWorkspace } from '../../src/features/workspaces/service.ts';
 
@@ -124,12 +124,12 @@ async function startReceiver() {
 const wallNow = () => performance.timeOrigin + performance.now();
 
 async function run(name: string, open: () => { storage: Storage; drop(): Promise<void> }) {
-  const { storage: raw, drop } = open();
-  await raw.migrate();
+  const { storage, drop } = open();
+  await storage.migrate();
   const receiver = await startReceiver();
   const { arrivals } = receiver;
   let wake = () => {};
-  const storage = withOutboxSignal(raw, () => wake());
+  signalOutboxWrites(storage, () => wake());
   const dispatcher = createDispatcher({ storage, config, clock: systemClock, logger: silentLogger, concurrency: CONCURRENCY });
   wake = () => dispatcher.wake();
   try {
@@ -153,7 +153,7 @@ async function run(name: string, open: () => { storage: Storage; drop(): Promise
     arrivals.clear();
     const backlog = createDispatcher({ storage, config, clock: systemClock, logger: silentLogger, concurrency: CONCURRENCY });
     for (let written = 0; written < MESSAGES; written += 100) {
-      await raw.enqueueEvents(Array.from({ length: Math.min(100, MESSAGES - written) }, (_, i) => event(workspace.id, written + i)));
+      await storage.enqueueEvents(Array.from({ length: Math.min(100, MESSAGES - written) }, (_, i) => event(workspace.id, written + i)));
     }
     const started = performance.now();
     backlog.start();
@@ -161,7 +161,7 @@ async function run(name: string, open: () => { storage: Storage; drop(): Promise
     // Until every attempt is recorded too.
     await backlog.stop();
     const elapsed = (performance.now() - started) / 1000;
-    const recorded = (await raw.listAttempts((await raw.listWebhooks(workspace.id))[0]!.id, 1)).length > 0;
+    const recorded = (await storage.listAttempts((await storage.listWebhooks(workspace.id))[0]!.id, 1)).length > 0;
 
     console.log(`\n${name} (concurrency ${CONCURRENCY})`);
     console.log(

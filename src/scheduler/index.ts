@@ -13,7 +13,7 @@ export interface Background {
   /** null when mail is off (no SVC_SMTP_URL) */
   mailer: MailSender | null;
   scheduler: Scheduler;
-  /** Sends newly written webhook messages and mails at once (see withOutboxSignal). */
+  /** Sends newly written webhook messages and mails at once (see signalOutboxWrites). */
   wake(): void;
   /** Stops both and waits for the deliveries and job runs in progress; the storage may close after it. */
   stop(): Promise<void>;

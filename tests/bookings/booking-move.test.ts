@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { applyBookingMove, type BookingMove } from '../../src/features/bookings/booking-move.ts';
 import { toBookingJson } from '../../src/features/bookings/service.ts';
 import type { BookingRecord, PaymentRecord, ProviderRecord, ServiceRecord, Storage, WorkspaceRecord } from '../../src/ports/storage/index.ts';
-import { aBooking, aPayment, aProvider, aService, aWebhook, aWorkspace } from '../storage/contract.ts';
+import { aBooking, aPayment, aProvider, aService, aWebhook, aWorkspace } from '../storage/contract/fixtures.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
 
 /*

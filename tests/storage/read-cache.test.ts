@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { manualClock } from '../../src/core/clock.ts';
 import type { Storage } from '../../src/ports/storage/index.ts';
-import { decorateStorage } from '../../src/platform/storage-effects/decorate.ts';
 import { withReadCache } from '../../src/platform/storage-effects/read-cache.ts';
 import { createApiKey, createWorkspace } from '../../src/features/workspaces/service.ts';
 import { sha256Hex } from '../../src/core/secrets.ts';
@@ -13,20 +12,23 @@ const TTL = 2000;
 describe('catalogue read cache', () => {
   let db: TestDatabase;
   let raw: Storage;
+  /** another connection to the same database, as another instance or the CLI has: its writes are not announced here */
+  let elsewhere: Storage;
   let cached: Storage;
   const clock = manualClock('2026-11-23T08:00:00.000Z');
 
   beforeAll(async () => {
     db = await createTestDatabase('libsql');
     raw = db.storage;
+    elsewhere = db.reopen();
     cached = withReadCache(raw, { clock, ttlMs: TTL });
   });
   afterAll(() => db.drop());
 
   test('a change made elsewhere shows once the cache entry is older than the TTL, not before', async () => {
-    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'ttl-shop', name: 'Before' });
+    const { workspace } = await createWorkspace({ storage: elsewhere, clock }, { slug: 'ttl-shop', name: 'Before' });
     expect((await cached.getWorkspaceBySlug('ttl-shop'))?.name).toBe('Before');
-    await raw.updateWorkspace(workspace.id, { name: 'After' }, clock.now());
+    await elsewhere.updateWorkspace(workspace.id, { name: 'After' }, clock.now());
     expect((await cached.getWorkspaceBySlug('ttl-shop'))?.name).toBe('Before');
     clock.advance(TTL);
     expect((await cached.getWorkspaceBySlug('ttl-shop'))?.name).toBe('After');
@@ -39,13 +41,20 @@ describe('catalogue read cache', () => {
     expect((await cached.getWorkspaceBySlug('write-through'))?.name).toBe('Two');
   });
 
+  test('a write on the adapter the cache follows, whichever object it went through, is visible at once', async () => {
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'same-adapter', name: 'One' });
+    expect((await cached.getWorkspaceBySlug('same-adapter'))?.name).toBe('One');
+    await raw.updateWorkspace(workspace.id, { name: 'Two' }, clock.now());
+    expect((await cached.getWorkspaceBySlug('same-adapter'))?.name).toBe('Two');
+  });
+
   test('a miss is not remembered: a workspace or key created by another process works at once', async () => {
     expect(await cached.getWorkspaceBySlug('created-later')).toBeNull();
-    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'created-later', name: 'Later' });
+    const { workspace } = await createWorkspace({ storage: elsewhere, clock }, { slug: 'created-later', name: 'Later' });
     expect((await cached.getWorkspaceBySlug('created-later'))?.id).toBe(workspace.id);
     const key = 'svc_live_not-yet-created-key';
     expect(await cached.findApiKeyByHash(sha256Hex(key))).toBeNull();
-    const real = await createApiKey({ storage: raw, clock }, workspace.id, 'cli');
+    const real = await createApiKey({ storage: elsewhere, clock }, workspace.id, 'cli');
     expect((await cached.findApiKeyByHash(sha256Hex(real)))?.workspaceId).toBe(workspace.id);
   });
 
@@ -58,13 +67,14 @@ describe('catalogue read cache', () => {
     const readHeld = new Promise<void>((resolve) => {
       releaseRead = resolve;
     });
-    const slowReads = decorateStorage(raw, {
+    const slowReads: Storage = {
+      ...raw,
       findApiKeyByHash: async (wanted) => {
         const before = await raw.findApiKeyByHash(wanted);
         await readHeld;
         return before;
       },
-    });
+    };
     const racing = withReadCache(slowReads, { clock, ttlMs: TTL });
     const staleRead = racing.findApiKeyByHash(hash);
     await racing.revokeApiKey(workspace.id, record!.id, clock.now());
@@ -76,12 +86,13 @@ describe('catalogue read cache', () => {
   test('concurrent misses of one record share one database read', async () => {
     await createWorkspace({ storage: raw, clock }, { slug: 'herd', name: 'H' });
     let reads = 0;
-    const counting = decorateStorage(raw, {
+    const counting: Storage = {
+      ...raw,
       getWorkspaceBySlug: (slug) => {
         reads++;
         return raw.getWorkspaceBySlug(slug);
       },
-    });
+    };
     const herd = withReadCache(counting, { clock, ttlMs: TTL });
     const answers = await Promise.all(Array.from({ length: 40 }, () => herd.getWorkspaceBySlug('herd')));
     expect(new Set(answers.map((workspace) => workspace?.slug))).toEqual(new Set(['herd']));
@@ -123,7 +134,7 @@ describe('catalogue read cache', () => {
     const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'busy-shop', name: 'B' });
     const now = clock.now();
     const providerId = newId('prv');
-    await raw.createProvider({
+    await elsewhere.createProvider({
       id: providerId,
       workspaceId: workspace.id,
       name: 'P',
@@ -135,7 +146,7 @@ describe('catalogue read cache', () => {
       updatedAt: now,
     });
     const serviceId = newId('srv');
-    await raw.createService({
+    await elsewhere.createService({
       id: serviceId,
       workspaceId: workspace.id,
       name: 'S',
@@ -181,7 +192,7 @@ describe('catalogue read cache', () => {
       manageTokenHash: null,
       manageTokenSealed: null,
     };
-    await raw.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
+    await elsewhere.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
     expect((await cached.listBusy([providerId], now, now + 3_600_000)).map((interval) => interval.bookingId)).toEqual([booking.id]);
   });
 });

@@ -70,8 +70,9 @@ export interface TestAppOptions {
 /**
  * An app on a fresh database with one workspace (`acme`, Europe/Berlin) and its API key, on a manual clock
  * set to TEST_NOW, built by buildDeps as `svc serve` builds it: the catalogue read cache, the availability
- * cache and the outbox signal all run (on the manual clock). `db.storage` is the bare adapter: a write there
- * is a write by another instance, which this app's caches see only once their time has passed.
+ * cache and the outbox signal all run (on the manual clock). `db.storage` is the adapter the app runs on: its
+ * writes are announced to the app's caches like the app's own. `db.reopen()` opens another instance's
+ * connection: a write there is one this app's caches see only once their time has passed.
  */
 export async function createTestApp(adapter: AdapterName = 'libsql', options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(adapter);

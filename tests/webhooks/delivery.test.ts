@@ -1,8 +1,8 @@
+import type { Storage } from '../../src/ports/storage/index.ts';
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { newId } from '../../src/core/ids.ts';
 import { createDispatcher } from '../../src/features/webhooks/dispatcher.ts';
 import { OUTBOX_LEASE_MS } from '../../src/platform/outbox/worker.ts';
-import { decorateStorage } from '../../src/platform/storage-effects/decorate.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { createCatalogue, createWebhookTestApp, gate, startReceiver, verify, workdayAt, type Receipt, type Receiver, type WebhookTestApp } from './support.ts';
 import { waitFor } from '../support/wait.ts';
@@ -567,13 +567,14 @@ describeEachAdapter('webhook delivery', (adapter) => {
       return new Response('ok');
     });
     const renewedUntil: number[] = [];
-    const storage = decorateStorage(t.deps.storage, {
+    const storage: Storage = {
+      ...t.deps.storage,
       async extendMessageLeases(owner, ids, leaseUntil) {
         const kept = await t.deps.storage.extendMessageLeases(owner, ids, leaseUntil);
         if (kept.length > 0) renewedUntil.push(leaseUntil);
         return kept;
       },
-    });
+    };
     const beating = createDispatcher({ storage, config: t.deps.config, clock: t.clock, logger: t.deps.logger, random: () => 0.5, heartbeatMs: 10 });
     const messageId = await sendTest(hook.id);
     beating.start();
@@ -616,7 +617,7 @@ describeEachAdapter('webhook delivery', (adapter) => {
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
   });
 
-  test('a write through the app wakes the started loop at once; a write by another instance (the bare adapter) does not', async () => {
+  test('a write through the app wakes the started loop at once; a write by another instance (its own connection) does not', async () => {
     // This dispatcher polls once a minute: within the test only a wake makes it claim.
     let woken: WebhookTestApp | undefined;
     let wakes = 0;
@@ -630,7 +631,8 @@ describeEachAdapter('webhook delivery', (adapter) => {
     try {
       const hook = await woken.createWebhook(receiver.url);
       woken.dispatcher.start();
-      const [bypassed] = await woken.db.storage.enqueueEvents(
+      const otherInstance = woken.db.reopen();
+      const [bypassed] = await otherInstance.enqueueEvents(
         [{ workspaceId: woken.workspace.id, type: 'webhook.test', body: '{"type":"webhook.test"}', occurredAt: woken.clock.now() }],
         hook.id,
       );

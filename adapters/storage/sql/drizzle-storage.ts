@@ -1,6 +1,7 @@
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import { bookingQueries } from './bookings.ts';
 import { catalogueQueries } from './catalogue.ts';
+import { announcingChanges } from './changes.ts';
 import type { Dialect } from './dialect.ts';
 import { mailQueries } from './mail.ts';
 import { outboxQueries } from './outbox.ts';
@@ -12,10 +13,11 @@ import { workspaceQueries } from './workspaces.ts';
 
 /**
  * The Storage both SQL adapters share: one query file per aggregate port, over the dialect's database. The
- * libSQL and Postgres adapters only supply the Dialect (adapters/storage/sql/dialect.ts).
+ * libSQL and Postgres adapters only supply the Dialect (adapters/storage/sql/dialect.ts). Every write announces
+ * what it changed once committed, as changes.ts declares it.
  */
 export function drizzleStorage(dialect: Dialect): Storage {
-  return {
+  return announcingChanges({
     ...settingsQueries(dialect),
     ...workspaceQueries(dialect),
     ...catalogueQueries(dialect),
@@ -25,5 +27,5 @@ export function drizzleStorage(dialect: Dialect): Storage {
     ...mailQueries(dialect),
     ...panelQueries(dialect),
     ...panelSessionQueries(dialect),
-  };
+  });
 }

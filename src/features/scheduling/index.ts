@@ -1,5 +1,5 @@
 /** The scheduling feature's public face: what other features and the composition use of it. */
-export { createAvailabilityCache, withAvailabilityInvalidation } from './availability-cache.ts';
+export { createAvailabilityCache, invalidateOnStorageChanges } from './availability-cache.ts';
 export { availabilityRoutes } from './availability-routes.ts';
 export { availableSlots, busyMargin, parseCalendarDate, rankProviders, resolveOffering, slotCheck } from './availability.ts';
 export type { Offering } from './availability.ts';

@@ -1,5 +1,6 @@
 import type { BookingStore } from './booking-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
+import type { StorageChanges } from './changes.ts';
 import type { MailStore } from './mail-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { PanelStore } from './panel-store.ts';
@@ -12,13 +13,15 @@ import type { WorkspaceStore } from './workspace-store.ts';
  * The storage port: everything svc keeps, as one interface composed of one port per aggregate. A feature
  * depends on the narrowest of them it uses (`Pick<AppDeps, 'storage'>` narrowed to `{ storage: BookingStore }`);
  * the server and the tests hand every feature the same whole Storage. Adapters live in
- * adapters/storage/<backend>/ and pass the shared contract suite (tests/storage/contract.ts) unchanged.
+ * adapters/storage/<backend>/ and pass the shared contract suite (tests/storage/contract/) unchanged.
  * Instants are epoch milliseconds (UTC); money is integer minor units of `currency`. Records are plain values:
- * no adapter type leaks out.
+ * no adapter type leaks out. Every write announces what it changed (StorageChanges, ./changes.ts) once it has
+ * committed: caches and the outbox's wake-up subscribe instead of each knowing which writes matter to them.
  */
 
 export * from './booking-store.ts';
 export * from './catalogue-store.ts';
+export * from './changes.ts';
 export * from './mail-entry.ts';
 export * from './mail-store.ts';
 export * from './outbox-store.ts';
@@ -45,4 +48,5 @@ export interface Storage
     OutboxStore,
     MailStore,
     PanelStore,
-    PanelSessionStore {}
+    PanelSessionStore,
+    StorageChanges {}

@@ -1,0 +1,35 @@
+/**
+ * What a committed write changed, as a storage announces it to the listeners of this process (the catalogue
+ * read cache, the availability cache, the outbox's wake-up). A closed list: a listener decides about every
+ * kind, and an adapter declares for every write which of them it causes. Writes made by another instance or
+ * process are not announced here; caches bound how long those take to show.
+ */
+export type StorageChange =
+  /** a workspace was created, changed (settings, working hours, domains) or deleted with everything it owns */
+  | { kind: 'workspace'; workspaceId: string }
+  /** an API key of the workspace was created or revoked */
+  | { kind: 'api-keys'; workspaceId: string }
+  /** a service of the workspace was created or changed (its provider links included) */
+  | { kind: 'services'; workspaceId: string }
+  /** a provider of the workspace was created or changed (hours and service links included) */
+  | { kind: 'providers'; workspaceId: string }
+  /** a custom field of the workspace was created, changed or deleted */
+  | { kind: 'custom-fields'; workspaceId: string }
+  /** a booking of the workspace may have been added, moved or changed status */
+  | { kind: 'bookings'; workspaceId: string }
+  /** webhook messages or mails may have been written to the outbox (every booking change says so) and wait to be sent */
+  | { kind: 'outbox' };
+
+export type StorageChangeKind = StorageChange['kind'];
+
+/** Called with each change; it must not throw (a listener that does is skipped: the write stays committed). */
+export type StorageChangeListener = (change: StorageChange) => void;
+
+export interface StorageChanges {
+  /**
+   * Calls `listener` with every change a write through this storage object made, once the write has committed
+   * and before its promise resolves to the caller. A write that fails announces nothing. Returns a function
+   * that removes the listener.
+   */
+  onChange(listener: StorageChangeListener): () => void;
+}
