@@ -1,8 +1,7 @@
 import type { AppDeps } from '../app-deps.ts';
 import { constantTimeEqual, sha256Hex } from '../../core/secrets.ts';
 import type { HostCredentialRecord, PanelSessionRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { knownCapabilities } from './capabilities.ts';
-import type { Capability } from './policy.ts';
+import { knownCapabilities, type Capability } from './capabilities.ts';
 
 /** A live panel session, as its store knows it. */
 export interface PanelSession {

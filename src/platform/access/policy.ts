@@ -5,9 +5,7 @@
  * `security` entry of the operation.
  */
 
-/** What a panel session may change (decisions sections 8 and 12); reads need any session of the workspace. */
-export const CAPABILITIES = ['svc_manage_operations', 'svc_manage_settings'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+import type { Capability } from './capabilities.ts';
 
 /** Credentials a route accepts; the first one the request carries is the one checked. */
 export type CredentialKind = 'apiKey' | 'panelSession' | 'hostCredential';

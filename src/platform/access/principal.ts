@@ -1,5 +1,5 @@
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
-import { CAPABILITIES, type Capability } from './policy.ts';
+import { CAPABILITIES, type Capability } from './capabilities.ts';
 
 /** Who is calling a workspace route, as resolved once per request from the route's policy. */
 export interface Principal {
