@@ -18,6 +18,18 @@ export interface HostCredentialGrant {
 }
 
 /**
+ * The credential of `Authorization: <scheme> <credential>` (the scheme compared case-insensitively), or null
+ * when the header is absent, empty or of another scheme. The one parser of the header.
+ */
+export function authorizationCredential(header: string | null | undefined, scheme: 'Bearer' | 'SvcHost' | 'SvcPair'): string | null {
+  const value = header?.trim();
+  if (!value) return null;
+  const space = value.indexOf(' ');
+  if (space < 0 || value.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return null;
+  return value.slice(space + 1).trim() || null;
+}
+
+/**
  * Looks up the secrets presented in `Authorization`. Each returns null for a token it does not know, an
  * expired one or a revoked one; the access step turns null into 401. Implementations compare hashes only.
  */
@@ -44,7 +56,7 @@ export function credentialResolvers(deps: AppDeps): CredentialResolvers {
 }
 
 /** The live host credential `credential` is, or null. */
-export async function findHostCredential(deps: Pick<AppDeps, 'storage'>, credential: string): Promise<HostCredentialRecord | null> {
+async function findHostCredential(deps: Pick<AppDeps, 'storage'>, credential: string): Promise<HostCredentialRecord | null> {
   const hash = sha256Hex(credential);
   const record = await deps.storage.findHostCredential(hash);
   return record && constantTimeEqual(record.credentialHash, hash) ? record : null;

@@ -4,7 +4,7 @@ import { AppError, unauthorized } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/secrets.ts';
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { isWidgetOriginAllowed } from './domains.ts';
-import type { CredentialResolvers } from './credentials.ts';
+import { authorizationCredential, type CredentialResolvers } from './credentials.ts';
 import type { WorkspacePolicy } from './policy.ts';
 import { ALL_CAPABILITIES, NO_CAPABILITIES, type Principal } from './principal.ts';
 
@@ -19,13 +19,8 @@ export interface AccessRequest {
   now: number;
 }
 
-/** `Authorization: <scheme> <value>`, the scheme compared case-insensitively. */
-function authorization(headers: Headers, scheme: string): string | null {
-  const value = headers.get('authorization')?.trim();
-  if (!value) return null;
-  const space = value.indexOf(' ');
-  if (space < 0 || value.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return null;
-  return value.slice(space + 1).trim() || null;
+function authorization(headers: Headers, scheme: 'Bearer' | 'SvcHost'): string | null {
+  return authorizationCredential(headers.get('authorization'), scheme);
 }
 
 const missingCredential = () => unauthorized(`missing API key: send it in the ${API_KEY_HEADER} header`);
@@ -51,7 +46,13 @@ export async function resolvePrincipal(
     const grant = await resolvers.hostCredential(presented, request.now);
     const workspace = grant ? await deps.storage.getWorkspaceById(grant.workspaceId) : null;
     if (!grant || !workspace) throw unauthorized('invalid host credential');
-    return { workspace, kind: 'hostCredential', capabilities: NO_CAPABILITIES, rateLimitIdentity: identity(`host:${grant.id}`) };
+    return {
+      workspace,
+      kind: 'hostCredential',
+      capabilities: NO_CAPABILITIES,
+      rateLimitIdentity: identity(`host:${grant.id}`),
+      hostCredential: { ...grant, credentialHash: sha256Hex(presented) },
+    };
   }
 
   const workspace = await findWorkspace(deps, request.slug ?? '');
