@@ -4,7 +4,6 @@ import { constantTimeEqual, sha256Hex } from '../../core/secrets.ts';
 import type { ApiKeyRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 
 export const API_KEY_HEADER = 'x-svc-api-key';
-export const DEMO_SLUG = 'demo';
 
 export async function findWorkspace(deps: Pick<AppDeps, 'storage'>, slug: string): Promise<WorkspaceRecord> {
   const workspace = await deps.storage.getWorkspaceBySlug(slug);

@@ -99,7 +99,7 @@ export function accessSteps(deps: AppDeps, options: AccessOptions) {
     }
     await count(policy.rateLimit, principal.rateLimitIdentity, headers);
     if (origin && principal.kind === 'anonymous' && policy.browsers !== 'none') {
-      Object.assign(headers, corsHeaders(origin, browserMayRead(policy.browsers, principal.workspace, origin, deps.config.SVC_PUBLIC_URL)));
+      Object.assign(headers, corsHeaders(origin, browserMayRead(policy, principal.workspace, origin, deps.config.SVC_PUBLIC_URL)));
     }
     recordPrincipal(request, policy, principal);
   }
@@ -120,7 +120,7 @@ export function accessSteps(deps: AppDeps, options: AccessOptions) {
     if (!origin || policy?.scope !== 'workspace' || policy.browsers === 'none') throw routeNotFound();
     const slug = context.params.slug;
     const workspace = typeof slug === 'string' ? await deps.storage.getWorkspaceBySlug(slug) : null;
-    return preflightResponse(origin, method, browserMayRead(policy.browsers, workspace, origin, deps.config.SVC_PUBLIC_URL), headers as Record<string, string>);
+    return preflightResponse(origin, method, browserMayRead(policy, workspace, origin, deps.config.SVC_PUBLIC_URL), headers as Record<string, string>);
   }
 
   return {

@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, DEMO_SLUG, findWorkspace, findWorkspaceKey, recordKeyUse } from './api-key.ts';
+import { API_KEY_HEADER, findWorkspace, findWorkspaceKey, recordKeyUse } from './api-key.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AppError, unauthorized } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/secrets.ts';
@@ -77,24 +77,20 @@ export async function resolvePrincipal(
   }
 
   const anonymous: Principal = { workspace, kind: 'anonymous', capabilities: NO_CAPABILITIES, rateLimitIdentity: request.addressIdentity };
+  const open = workspace.slug === policy.openWorkspace;
+  if (open && (request.method === 'GET' || request.method === 'HEAD')) return anonymous;
   switch (policy.keyless) {
     case 'allowed':
       return anonymous;
-    case 'demoReads':
-      if (workspace.slug === DEMO_SLUG && (request.method === 'GET' || request.method === 'HEAD')) return anonymous;
-      throw missingCredential();
     case 'allowedOrigin':
-      requireWidgetOrigin(workspace, request.headers.get('origin'), deps.config.SVC_PUBLIC_URL);
+      if (!open) requireWidgetOrigin(workspace, request.headers.get('origin'), deps.config.SVC_PUBLIC_URL);
       return anonymous;
     case 'refused':
       throw missingCredential();
   }
 }
 
-/**
- * A keyless booking must come from a page on an allowed widget domain or one of svc's own hosted pages (any
- * page for the demo workspace).
- */
+/** A keyless booking must come from a page on an allowed widget domain or one of svc's own hosted pages. */
 function requireWidgetOrigin(workspace: WorkspaceRecord, origin: string | null, publicUrl: string) {
   if (isWidgetOriginAllowed(origin, workspace, publicUrl)) return;
   throw new AppError(
