@@ -2,7 +2,7 @@ import { Elysia, type AnyElysia } from 'elysia';
 import type { AppDeps } from './platform/app-deps.ts';
 import type { CredentialResolvers } from './platform/access/credentials.ts';
 import { accessDeclarations } from './platform/access/macro.ts';
-import { accessPlugin } from './platform/access/plugin.ts';
+import { accessSteps } from './platform/access/plugin.ts';
 import { openRoute } from './platform/access/policy.ts';
 import { routableUrl } from './platform/access/request-target.ts';
 import { bodyLimitPlugin } from './platform/http/body-limit.ts';
@@ -53,11 +53,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(panelAdminRoutes(deps));
 
   let openApiDocument: OpenApiDocument | undefined;
+  const access = accessSteps(deps, { app: () => app, unmatched: undeclared, resolvers: options.credentials });
   // 'typebox' validates first and then drops unknown properties; the default mirror would turn a wrong-typed
   // field into an empty value before validation and accept it.
   const app: AnyElysia = new Elysia({ name: 'svc', normalize: 'typebox' })
-    // Routing and the access step must read the same path: a request Elysia would misread is handled again
-    // under a URL it reads right (src/platform/access/request-target.ts).
+    // Elysia reads the path from a fixed offset of the URL: a request it would misread (a Host of under four
+    // characters, or none) is handled again under a URL it reads right (src/platform/access/request-target.ts).
     .onRequest(({ request }) => {
       const url = routableUrl(request.url);
       if (url === null) return;
@@ -66,10 +67,21 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     })
     .use(requestLogPlugin(deps.logger))
     .use(errorsPlugin(deps.logger))
-    .use(accessPlugin(deps, { app: () => app, unmatched: undeclared, resolvers: options.credentials }))
+    .use(access.routes)
     .use(accessDeclarations)
     // Before the JSON body parser: a payment provider's webhook is verified over the raw bytes it signed.
     .use(paymentRoutes(deps))
+    // An unknown path under the v1 prefix is 404, counted against the v1 limit like any v1 request; its body is
+    // never read.
+    .all(
+      `${API_PREFIX}/*`,
+      () => {
+        throw new AppError('NOT_FOUND', 'route not found');
+      },
+      { parse: 'none', openAccess: openRoute('v1'), detail: { hide: true } },
+    )
+    // Every route from here on reads a body only once the access step has passed.
+    .use(access.beforeBody)
     .use(bodyLimitPlugin)
     .get('/healthz', () => ({ success: true, status: 'ok' }), { openAccess: openRoute(), detail: { hide: true } })
     .get(
@@ -109,6 +121,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       openAccess: openRoute('v1'),
       detail: { hide: true },
     });
+  access.preflights(app);
   return app;
 }
 

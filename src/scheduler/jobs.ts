@@ -1,4 +1,4 @@
-import { DEMO_SLUG } from '../platform/access/api-key.ts';
+import { DEMO_SLUG } from '../features/workspaces/index.ts';
 import { applyBookingMove } from '../features/bookings/index.ts';
 import { toBookingJson, type BookingNames } from '../features/bookings/index.ts';
 import { ensureDemoWorkspace } from '../features/demo/index.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { POLICY_HOOK } from '../../src/platform/access/route-table.ts';
+import { POLICY_HOOK } from '../../src/platform/access/macro.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 /* Issue 10: every route declares who may call it next to its definition; none falls to a default. */

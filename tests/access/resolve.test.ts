@@ -110,7 +110,7 @@ describe('resolvePrincipal', () => {
   test('the OpenAPI security of each kind of declaration', () => {
     expect(securityRequirements(keyOrSession('read'))).toEqual([{ apiKey: [] }, { panelSession: [] }]);
     expect(securityRequirements(keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true }))).toEqual([{ apiKey: [] }, { panelSession: [] }, {}]);
-    expect(securityRequirements(workspaceKey({ demoReads: true }))).toEqual([{ apiKey: [] }]);
+    expect(securityRequirements(workspaceKey({ openWorkspace: 'demo' }))).toEqual([{ apiKey: [] }]);
     expect(securityRequirements(hostCredential('panelBootstrap'))).toEqual([{ hostCredential: [] }]);
     expect(securityRequirements(publicRoute('allowedDomains'))).toEqual([]);
   });

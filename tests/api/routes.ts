@@ -12,11 +12,13 @@ export interface Operation {
 }
 
 export const HIDDEN_V1_PATHS = ['/api/v1/openapi.json', '/api/v1/docs'];
+/** Routes the access layer adds beside the operations: each path's CORS preflight answer, the 404 of unknown v1 paths. */
+const NOT_OPERATIONS = ['OPTIONS', 'ALL'];
 
 /** The v1 routes the app really serves, as `METHOD /path` with OpenAPI-style parameters. */
 export function servedRoutes(app: App): string[] {
   return app.routes
-    .filter((route) => route.path.startsWith('/api/v1/') && !HIDDEN_V1_PATHS.includes(route.path))
+    .filter((route) => route.path.startsWith('/api/v1/') && !HIDDEN_V1_PATHS.includes(route.path) && !NOT_OPERATIONS.includes(route.method))
     .map((route) => `${route.method.toUpperCase()} ${route.path.replace(/^\/api\/v1/, '').replace(/:(\w+)/g, '{$1}')}`)
     .sort();
 }

@@ -1,5 +1,6 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { keyOrSession } from '../../platform/access/policy.ts';
+import { OPEN_TO_DEMO } from '../workspaces/index.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { integerQuery } from '../../platform/http/query.ts';
@@ -33,7 +34,7 @@ export function bookingRoutes(deps: AppDeps) {
         return { success: true, ...page, bookings: principal.kind === 'anonymous' ? page.bookings.map(withoutContactData) : page.bookings };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: SlugParams,
         query: ListBookingsQuery,
         transform: integerQuery('limit'),
@@ -57,7 +58,7 @@ export function bookingRoutes(deps: AppDeps) {
         return { success: true, booking, checkoutUrl, manageUrl };
       },
       {
-        access: keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true }),
+        access: keyOrSession('svc_manage_operations', { keylessFromAllowedDomain: true, ...OPEN_TO_DEMO }),
         params: SlugParams,
         body: BookingCreate,
         transform({ body }) {
@@ -92,7 +93,7 @@ export function bookingRoutes(deps: AppDeps) {
         return { success: true, booking: principal.kind === 'anonymous' ? withoutContactData(booking) : booking };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: BookingParams,
         response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
-import { DEMO_SLUG } from '../../platform/access/api-key.ts';
+import { DEMO_SLUG } from '../workspaces/index.ts';
 import { newId } from '../../core/ids.ts';
 import { UniqueViolation, type BookingRecord, type ProviderRecord, type ServiceRecord, type WorkspaceRecord } from '../../ports/storage/index.ts';
 import { defaultHours } from '../workspaces/index.ts';

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { authorizationCredential } from '../../platform/access/credentials.ts';
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { hostCredential, openRoute } from '../../platform/access/policy.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
@@ -6,7 +7,7 @@ import { validation } from '../../core/errors.ts';
 import { ErrorResponse } from '../../core/models.ts';
 import { BootstrapBody, BootstrapResponse, LinkOriginBody, LinkOriginResponse, SessionBody, SessionResponse } from './model.ts';
 import { PANEL_PLATFORMS } from './origin.ts';
-import { bootstrap, credentialOf, exchangeCode, linkOrigin, refreshSession, signInWithApiKey, unlinkOrigin } from './service.ts';
+import { bootstrap, exchangeCode, linkOrigin, refreshSession, signInWithApiKey, unlinkOrigin } from './service.ts';
 
 const tags = ['Embedded panel'];
 const panelErrors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse };
@@ -23,7 +24,7 @@ function integrationRoutes(deps: AppDeps) {
         `${base}/origin`,
         async ({ body, headers, set }) => {
           const linked = await linkOrigin(deps, {
-            pairingCode: credentialOf(headers.authorization, 'SvcPair'),
+            pairingCode: authorizationCredential(headers.authorization, 'SvcPair'),
             platform,
             workspaceSlug: body.workspaceSlug,
             origin: body.origin,
@@ -49,8 +50,8 @@ function integrationRoutes(deps: AppDeps) {
       )
       .delete(
         `${base}/origin`,
-        async ({ headers, set }) => {
-          await unlinkOrigin(deps, credentialOf(headers.authorization, 'SvcHost'));
+        async ({ principal, set }) => {
+          await unlinkOrigin(deps, principal);
           set.status = 204;
         },
         {
@@ -68,8 +69,8 @@ function integrationRoutes(deps: AppDeps) {
       )
       .post(
         `${base}/bootstrap`,
-        async ({ body, headers, set }) => {
-          const issued = await bootstrap(deps, credentialOf(headers.authorization, 'SvcHost'), body);
+        async ({ body, principal, set }) => {
+          const issued = await bootstrap(deps, principal, body);
           set.status = 201;
           return { success: true, ...issued };
         },
@@ -129,7 +130,7 @@ export function panelRoutes(deps: AppDeps) {
     .post(
       '/api/panel/session/refresh',
       async ({ headers, set }) => {
-        const issued = await refreshSession(deps, credentialOf(headers.authorization, 'Bearer'));
+        const issued = await refreshSession(deps, authorizationCredential(headers.authorization, 'Bearer'));
         set.status = 201;
         return { success: true, ...issued };
       },

@@ -4,10 +4,10 @@ import { AppError, unauthorized, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../core/secrets.ts';
 import type { PanelSessionRecord } from '../../ports/storage/panel-session-store.ts';
-import type { HostCredentialRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { normalizeDomain } from '../../platform/access/domains.ts';
 import { CAPABILITIES, knownCapabilities } from '../../platform/access/capabilities.ts';
-import { findHostCredential } from '../../platform/access/credentials.ts';
+import type { Principal } from '../../platform/access/principal.ts';
 import { signFrameContext, verifyFrameContext } from './frame-context.ts';
 import { parseOrigin, type PanelPlatform } from './origin.ts';
 
@@ -26,13 +26,6 @@ type PanelDeps = Pick<AppDeps, 'storage' | 'clock' | 'config'>;
 function signingSecret(deps: PanelDeps): string {
   if (!deps.config.SVC_SECRET) throw new AppError('INTERNAL_ERROR', 'SVC_SECRET is not set: frame contexts cannot be signed');
   return deps.config.SVC_SECRET;
-}
-
-/** The credential of `Authorization: <scheme> <credential>`, or null when the header is absent or of another scheme. */
-export function credentialOf(header: string | null | undefined, scheme: 'SvcPair' | 'SvcHost' | 'Bearer'): string | null {
-  const match = /^(\S+)\s+(\S+)\s*$/.exec(header ?? '');
-  if (!match || match[1]!.toLowerCase() !== scheme.toLowerCase()) return null;
-  return match[2]!;
 }
 
 function requireOrigin(input: string): string {
@@ -84,18 +77,17 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
   return { hostCredential, origin, workspaceSlug: workspace.slug };
 }
 
-/** The linked origin a host credential stands for, or 401. */
-async function hostCredentialOf(deps: PanelDeps, credential: string | null): Promise<HostCredentialRecord> {
-  if (!credential) throw unauthorized('missing host credential: send it as Authorization: SvcHost <credential>');
-  const record = await findHostCredential(deps, credential);
-  if (!record) throw unauthorized('invalid host credential');
-  return record;
+/** The host credential the access step resolved for a route declared `hostCredential(...)`. */
+function linkedBy(principal: Principal): NonNullable<Principal['hostCredential']> {
+  // The declaration guarantees it; a route declared otherwise must not reach here.
+  if (!principal.hostCredential) throw unauthorized('missing host credential: send it as Authorization: SvcHost <credential>');
+  return principal.hostCredential;
 }
 
 /** DELETE …/panel/origin: the host forgets its link; the credential and the sessions opened through it stop at once. */
-export async function unlinkOrigin(deps: PanelDeps, credential: string | null): Promise<void> {
-  if (!credential) throw unauthorized('missing host credential: send it as Authorization: SvcHost <credential>');
-  const removed = await deps.storage.deleteHostCredentialByHash(sha256Hex(credential));
+export async function unlinkOrigin(deps: PanelDeps, principal: Principal): Promise<void> {
+  const removed = await deps.storage.deleteHostCredentialByHash(linkedBy(principal).credentialHash);
+  // Unlinked by a concurrent request since the access step found it.
   if (!removed) throw unauthorized('invalid host credential');
   await deps.storage.endPanelSessions(removed.workspaceId, { origin: removed.origin });
 }
@@ -119,10 +111,10 @@ export interface BootstrapResult {
  * POST …/panel/bootstrap: a one-time code (60 s) and the signed frameContext that goes with it, for an ADMIN
  * of the linked origin. Unknown capability names are dropped.
  */
-export async function bootstrap(deps: PanelDeps, credential: string | null, request: BootstrapRequest): Promise<BootstrapResult> {
-  const linked = await hostCredentialOf(deps, credential);
-  const workspace = await deps.storage.getWorkspaceById(linked.workspaceId);
-  if (!workspace || workspace.slug !== request.workspaceSlug) throw unauthorized('the host credential is not linked to this workspace');
+export async function bootstrap(deps: PanelDeps, principal: Principal, request: BootstrapRequest): Promise<BootstrapResult> {
+  const linked = linkedBy(principal);
+  const { workspace } = principal;
+  if (workspace.slug !== request.workspaceSlug) throw unauthorized('the host credential is not linked to this workspace');
   if (parseOrigin(request.origin) !== linked.origin) throw unauthorized(`origin ${request.origin} is not the linked origin of this host credential`);
   if (request.role !== ADMIN_ROLE) throw unauthorized(`role ${request.role} does not open the panel; only ${ADMIN_ROLE} does`);
   const now = deps.clock.now();

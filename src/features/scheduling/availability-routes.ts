@@ -1,5 +1,6 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { publicRoute } from '../../platform/access/policy.ts';
+import { OPEN_TO_DEMO } from '../workspaces/index.ts';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { integerQuery } from '../../platform/http/query.ts';
@@ -57,7 +58,7 @@ export function availabilityRoutes(deps: AppDeps) {
         return { success: true, slots, timezone: workspace.timezone };
       },
       {
-        access: publicRoute('allowedDomains'),
+        access: publicRoute('allowedDomains', OPEN_TO_DEMO),
         params: SlugParams,
         query: AvailabilityQuery,
         transform: integerQuery('duration'),
@@ -81,7 +82,7 @@ export function availabilityRoutes(deps: AppDeps) {
         return { success: true, days, timezone: workspace.timezone };
       },
       {
-        access: publicRoute('allowedDomains'),
+        access: publicRoute('allowedDomains', OPEN_TO_DEMO),
         params: SlugParams,
         query: AvailableDaysQuery,
         transform: integerQuery('duration'),

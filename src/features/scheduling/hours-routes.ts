@@ -1,5 +1,6 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { keyOrSession } from '../../platform/access/policy.ts';
+import { OPEN_TO_DEMO } from '../workspaces/index.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { findProvider } from '../services/index.ts';
@@ -23,7 +24,7 @@ export function hoursRoutes(deps: AppDeps) {
   return new Elysia({ name: 'working-hours', prefix: '/workspaces' })
     .use(accessDeclarations)
     .get('/:slug/schedule', ({ principal }) => ({ success: true, schedule: toScheduleJson(principal.workspace.hours) }), {
-      access: keyOrSession('read', { demoReads: true }),
+      access: keyOrSession('read', OPEN_TO_DEMO),
       params: SlugParams,
       response: { 200: ScheduleResponse, ...keyedErrors },
       detail: {
@@ -63,7 +64,7 @@ export function hoursRoutes(deps: AppDeps) {
         return providerSchedule(provider, principal.workspace);
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: ProviderScheduleParams,
         response: { 200: ProviderScheduleResponse, ...keyedErrors },
         detail: {

@@ -1,5 +1,6 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { keyOrSession } from '../../platform/access/policy.ts';
+import { OPEN_TO_DEMO } from '../workspaces/index.ts';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { refuseUnknownFields } from '../../platform/http/unknown-fields.ts';
@@ -43,7 +44,7 @@ export function serviceRoutes(deps: AppDeps) {
         return { success: true, services: services.map(toServiceJson) };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: SlugParams,
         response: { 200: ServicesResponse, ...keyedErrors },
         detail: {
@@ -83,7 +84,7 @@ export function serviceRoutes(deps: AppDeps) {
         return { success: true, service: toServiceJson(service) };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: ServiceParams,
         response: { 200: ServiceResponse, ...keyedErrors },
         detail: {
@@ -141,7 +142,7 @@ export function serviceRoutes(deps: AppDeps) {
         return { success: true, providers: providers.map(toProviderJson) };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: SlugParams,
         response: { 200: ProvidersResponse, ...keyedErrors },
         detail: { operationId: 'listProviders', summary: 'List the providers, active and inactive', description: 'Ordered by name.', tags: providerTags },
@@ -175,7 +176,7 @@ export function serviceRoutes(deps: AppDeps) {
         return { success: true, provider: toProviderJson(provider) };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: ProviderParams,
         response: { 200: ProviderResponse, ...keyedErrors },
         detail: {

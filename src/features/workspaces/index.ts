@@ -1,4 +1,5 @@
 /** The workspaces feature's public face: what other features and the composition use of it. */
+export { DEMO_SLUG, OPEN_TO_DEMO } from './demo-workspace.ts';
 export { DeletedResponse } from './model.ts';
 export { workspaceRoutes } from './routes.ts';
 export {

@@ -1,5 +1,6 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { keyOrSession, publicRoute } from '../../platform/access/policy.ts';
+import { OPEN_TO_DEMO } from './demo-workspace.ts';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { refuseUnknownFields } from '../../platform/http/unknown-fields.ts';
@@ -58,7 +59,7 @@ export function workspaceRoutes(deps: AppDeps) {
       },
     )
     .get('/:slug', ({ principal }) => ({ success: true, workspace: toWorkspaceJson(principal.workspace) }), {
-      access: keyOrSession('read', { demoReads: true }),
+      access: keyOrSession('read', OPEN_TO_DEMO),
       params: SlugParams,
       response: { 200: WorkspaceResponse, ...keyedErrors },
       detail: {
@@ -92,7 +93,7 @@ export function workspaceRoutes(deps: AppDeps) {
       },
     )
     .get('/:slug/domains', ({ principal }) => ({ success: true, domains: principal.workspace.domains }), {
-      access: keyOrSession('read', { demoReads: true }),
+      access: keyOrSession('read', OPEN_TO_DEMO),
       params: SlugParams,
       response: { 200: DomainsResponse, ...keyedErrors },
       detail: {
@@ -130,7 +131,7 @@ export function workspaceRoutes(deps: AppDeps) {
         return { success: true, customFields: fields.map(toCustomFieldJson) };
       },
       {
-        access: keyOrSession('read', { demoReads: true }),
+        access: keyOrSession('read', OPEN_TO_DEMO),
         params: SlugParams,
         response: { 200: CustomFieldsResponse, ...keyedErrors },
         detail: {

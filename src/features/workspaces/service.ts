@@ -1,9 +1,10 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { AppError, notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { randomToken, sha256Hex } from '../../core/secrets.ts';
+import { randomToken } from '../../core/secrets.ts';
 import { isValidTimeZone } from '../../core/time.ts';
 import type { WorkingHours } from '../../core/slot-engine.ts';
+import { hashApiKey } from '../../platform/access/api-key.ts';
 import { normalizeDomain } from '../../platform/access/domains.ts';
 import {
   UniqueViolation,
@@ -92,7 +93,7 @@ function newApiKey(deps: Pick<AppDeps, 'clock'>, workspaceId: string, name: stri
     workspaceId,
     name,
     prefix: key.slice(0, API_KEY_PREFIX.length + 6),
-    hash: sha256Hex(key),
+    hash: hashApiKey(key),
     createdAt: deps.clock.now(),
     revokedAt: null,
     lastUsedAt: null,

@@ -3,6 +3,7 @@ import { toMajor } from '../../core/money.ts';
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { toCustomFieldJson } from './service.ts';
 import { isWidgetOriginAllowed } from '../../platform/access/domains.ts';
+import { DEMO_SLUG } from './demo-workspace.ts';
 import type { WidgetConfig, WidgetCustomField } from '../../core/widget-protocol.ts';
 
 /** The currency of a workspace without services: its widget shows no price anyway. */
@@ -55,7 +56,7 @@ export async function widgetConfig(deps: Pick<AppDeps, 'storage' | 'config'>, wo
       .sort((a, b) => a.name.localeCompare(b.name))
       .map(({ id, name }) => ({ id, name })),
     booking: {
-      allowed: origin === null || isWidgetOriginAllowed(origin, workspace, deps.config.SVC_PUBLIC_URL),
+      allowed: origin === null || workspace.slug === DEMO_SLUG || isWidgetOriginAllowed(origin, workspace, deps.config.SVC_PUBLIC_URL),
       captcha: captchaProvider && siteKey ? { provider: captchaProvider, siteKey } : null,
     },
   };

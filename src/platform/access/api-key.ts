@@ -4,7 +4,6 @@ import { constantTimeEqual, sha256Hex } from '../../core/secrets.ts';
 import type { ApiKeyRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 
 export const API_KEY_HEADER = 'x-svc-api-key';
-export const DEMO_SLUG = 'demo';
 
 export async function findWorkspace(deps: Pick<AppDeps, 'storage'>, slug: string): Promise<WorkspaceRecord> {
   const workspace = await deps.storage.getWorkspaceBySlug(slug);
@@ -12,9 +11,12 @@ export async function findWorkspace(deps: Pick<AppDeps, 'storage'>, slug: string
   return workspace;
 }
 
+/** What is stored of an API key, and what a presented key is looked up by: its SHA-256. */
+export const hashApiKey = (key: string) => sha256Hex(key);
+
 /** The live API key of this workspace that `presented` is, or null. */
 export async function findWorkspaceKey(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, presented: string): Promise<ApiKeyRecord | null> {
-  const hash = sha256Hex(presented);
+  const hash = hashApiKey(presented);
   const key = await deps.storage.findApiKeyByHash(hash);
   return key !== null && key.workspaceId === workspace.id && constantTimeEqual(key.hash, hash) ? key : null;
 }

@@ -1,4 +1,4 @@
-/** The capabilities a panel session can hold (decisions section 8); without either the panel is read-only. */
+/** What a panel session may change: without either the panel is read-only (reads need any session of the workspace). */
 export const CAPABILITIES = ['svc_manage_operations', 'svc_manage_settings'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -1,4 +1,4 @@
-import type { BrowserAccess } from './policy.ts';
+import type { WorkspacePolicy } from './policy.ts';
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { isWidgetOriginAllowed } from './domains.ts';
 
@@ -16,10 +16,10 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
  * Whether a page at `origin` may read the route's keyless answers; `workspace` null when the slug is unknown.
  * `publicUrl`: svc's own address, whose hosted booking pages are widget pages of every workspace.
  */
-export function browserMayRead(browsers: BrowserAccess, workspace: WorkspaceRecord | null, origin: string, publicUrl: string): boolean {
-  if (browsers === 'anyOrigin') return true;
-  if (browsers === 'none' || !workspace) return false;
-  return isWidgetOriginAllowed(origin, workspace, publicUrl);
+export function browserMayRead(policy: WorkspacePolicy, workspace: WorkspaceRecord | null, origin: string, publicUrl: string): boolean {
+  if (policy.browsers === 'anyOrigin') return true;
+  if (policy.browsers === 'none' || !workspace) return false;
+  return workspace.slug === policy.openWorkspace || isWidgetOriginAllowed(origin, workspace, publicUrl);
 }
 
 /** The answer to a preflight of a public route: 204, with CORS headers only for an origin that may read it. */

@@ -1,8 +1,7 @@
 import type { AppDeps } from '../app-deps.ts';
 import { constantTimeEqual, sha256Hex } from '../../core/secrets.ts';
 import type { HostCredentialRecord, PanelSessionRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { knownCapabilities } from './capabilities.ts';
-import type { Capability } from './policy.ts';
+import { knownCapabilities, type Capability } from './capabilities.ts';
 
 /** A live panel session, as its store knows it. */
 export interface PanelSession {
@@ -16,6 +15,18 @@ export interface HostCredentialGrant {
   id: string;
   workspaceId: string;
   origin: string;
+}
+
+/**
+ * The credential of `Authorization: <scheme> <credential>` (the scheme compared case-insensitively), or null
+ * when the header is absent, empty or of another scheme. The one parser of the header.
+ */
+export function authorizationCredential(header: string | null | undefined, scheme: 'Bearer' | 'SvcHost' | 'SvcPair'): string | null {
+  const value = header?.trim();
+  if (!value) return null;
+  const space = value.indexOf(' ');
+  if (space < 0 || value.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return null;
+  return value.slice(space + 1).trim() || null;
 }
 
 /**
@@ -45,7 +56,7 @@ export function credentialResolvers(deps: AppDeps): CredentialResolvers {
 }
 
 /** The live host credential `credential` is, or null. */
-export async function findHostCredential(deps: Pick<AppDeps, 'storage'>, credential: string): Promise<HostCredentialRecord | null> {
+async function findHostCredential(deps: Pick<AppDeps, 'storage'>, credential: string): Promise<HostCredentialRecord | null> {
   const hash = sha256Hex(credential);
   const record = await deps.storage.findHostCredential(hash);
   return record && constantTimeEqual(record.credentialHash, hash) ? record : null;

@@ -40,11 +40,10 @@ function originOf(url: string): string | null {
 
 /**
  * Whether a keyless widget call from a page at `origin` may book for `workspace` (decisions sections 7 and 11):
- * the demo workspace takes any origin; every workspace takes svc's own origin (`publicUrl`, its hosted booking
- * pages) and the hosts of its allowed domains.
+ * every workspace takes svc's own origin (`publicUrl`, its hosted booking pages) and the hosts of its allowed
+ * domains. (A workspace a route opens to everyone takes any origin: the access step decides that.)
  */
-export function isWidgetOriginAllowed(origin: string | null | undefined, workspace: { slug: string; domains: string[] }, publicUrl: string): boolean {
-  if (workspace.slug === 'demo') return true; // DEMO_SLUG; not imported: auth imports this module
+export function isWidgetOriginAllowed(origin: string | null | undefined, workspace: { domains: string[] }, publicUrl: string): boolean {
   if (!origin) return false;
   const own = originOf(publicUrl);
   return (own !== null && originOf(origin) === own) || isAllowedOrigin(origin, workspace.domains);

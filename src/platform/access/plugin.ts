@@ -5,12 +5,11 @@ import { rateLimitedError, rateLimitHeaders, rateLimitRules, RATE_LIMIT_WINDOW_M
 import { AppError, validation } from '../../core/errors.ts';
 import { browserMayRead, corsHeaders, preflightResponse } from './cors.ts';
 import { credentialResolvers, type CredentialResolvers } from './credentials.ts';
-import { recordPrincipal } from './macro.ts';
-import type { OpenPolicy, RateLimitRuleName } from './policy.ts';
+import { recordPrincipal, routeDeclarations } from './macro.ts';
+import { openRoute, type OpenPolicy, type RateLimitRuleName } from './policy.ts';
 import type { Principal } from './principal.ts';
 import { requestTarget } from './request-target.ts';
 import { resolvePrincipal } from './resolve.ts';
-import { RouteTable, type RouteMatch } from './route-table.ts';
 
 export interface AccessOptions {
   /** the app whose routes' declarations are enforced */
@@ -21,26 +20,36 @@ export interface AccessOptions {
   resolvers?: CredentialResolvers;
 }
 
+/** What the access step reads of the context of a request Elysia has routed. */
+interface RoutedContext {
+  request: Request;
+  /** the matched route's path as declared (`/api/v1/workspaces/:slug`), from Elysia */
+  route: string;
+  /** the route's path parameters, decoded by Elysia; null when a segment is not valid percent-encoding */
+  params: Record<string, string | null | undefined>;
+  set: { headers: Record<string, string | number> };
+}
+
+const routeNotFound = () => new AppError('NOT_FOUND', 'route not found');
+
 /**
- * The one access step of every request, run before routing and before the body is read: finds the route's
- * declared policy, resolves the principal (unknown slug → 404, then credential → 401/403), counts the request
- * against its rate-limit bucket (the key or session when it authenticates, else the client address), and
- * answers CORS from the same declaration. Handlers receive the principal through the `access` macro.
+ * The one access step of every request, run by Elysia on the route it matched, from that route's own
+ * declaration (src/platform/access/macro.ts): resolves the principal (unknown slug → 404, then credential →
+ * 401/403), counts the request against its rate-limit bucket (the key or session when it authenticates, else
+ * the client address), and answers CORS from the same declaration. Handlers receive the principal through the
+ * `access` macro.
+ *
+ * It runs as early as Elysia's lifecycle allows, before validation and before the body is read: `routes` (a
+ * global transform) serves every route mounted after it; `beforeBody` (a global parse hook) must be mounted
+ * after the routes that read their raw body (`parse: 'none'`, which a global parse hook would break) and
+ * before the JSON body parser, so that a route with a body is checked before that body is read.
+ * `preflights(app)` adds, once every route is mounted, the OPTIONS route of each path that answers CORS
+ * preflights from the declaration of the method the preflight asks for.
  */
-export function accessPlugin(deps: AppDeps, options: AccessOptions) {
+export function accessSteps(deps: AppDeps, options: AccessOptions) {
   const rules = rateLimitRules(deps.config);
   const resolvers = options.resolvers ?? credentialResolvers(deps);
-  let table: RouteTable | undefined;
-  let tableBuiltFrom = -1;
-  const routeTable = () => {
-    const routes = options.app().routes;
-    // Routes added after the first request (tests add some) join the table.
-    if (!table || tableBuiltFrom !== routes.length) {
-      table = new RouteTable(routes as never);
-      tableBuiltFrom = routes.length;
-    }
-    return table;
-  };
+  const declarations = routeDeclarations(options.app);
 
   /** Counts one request; throws 429 past the limit, else puts the rate-limit headers on the answer. */
   async function count(rule: RateLimitRuleName | null, identity: string, headers: Record<string, string | number>) {
@@ -51,32 +60,22 @@ export function accessPlugin(deps: AppDeps, options: AccessOptions) {
     Object.assign(headers, rateLimitHeaders(decision));
   }
 
-  return new Elysia({ name: 'access' }).onRequest(async (context) => {
+  const addressOf = (request: Request) => `ip:${clientAddress(request, deps.config.SVC_TRUST_PROXY)}`;
+
+  /** Requests whose access step ran: the parse hook runs it for a route with a body, the transform hook for the rest. */
+  const checked = new WeakSet<Request>();
+
+  async function step(context: RoutedContext) {
     const { request, set } = context;
-    const headers = set.headers as Record<string, string | number>;
-    const { path } = requestTarget(request.url);
-    const addressIdentity = `ip:${clientAddress(request, deps.config.SVC_TRUST_PROXY)}`;
-    const origin = request.headers.get('origin');
-
-    if (request.method === 'OPTIONS') {
-      const method = (request.headers.get('access-control-request-method') ?? '').toUpperCase();
-      const matched = routeTable().match(method, path);
-      const policy = matched?.policy ?? options.unmatched(path);
-      await count(policy.rateLimit, addressIdentity, headers);
-      if (!origin || !matched || 'malformed' in matched || policy.scope !== 'workspace' || policy.browsers === 'none') return;
-      const workspace = await deps.storage.getWorkspaceBySlug(matched.params.slug ?? '');
-      return preflightResponse(
-        origin,
-        method,
-        browserMayRead(policy.browsers, workspace, origin, deps.config.SVC_PUBLIC_URL),
-        headers as Record<string, string>,
-      );
-    }
-
-    const matched = routeTable().match(request.method, path);
-    const policy = matched?.policy ?? options.unmatched(path);
+    if (checked.has(request)) return;
+    checked.add(request);
+    const headers = set.headers;
+    const addressIdentity = addressOf(request);
+    // A route that declares nothing (tests add some) is open, as an unknown path would be.
+    const policy = declarations.policyOf(request.method, context.route) ?? options.unmatched(requestTarget(request.url).path);
     if (policy.scope === 'open') return count(policy.rateLimit, addressIdentity, headers);
 
+    const origin = request.headers.get('origin');
     let principal: Principal;
     try {
       principal = await resolvePrincipal(
@@ -85,7 +84,7 @@ export function accessPlugin(deps: AppDeps, options: AccessOptions) {
         policy,
         {
           method: request.method,
-          slug: slugOf(matched!),
+          slug: slugOf(context),
           headers: request.headers,
           addressIdentity,
           now: deps.clock.now(),
@@ -100,13 +99,60 @@ export function accessPlugin(deps: AppDeps, options: AccessOptions) {
     }
     await count(policy.rateLimit, principal.rateLimitIdentity, headers);
     if (origin && principal.kind === 'anonymous' && policy.browsers !== 'none') {
-      Object.assign(headers, corsHeaders(origin, browserMayRead(policy.browsers, principal.workspace, origin, deps.config.SVC_PUBLIC_URL)));
+      Object.assign(headers, corsHeaders(origin, browserMayRead(policy, principal.workspace, origin, deps.config.SVC_PUBLIC_URL)));
     }
-    recordPrincipal(context, policy, principal);
-  });
+    recordPrincipal(request, policy, principal);
+  }
+
+  /**
+   * The answer to `OPTIONS <path>` of a path some route declares: counted as the route the preflight asks for
+   * (`Access-Control-Request-Method`) would be, and 204 with CORS headers when that route is one a browser may
+   * call; else 404, as for any other OPTIONS request.
+   */
+  async function preflight(context: RoutedContext) {
+    const { request, set } = context;
+    const headers = set.headers;
+    const method = (request.headers.get('access-control-request-method') ?? '').toUpperCase();
+    // The OPTIONS route is this one: a preflight of a preflight asks for no declared route.
+    const policy = method === 'OPTIONS' ? undefined : declarations.policyOf(method, context.route);
+    await count((policy ?? options.unmatched(requestTarget(request.url).path)).rateLimit, addressOf(request), headers);
+    const origin = request.headers.get('origin');
+    if (!origin || policy?.scope !== 'workspace' || policy.browsers === 'none') throw routeNotFound();
+    const slug = context.params.slug;
+    const workspace = typeof slug === 'string' ? await deps.storage.getWorkspaceBySlug(slug) : null;
+    return preflightResponse(origin, method, browserMayRead(policy, workspace, origin, deps.config.SVC_PUBLIC_URL), headers as Record<string, string>);
+  }
+
+  return {
+    // The hooks name the context properties they read: Elysia provides only those (`route` among them).
+    routes: new Elysia({ name: 'access' }).onTransform({ as: 'global' }, ({ request, route, params, set }) => step({ request, route, params, set })),
+    beforeBody: new Elysia({ name: 'access-before-body' }).onParse({ as: 'global' }, async ({ request, route, params, set }) => {
+      await step({ request, route, params, set });
+    }),
+    /** Adds the OPTIONS route of every declared path that has none (call after every route is mounted). */
+    preflights(app: AnyElysia) {
+      for (const [path, byMethod] of declarations.byPath()) {
+        if (byMethod.has('OPTIONS') || path.includes('*')) continue;
+        app.options(path, ({ request, route, params, set }) => preflight({ request, route, params, set }), {
+          openAccess: openRoute(),
+          detail: { hide: true },
+        });
+      }
+    },
+  };
 }
 
-function slugOf(matched: RouteMatch): string | null {
-  if ('malformed' in matched) throw validation(`path segment ${matched.malformed} is not valid percent-encoding`);
-  return matched.params.slug ?? null;
+/** The decoded `:slug`; 400 when a path parameter of the route is not valid percent-encoding. */
+function slugOf(context: RoutedContext): string | null {
+  const params = context.params ?? {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === null) throw validation(`path segment ${rawSegment(context, name)} is not valid percent-encoding`);
+  }
+  return params.slug ?? null;
+}
+
+/** The raw segment of the request path where the route declares `:name`. */
+function rawSegment(context: RoutedContext, name: string): string {
+  const index = context.route.split('/').indexOf(`:${name}`);
+  return requestTarget(context.request.url).path.split('/')[index] ?? '';
 }

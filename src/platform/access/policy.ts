@@ -5,9 +5,7 @@
  * `security` entry of the operation.
  */
 
-/** What a panel session may change (decisions sections 8 and 12); reads need any session of the workspace. */
-export const CAPABILITIES = ['svc_manage_operations', 'svc_manage_settings'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+import type { Capability } from './capabilities.ts';
 
 /** Credentials a route accepts; the first one the request carries is the one checked. */
 export type CredentialKind = 'apiKey' | 'panelSession' | 'hostCredential';
@@ -17,8 +15,8 @@ export type RateLimitRuleName = 'v1' | 'panelLinking' | 'panelBootstrap';
 
 /**
  * Which browsers may read a keyless answer of the route (decisions section 7): `anyOrigin` (widget config),
- * `allowedDomains` (the workspace's widget domains; any origin on the demo workspace), or none (keyed routes
- * send no CORS headers, so a browser cannot use an API key).
+ * `allowedDomains` (the workspace's widget domains; any origin on the route's open workspace), or none (keyed
+ * routes send no CORS headers, so a browser cannot use an API key).
  */
 export type BrowserAccess = 'none' | 'anyOrigin' | 'allowedDomains';
 
@@ -28,9 +26,7 @@ export type KeylessAccess =
   | 'refused'
   /** allowed (the widget's public reads) */
   | 'allowed'
-  /** allowed on the demo workspace for GET, else 401 (decisions section 7) */
-  | 'demoReads'
-  /** allowed when `Origin` is an allowed widget domain (any origin on the demo workspace), else 403 DOMAIN_NOT_ALLOWED */
+  /** allowed when `Origin` is an allowed widget domain (any origin on the route's open workspace), else 403 DOMAIN_NOT_ALLOWED */
   | 'allowedOrigin';
 
 /** A route addressing one workspace: by the `:slug` path parameter, or by the host credential it carries. */
@@ -44,6 +40,11 @@ export interface WorkspacePolicy {
   readonly keyless: KeylessAccess;
   readonly browsers: BrowserAccess;
   readonly rateLimit: RateLimitRuleName;
+  /**
+   * The slug of a workspace the route opens to everyone (the demo's, declared where its routes are): its GET
+   * requests pass without a credential, and any origin may make its keyless calls. null: none.
+   */
+  readonly openWorkspace: string | null;
 }
 
 /** A route of no workspace (health checks, the OpenAPI document, payment pages): no credential. */
@@ -63,7 +64,7 @@ export function openRoute(rateLimit: RateLimitRuleName | null = null): OpenPolic
  * The widget's keyless reads of a workspace (config, availability). A credential, when one is presented, is
  * checked all the same (a wrong key is 401) and makes the call a backend call: no CORS headers.
  */
-export function publicRoute(browsers: Exclude<BrowserAccess, 'none'>): WorkspacePolicy {
+export function publicRoute(browsers: Exclude<BrowserAccess, 'none'>, options: Pick<KeyOrSessionOptions, 'openWorkspace'> = {}): WorkspacePolicy {
   return {
     scope: 'workspace',
     workspaceFrom: 'slug',
@@ -72,12 +73,13 @@ export function publicRoute(browsers: Exclude<BrowserAccess, 'none'>): Workspace
     keyless: 'allowed',
     browsers,
     rateLimit: 'v1',
+    openWorkspace: options.openWorkspace ?? null,
   };
 }
 
 export interface KeyOrSessionOptions {
-  /** GET requests of the demo workspace pass without a credential (decisions section 7) */
-  demoReads?: boolean;
+  /** the slug of a workspace opened to everyone (the demo's): see WorkspacePolicy.openWorkspace */
+  openWorkspace?: string;
   /** a request without a credential is a widget call: it must come from an allowed widget domain (createBooking) */
   keylessFromAllowedDomain?: boolean;
 }
@@ -87,7 +89,7 @@ export interface KeyOrSessionOptions {
  * (`read`: any session). Decisions section 12.
  */
 export function keyOrSession(need: 'read' | Capability, options: KeyOrSessionOptions = {}): WorkspacePolicy {
-  const keyless: KeylessAccess = options.keylessFromAllowedDomain ? 'allowedOrigin' : options.demoReads ? 'demoReads' : 'refused';
+  const keyless: KeylessAccess = options.keylessFromAllowedDomain ? 'allowedOrigin' : 'refused';
   return {
     scope: 'workspace',
     workspaceFrom: 'slug',
@@ -96,11 +98,12 @@ export function keyOrSession(need: 'read' | Capability, options: KeyOrSessionOpt
     keyless,
     browsers: keyless === 'allowedOrigin' ? 'allowedDomains' : 'none',
     rateLimit: 'v1',
+    openWorkspace: options.openWorkspace ?? null,
   };
 }
 
 /** The workspace's API key only. */
-export function workspaceKey(options: Pick<KeyOrSessionOptions, 'demoReads'> = {}): WorkspacePolicy {
+export function workspaceKey(options: Pick<KeyOrSessionOptions, 'openWorkspace'> = {}): WorkspacePolicy {
   return { ...keyOrSession('read', options), credentials: ['apiKey'] };
 }
 
@@ -114,6 +117,7 @@ export function hostCredential(rateLimit: RateLimitRuleName): WorkspacePolicy {
     keyless: 'refused',
     browsers: 'none',
     rateLimit,
+    openWorkspace: null,
   };
 }
 
@@ -127,7 +131,7 @@ const SECURITY_SCHEME: Record<CredentialKind, string> = { apiKey: 'apiKey', pane
 export function securityRequirements(policy: AccessPolicy): Record<string, string[]>[] {
   if (policy.scope === 'open' || policy.keyless === 'allowed') return [];
   const requirements: Record<string, string[]>[] = policy.credentials.map((kind) => ({ [SECURITY_SCHEME[kind]]: [] }));
-  // The demo workspace's keyless reads are an exception of one workspace, not the operation's rule.
+  // An open workspace's keyless reads are an exception of one workspace, not the operation's rule.
   if (policy.keyless === 'allowedOrigin') requirements.push({});
   return requirements;
 }

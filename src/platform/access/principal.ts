@@ -1,5 +1,6 @@
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
-import { CAPABILITIES, type Capability } from './policy.ts';
+import { CAPABILITIES, type Capability } from './capabilities.ts';
+import type { HostCredentialGrant } from './credentials.ts';
 
 /** Who is calling a workspace route, as resolved once per request from the route's policy. */
 export interface Principal {
@@ -13,6 +14,8 @@ export interface Principal {
   capabilities: ReadonlySet<Capability>;
   /** the bucket the request was counted in: the key, the session, or the client address */
   rateLimitIdentity: string;
+  /** the host credential that authenticated the request, with its stored hash, when `kind` is `hostCredential` */
+  hostCredential?: HostCredentialGrant & { credentialHash: string };
 }
 
 export const ALL_CAPABILITIES: ReadonlySet<Capability> = new Set(CAPABILITIES);

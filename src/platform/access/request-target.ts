@@ -38,12 +38,3 @@ export function routableUrl(url: string): string | null {
   if (elysiaStart >= 0 && elysiaPath === path) return null;
   return `http://localhost${path}${search}`;
 }
-
-/** Decodes a path segment; null when its percent-escapes are malformed. */
-export function decodeSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}

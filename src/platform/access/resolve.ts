@@ -1,10 +1,10 @@
-import { API_KEY_HEADER, DEMO_SLUG, findWorkspace, findWorkspaceKey, recordKeyUse } from './api-key.ts';
+import { API_KEY_HEADER, findWorkspace, findWorkspaceKey, recordKeyUse } from './api-key.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AppError, unauthorized } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/secrets.ts';
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { isWidgetOriginAllowed } from './domains.ts';
-import type { CredentialResolvers } from './credentials.ts';
+import { authorizationCredential, type CredentialResolvers } from './credentials.ts';
 import type { WorkspacePolicy } from './policy.ts';
 import { ALL_CAPABILITIES, NO_CAPABILITIES, type Principal } from './principal.ts';
 
@@ -19,13 +19,8 @@ export interface AccessRequest {
   now: number;
 }
 
-/** `Authorization: <scheme> <value>`, the scheme compared case-insensitively. */
-function authorization(headers: Headers, scheme: string): string | null {
-  const value = headers.get('authorization')?.trim();
-  if (!value) return null;
-  const space = value.indexOf(' ');
-  if (space < 0 || value.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return null;
-  return value.slice(space + 1).trim() || null;
+function authorization(headers: Headers, scheme: 'Bearer' | 'SvcHost'): string | null {
+  return authorizationCredential(headers.get('authorization'), scheme);
 }
 
 const missingCredential = () => unauthorized(`missing API key: send it in the ${API_KEY_HEADER} header`);
@@ -51,7 +46,13 @@ export async function resolvePrincipal(
     const grant = await resolvers.hostCredential(presented, request.now);
     const workspace = grant ? await deps.storage.getWorkspaceById(grant.workspaceId) : null;
     if (!grant || !workspace) throw unauthorized('invalid host credential');
-    return { workspace, kind: 'hostCredential', capabilities: NO_CAPABILITIES, rateLimitIdentity: identity(`host:${grant.id}`) };
+    return {
+      workspace,
+      kind: 'hostCredential',
+      capabilities: NO_CAPABILITIES,
+      rateLimitIdentity: identity(`host:${grant.id}`),
+      hostCredential: { ...grant, credentialHash: sha256Hex(presented) },
+    };
   }
 
   const workspace = await findWorkspace(deps, request.slug ?? '');
@@ -76,24 +77,20 @@ export async function resolvePrincipal(
   }
 
   const anonymous: Principal = { workspace, kind: 'anonymous', capabilities: NO_CAPABILITIES, rateLimitIdentity: request.addressIdentity };
+  const open = workspace.slug === policy.openWorkspace;
+  if (open && (request.method === 'GET' || request.method === 'HEAD')) return anonymous;
   switch (policy.keyless) {
     case 'allowed':
       return anonymous;
-    case 'demoReads':
-      if (workspace.slug === DEMO_SLUG && (request.method === 'GET' || request.method === 'HEAD')) return anonymous;
-      throw missingCredential();
     case 'allowedOrigin':
-      requireWidgetOrigin(workspace, request.headers.get('origin'), deps.config.SVC_PUBLIC_URL);
+      if (!open) requireWidgetOrigin(workspace, request.headers.get('origin'), deps.config.SVC_PUBLIC_URL);
       return anonymous;
     case 'refused':
       throw missingCredential();
   }
 }
 
-/**
- * A keyless booking must come from a page on an allowed widget domain or one of svc's own hosted pages (any
- * page for the demo workspace).
- */
+/** A keyless booking must come from a page on an allowed widget domain or one of svc's own hosted pages. */
 function requireWidgetOrigin(workspace: WorkspaceRecord, origin: string | null, publicUrl: string) {
   if (isWidgetOriginAllowed(origin, workspace, publicUrl)) return;
   throw new AppError(
