@@ -362,3 +362,55 @@ export const calendarFeeds = sqliteTable('calendar_feeds', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: integer('created_at').notNull(),
 });
+
+/**
+ * A provider's other calendars (docs/contract/calendars.md): a CalDAV account or an iCalendar URL, the
+ * calendars found behind it with the owner's choices (JSON), and its credentials sealed under SVC_SECRET.
+ */
+export const calendarConnections = sqliteTable(
+  'calendar_connections',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => providers.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    url: text('url'),
+    account: text('account'),
+    username: text('username'),
+    sealedSecret: text('sealed_secret'),
+    status: text('status').notNull(),
+    lastSyncedAt: integer('last_synced_at'),
+    lastError: text('last_error'),
+    failures: integer('failures').notNull(),
+    calendars: json<unknown>('calendars').notNull(),
+    syncState: json<unknown>('sync_state').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [index('calendar_connections_provider_idx').on(table.providerId)],
+);
+
+/** The busy times a sync read; `blocks` mirrors the calendar's choice so that a PATCH of it acts at once. */
+export const calendarBusyTimes = sqliteTable(
+  'calendar_busy_times',
+  {
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id').notNull(),
+    calendarId: text('calendar_id').notNull(),
+    start: integer('start').notNull(),
+    end: integer('end').notNull(),
+    uid: text('uid').notNull(),
+    blocks: bool('blocks').notNull(),
+  },
+  (table) => [
+    index('calendar_busy_times_provider_idx').on(table.providerId, table.start),
+    index('calendar_busy_times_connection_idx').on(table.connectionId, table.calendarId),
+  ],
+);

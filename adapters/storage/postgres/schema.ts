@@ -362,3 +362,55 @@ export const calendarFeeds = pgTable('calendar_feeds', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
 });
+
+/**
+ * A provider's other calendars (docs/contract/calendars.md): a CalDAV account or an iCalendar URL, the
+ * calendars found behind it with the owner's choices (JSON), and its credentials sealed under SVC_SECRET.
+ */
+export const calendarConnections = pgTable(
+  'calendar_connections',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => providers.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    url: text('url'),
+    account: text('account'),
+    username: text('username'),
+    sealedSecret: text('sealed_secret'),
+    status: text('status').notNull(),
+    lastSyncedAt: bigint('last_synced_at', { mode: 'number' }),
+    lastError: text('last_error'),
+    failures: integer('failures').notNull(),
+    calendars: json<unknown>('calendars').notNull(),
+    syncState: json<unknown>('sync_state').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('calendar_connections_provider_idx').on(table.providerId)],
+);
+
+/** The busy times a sync read; `blocks` mirrors the calendar's choice so that a PATCH of it acts at once. */
+export const calendarBusyTimes = pgTable(
+  'calendar_busy_times',
+  {
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id').notNull(),
+    calendarId: text('calendar_id').notNull(),
+    start: bigint('start', { mode: 'number' }).notNull(),
+    end: bigint('end', { mode: 'number' }).notNull(),
+    uid: text('uid').notNull(),
+    blocks: bool('blocks').notNull(),
+  },
+  (table) => [
+    index('calendar_busy_times_provider_idx').on(table.providerId, table.start),
+    index('calendar_busy_times_connection_idx').on(table.connectionId, table.calendarId),
+  ],
+);

@@ -1,4 +1,5 @@
 import type { BookingStore } from './booking-store.ts';
+import type { CalendarStore } from './calendar-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
 import type { MailStore } from './mail-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
@@ -18,6 +19,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
  */
 
 export * from './booking-store.ts';
+export * from './calendar-store.ts';
 export * from './catalogue-store.ts';
 export * from './mail-entry.ts';
 export * from './mail-store.ts';
@@ -45,4 +47,5 @@ export interface Storage
     OutboxStore,
     MailStore,
     PanelStore,
-    PanelSessionStore {}
+    PanelSessionStore,
+    CalendarStore {}
