@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { calendarConnector } from '../adapters/calendar/index.ts';
 import { memoryRateLimiter } from '../adapters/ratelimit/memory.ts';
 import { openPayments } from '../adapters/payments/index.ts';
 import { libsqlStorage } from '../adapters/storage/libsql/index.ts';
@@ -37,6 +38,7 @@ export async function renderPanelSchema(): Promise<string> {
     logger: silentLogger,
     rateLimiter: memoryRateLimiter(),
     payments: openPayments({ ...config, SVC_PAYMENTS: 'none' }),
+    calendars: calendarConnector({ allowPrivate: false }),
   });
   const document = buildOpenApiDocument(app, API_PREFIX, {
     publicUrl: config.SVC_PUBLIC_URL,

@@ -13,6 +13,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from './platform/openapi/d
 import { DOCS_PAGE } from './platform/openapi/docs-page.ts';
 import { AppError, errorBody } from './core/errors.ts';
 import { bookingRoutes } from './features/bookings/index.ts';
+import { calendarRoutes } from './features/calendars/index.ts';
 import { availabilityRoutes } from './features/scheduling/index.ts';
 import { hoursRoutes } from './features/scheduling/index.ts';
 import { serviceRoutes } from './features/services/index.ts';
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(workspaceRoutes(deps))
     .use(serviceRoutes(deps))
     .use(calendarFeedRoutes(deps))
+    .use(calendarRoutes(deps))
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))

@@ -1,3 +1,4 @@
+import { calendarConnector } from '../adapters/calendar/index.ts';
 import type { AppDeps } from './platform/app-deps.ts';
 import { createAvailabilityCache, invalidateOnStorageChanges } from './features/scheduling/index.ts';
 import type { Storage } from './ports/storage/index.ts';
@@ -5,7 +6,9 @@ import { withReadCache } from './platform/storage-effects/read-cache.ts';
 import { signalOutboxWrites } from './features/webhooks/index.ts';
 
 /** What buildDeps assembles: the adapters and the process's clock and logger. */
-export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache'> {
+export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache' | 'calendars'> {
+  /** the calendar adapters; default: CalDAV and iCalendar URLs under the config's fetch rules */
+  calendars?: AppDeps['calendars'];
   /** the storage adapter as opened; buildDeps subscribes the caches to its changes and puts the read cache on it */
   storage: Storage;
   /** called after every committed write that added webhook messages or mails (svc serve wakes the delivery loop) */
@@ -24,10 +27,15 @@ export const AVAILABILITY_CACHE_MS = 1000;
  * too). The caches run on `parts.clock`.
  */
 export function buildDeps(parts: DepsParts): AppDeps {
-  const { storage: adapter, onOutboxWrite, ...rest } = parts;
+  const { storage: adapter, onOutboxWrite, calendars, ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
   invalidateOnStorageChanges(adapter, availabilityCache);
   if (onOutboxWrite) signalOutboxWrites(adapter, onOutboxWrite);
   const storage = withReadCache(adapter, { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
-  return { ...rest, storage, availabilityCache };
+  return {
+    ...rest,
+    storage,
+    availabilityCache,
+    calendars: calendars ?? calendarConnector({ allowPrivate: parts.config.SVC_CALENDAR_ALLOW_PRIVATE }),
+  };
 }

@@ -5,6 +5,7 @@
  *
  *   bun scripts/bench/widget.ts [--runs 20]
  */
+import { calendarConnector } from '../../adapters/calendar/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,15 @@ const storage = libsqlStorage(`file:${join(dir, 'svc.db')}`);
 await storage.migrate();
 const listen = (hostname: string, fetch: (request: Request) => Response | Promise<Response>) => Bun.serve({ hostname, port: 0, fetch });
 const config = parseConfig({ SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0123', SVC_DEMO: true });
-const deps: AppDeps = { storage, config, clock: systemClock, logger: silentLogger, rateLimiter: memoryRateLimiter(), payments: openPayments(config) };
+const deps: AppDeps = {
+  storage,
+  config,
+  clock: systemClock,
+  logger: silentLogger,
+  rateLimiter: memoryRateLimiter(),
+  payments: openPayments(config),
+  calendars: calendarConnector({ allowPrivate: false }),
+};
 await ensureDemoWorkspace(deps);
 const app = createApp(deps);
 const svc = listen('127.0.0.1', (request) => app.handle(request));

@@ -3,6 +3,12 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   CAPTCHA_FAILED: 400,
   SERVICE_NOT_FOUND: 400,
+  /** a calendar server refused the credentials (docs/contract/calendars.md §2) */
+  CALENDAR_AUTH_FAILED: 400,
+  /** a calendar URL could not be reached, or is not a calendar (docs/contract/calendars.md §2) */
+  CALENDAR_UNREACHABLE: 400,
+  /** a feature this server has not been set up for (a calendar kind without its client id and secret) */
+  NOT_CONFIGURED: 400,
   UNAUTHORIZED: 401,
   DOMAIN_NOT_ALLOWED: 403,
   FORBIDDEN: 403,

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { LoadingCache } from '../core/loading-cache.ts';
+import type { CalendarConnector } from '../ports/calendar.ts';
 import type { PaymentProvider } from '../ports/payments.ts';
 import type { RateLimiter } from '../ports/ratelimit.ts';
 import type { Storage } from '../ports/storage/index.ts';
@@ -15,6 +16,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** SVC_PAYMENTS: how a sum due at booking is collected (adapters/payments) */
   payments: PaymentProvider;
+  /** a provider's other calendars (CalDAV, iCalendar URLs), fetched under SVC_CALENDAR_ALLOW_PRIVATE's rules */
+  calendars: CalendarConnector;
   /** computed availability kept between requests (without it every request computes) */
   availabilityCache?: LoadingCache;
 }

@@ -36,6 +36,7 @@ export const ConfigSchema = t.Object({
     description: 'seconds between webhook attempts, comma-separated',
   }),
   SVC_WEBHOOK_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow webhook URLs on loopback/private addresses' }),
+  SVC_CALENDAR_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow calendar URLs on loopback/private addresses' }),
   SVC_RATE_LIMIT: t.Integer({ minimum: 1, default: 120, description: 'v1 requests per minute per API key (per client IP without a key)' }),
   SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),

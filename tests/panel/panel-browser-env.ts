@@ -6,6 +6,7 @@ import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/platform/config.ts';
 import { startBackground } from '../../src/scheduler/index.ts';
+import { calendarConnector } from '../../adapters/calendar/index.ts';
 import type { AppDeps } from '../../src/platform/app-deps.ts';
 import { createPairingCode } from '../../src/features/panel/pairing.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -85,6 +86,7 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
     logger: createLogger('debug', (line) => logLines.push(line)),
     rateLimiter: memoryRateLimiter(),
     payments: openPayments({ ...config, SVC_PAYMENTS: 'none' }),
+    calendars: calendarConnector({ allowPrivate: false }),
   };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   secrets.add(apiKey);

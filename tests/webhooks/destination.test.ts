@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { checkDestination, nonPublicRange, systemResolver } from '../../src/features/webhooks/destination.ts';
+import { checkDestination, nonPublicRange, systemResolver } from '../../src/platform/destination.ts';
 
 describe('nonPublicRange', () => {
   const cases: [string, string | null][] = [

@@ -5,6 +5,7 @@ import { openPayments } from '../../adapters/payments/index.ts';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp } from '../../src/app.ts';
 import { parseConfig, type Config } from '../../src/platform/config.ts';
+import { calendarConnector } from '../../adapters/calendar/index.ts';
 import type { AppDeps } from '../../src/platform/app-deps.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { silentLogger } from '../../src/platform/logger.ts';
@@ -72,6 +73,7 @@ export async function startBrowserEnv(options: { config?: Record<string, unknown
     logger: silentLogger,
     rateLimiter: memoryRateLimiter(),
     payments: openPayments({ ...config, SVC_PAYMENTS: options.payments ?? 'none' }),
+    calendars: calendarConnector({ allowPrivate: false }),
   };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   const allowed = (await db.storage.updateWorkspace(workspace.id, { domains: [ALLOWED_HOST] }, Date.now()))!;

@@ -77,5 +77,17 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX `bookings_status_start_idx` ON `bookings` (`status`,`start_time`);",
       "ALTER TABLE `payments` ADD `checkout_url` text;"
     ]
+  },
+  {
+    "tag": "0003_flimsy_jocasta",
+    "hash": "439b391006d843d7f46c139f4f8c4c8fba7cc58a09ebeba3dfac09c97beebd09",
+    "folderMillis": 1795709984718,
+    "statements": [
+      "CREATE TABLE `calendar_busy_times` (\n\t`connection_id` text NOT NULL,\n\t`provider_id` text NOT NULL,\n\t`calendar_id` text NOT NULL,\n\t`start` integer NOT NULL,\n\t`end` integer NOT NULL,\n\t`uid` text NOT NULL,\n\t`blocks` integer NOT NULL,\n\tFOREIGN KEY (`connection_id`) REFERENCES `calendar_connections`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `calendar_busy_times_provider_idx` ON `calendar_busy_times` (`provider_id`,`start`);",
+      "CREATE INDEX `calendar_busy_times_connection_idx` ON `calendar_busy_times` (`connection_id`,`calendar_id`);",
+      "CREATE TABLE `calendar_connections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`provider_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`name` text NOT NULL,\n\t`url` text,\n\t`account` text,\n\t`username` text,\n\t`sealed_secret` text,\n\t`status` text NOT NULL,\n\t`last_synced_at` integer,\n\t`last_error` text,\n\t`failures` integer NOT NULL,\n\t`calendars` text NOT NULL,\n\t`sync_state` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `calendar_connections_provider_idx` ON `calendar_connections` (`provider_id`);"
+    ]
   }
 ];

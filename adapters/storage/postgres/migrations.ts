@@ -93,5 +93,20 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE UNIQUE INDEX \"bookings_manage_token_idx\" ON \"bookings\" USING btree (\"manage_token_hash\");",
       "CREATE INDEX \"bookings_status_start_idx\" ON \"bookings\" USING btree (\"status\",\"start_time\");"
     ]
+  },
+  {
+    "tag": "0003_mysterious_kid_colt",
+    "hash": "b58c07bd47cf0e0619637dc1970da78b891e4a21f31d3e828f9782952681063e",
+    "folderMillis": 1795709985589,
+    "statements": [
+      "CREATE TABLE \"calendar_busy_times\" (\n\t\"connection_id\" text NOT NULL,\n\t\"provider_id\" text NOT NULL,\n\t\"calendar_id\" text NOT NULL,\n\t\"start\" bigint NOT NULL,\n\t\"end\" bigint NOT NULL,\n\t\"uid\" text NOT NULL,\n\t\"blocks\" boolean NOT NULL\n);",
+      "CREATE TABLE \"calendar_connections\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"provider_id\" text NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"url\" text,\n\t\"account\" text,\n\t\"username\" text,\n\t\"sealed_secret\" text,\n\t\"status\" text NOT NULL,\n\t\"last_synced_at\" bigint,\n\t\"last_error\" text,\n\t\"failures\" integer NOT NULL,\n\t\"calendars\" jsonb NOT NULL,\n\t\"sync_state\" jsonb NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);",
+      "ALTER TABLE \"calendar_busy_times\" ADD CONSTRAINT \"calendar_busy_times_connection_id_calendar_connections_id_fk\" FOREIGN KEY (\"connection_id\") REFERENCES \"calendar_connections\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"calendar_connections\" ADD CONSTRAINT \"calendar_connections_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"calendar_connections\" ADD CONSTRAINT \"calendar_connections_provider_id_providers_id_fk\" FOREIGN KEY (\"provider_id\") REFERENCES \"providers\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"calendar_busy_times_provider_idx\" ON \"calendar_busy_times\" USING btree (\"provider_id\",\"start\");",
+      "CREATE INDEX \"calendar_busy_times_connection_idx\" ON \"calendar_busy_times\" USING btree (\"connection_id\",\"calendar_id\");",
+      "CREATE INDEX \"calendar_connections_provider_idx\" ON \"calendar_connections\" USING btree (\"provider_id\");"
+    ]
   }
 ];

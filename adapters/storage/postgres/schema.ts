@@ -22,6 +22,8 @@ export const {
   rateLimits,
   mailMessages,
   calendarFeeds,
+  calendarConnections,
+  calendarBusyTimes,
 } = defineSchema({
   table: pgTable,
   text: (name) => text(name),
@@ -33,3 +35,4 @@ export const {
   uniqueIndex,
   primaryKey,
 });
+

@@ -95,6 +95,17 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   findCalendarFeed: read,
   listProviderBookings: read,
 
+  // A provider's calendar connections and their busy times: they move availability.
+  createCalendarConnection: ([connection]) => [{ kind: 'calendars', workspaceId: connection.workspaceId }],
+  getCalendarConnection: read,
+  listCalendarConnections: read,
+  listAllCalendarConnections: read,
+  updateCalendarConnection: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }] : []),
+  chooseCalendars: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }] : []),
+  deleteCalendarConnection: ([workspaceId], removed) => (removed ? [{ kind: 'calendars', workspaceId }] : []),
+  storeCalendarSync: (_args, stored) => (stored ? [{ kind: 'calendars', workspaceId: stored.workspaceId }] : []),
+  busyTimesFor: read,
+
   // The panel: pairing, sessions, linked origins, key listing.
   createPairingCode: none,
   consumePairingCode: none,

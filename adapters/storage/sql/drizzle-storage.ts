@@ -1,5 +1,6 @@
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import { bookingQueries } from './bookings.ts';
+import { calendarQueries } from './calendars.ts';
 import { catalogueQueries } from './catalogue.ts';
 import { announcingChanges } from './changes.ts';
 import type { Dialect } from './dialect.ts';
@@ -27,5 +28,6 @@ export function drizzleStorage(dialect: Dialect): Storage {
     ...mailQueries(dialect),
     ...panelQueries(dialect),
     ...panelSessionQueries(dialect),
+    ...calendarQueries(dialect),
   });
 }

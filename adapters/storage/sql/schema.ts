@@ -457,6 +457,58 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     createdAt: epoch('created_at').notNull(),
   });
 
+  /**
+   * A provider's other calendars (docs/contract/calendars.md): a CalDAV account or an iCalendar URL, the
+   * calendars found behind it with the owner's choices (JSON), and its credentials sealed under SVC_SECRET.
+   */
+  const calendarConnections = table(
+    'calendar_connections',
+    {
+      id: text('id').primaryKey(),
+      workspaceId: text('workspace_id')
+        .notNull()
+        .references(() => workspaces.id, { onDelete: 'cascade' }),
+      providerId: text('provider_id')
+        .notNull()
+        .references(() => providers.id, { onDelete: 'cascade' }),
+      kind: text('kind').notNull(),
+      name: text('name').notNull(),
+      url: text('url'),
+      account: text('account'),
+      username: text('username'),
+      sealedSecret: text('sealed_secret'),
+      status: text('status').notNull(),
+      lastSyncedAt: epoch('last_synced_at'),
+      lastError: text('last_error'),
+      failures: integer('failures').notNull(),
+      calendars: json('calendars').$type<unknown>().notNull(),
+      syncState: json('sync_state').$type<unknown>().notNull(),
+      createdAt: epoch('created_at').notNull(),
+      updatedAt: epoch('updated_at').notNull(),
+    },
+    (table) => [index('calendar_connections_provider_idx').on(table.providerId)],
+  );
+
+  /** The busy times a sync read; `blocks` mirrors the calendar's choice so that a PATCH of it acts at once. */
+  const calendarBusyTimes = table(
+    'calendar_busy_times',
+    {
+      connectionId: text('connection_id')
+        .notNull()
+        .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+      providerId: text('provider_id').notNull(),
+      calendarId: text('calendar_id').notNull(),
+      start: epoch('start').notNull(),
+      end: epoch('end').notNull(),
+      uid: text('uid').notNull(),
+      blocks: boolean('blocks').notNull(),
+    },
+    (table) => [
+      index('calendar_busy_times_provider_idx').on(table.providerId, table.start),
+      index('calendar_busy_times_connection_idx').on(table.connectionId, table.calendarId),
+    ],
+  );
+
   return {
     settings,
     workspaces,
@@ -477,6 +529,8 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     rateLimits,
     mailMessages,
     calendarFeeds,
+    calendarConnections,
+    calendarBusyTimes,
   };
 }
 

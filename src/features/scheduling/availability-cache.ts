@@ -27,6 +27,7 @@ const MOVES_AVAILABILITY: Record<StorageChangeKind, boolean> = {
   providers: true,
   'custom-fields': false,
   bookings: true,
+  calendars: true,
   outbox: false,
 };
 

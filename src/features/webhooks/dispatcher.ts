@@ -6,7 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
 import type { AttemptOutcome, Storage, WebhookMessageRecord, WebhookRecord } from '../../ports/storage/index.ts';
 import { DELIVERY_TIMEOUT_MS, planOutcome, sendAttempt, type AttemptResult } from './delivery.ts';
-import { checkDestination, deliveryAddress, systemResolver, type Resolver } from './destination.ts';
+import { checkDestination, deliveryAddress, systemResolver, type Resolver } from '../../platform/destination.ts';
 import { WEBHOOK_TEST_EVENT } from './events.ts';
 import { openSigningSecret } from '../../platform/sealed-secrets.ts';
 

@@ -3,7 +3,7 @@ import { AppError, notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isoTime } from '../../core/models.ts';
 import type { DeliveryAttemptRecord, WebhookPatch, WebhookRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { checkDestination, type Resolver } from './destination.ts';
+import { checkDestination, type Resolver } from '../../platform/destination.ts';
 import { testEvent, WEBHOOK_EVENT_TYPES } from './events.ts';
 import { DEFAULT_DELIVERIES_PAGE, type DeliveryJson, type WebhookCreate, type WebhookJson, type WebhookPatchBody } from './model.ts';
 import { newSigningSecret, sealSigningSecret } from '../../platform/sealed-secrets.ts';

@@ -29,6 +29,7 @@ const TAGS = [
   { name: 'Workspaces', description: 'Workspace settings, allowed widget domains and the custom fields of the booking form.' },
   { name: 'Services', description: 'What can be booked: duration, price, capacity, notice and buffers.' },
   { name: 'Providers', description: 'Who or what is booked: staff, rooms, any bookable resource.' },
+  { name: 'Calendars', description: "A provider's other calendars (CalDAV, iCalendar URLs): their events block times." },
   { name: 'Working hours', description: 'Weekly hours and date exceptions of the workspace and of each provider.' },
   { name: 'Availability', description: 'Bookable times, computed from services, working hours and existing bookings. Public.' },
   { name: 'Bookings', description: 'Bookings and their lifecycle.' },
@@ -92,6 +93,8 @@ function withGlobalResponses(operation: Record<string, any>, { rateLimit }: Open
   for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, any][]) {
     const description = Number(status) >= 400 ? errorResponseDescription(Number(status), operation.description) : response.description;
     responses[status] = { ...response, description, headers: { ...response.headers, ...RATE_LIMIT_HEADERS } };
+    // A 204 has no body: the framework's `t.Void()` would come out as a content entry.
+    if (status === '204') delete responses[status].content;
   }
   if (operation.requestBody) {
     responses['413'] = { description: `Error PAYLOAD_TOO_LARGE: the request body is over ${KIB}`, headers: RATE_LIMIT_HEADERS, content: errorContent };

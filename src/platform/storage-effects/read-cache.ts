@@ -16,6 +16,7 @@ const STALES_CATALOGUE: Record<StorageChangeKind, boolean> = {
   providers: true,
   'custom-fields': true,
   bookings: false,
+  calendars: false,
   outbox: false,
 };
 

@@ -17,6 +17,8 @@ export type StorageChange =
   | { kind: 'custom-fields'; workspaceId: string }
   /** a booking of the workspace may have been added, moved or changed status */
   | { kind: 'bookings'; workspaceId: string }
+  /** a provider's calendar connections, the calendars that block, or the busy times read from them changed */
+  | { kind: 'calendars'; workspaceId: string }
   /** webhook messages or mails may have been written to the outbox (every booking change says so) and wait to be sent */
   | { kind: 'outbox' };
 

@@ -1,4 +1,5 @@
 import type { BookingStore } from './booking-store.ts';
+import type { CalendarStore } from './calendar-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
 import type { StorageChanges } from './changes.ts';
 import type { MailStore } from './mail-store.ts';
@@ -20,6 +21,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
  */
 
 export * from './booking-store.ts';
+export * from './calendar-store.ts';
 export * from './catalogue-store.ts';
 export * from './changes.ts';
 export * from './mail-entry.ts';
@@ -49,4 +51,5 @@ export interface Storage
     MailStore,
     PanelStore,
     PanelSessionStore,
+    CalendarStore,
     StorageChanges {}

@@ -2,10 +2,11 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 /*
- * Where a webhook may send: public addresses only, unless SVC_WEBHOOK_ALLOW_PRIVATE is set. A webhook URL is
- * chosen by whoever holds an API key; without this check it would make the server call its own loopback,
- * the cloud metadata service (169.254.169.254) or hosts on the private network (SSRF). The check runs when a
- * URL is set and again before every delivery, since a name may resolve differently later.
+ * Where svc may send a request whose URL a user chose (a webhook, a calendar): public addresses only, unless
+ * SVC_WEBHOOK_ALLOW_PRIVATE (webhooks) or SVC_CALENDAR_ALLOW_PRIVATE (calendars) is set. Such a URL is chosen by
+ * whoever holds an API key; without this check it would make the server call its own loopback, the cloud
+ * metadata service (169.254.169.254) or hosts on the private network (SSRF). The check runs when a URL is set
+ * and again before every request, since a name may resolve differently later.
  */
 
 /** Resolves a host name to every address it has. */

@@ -1,0 +1,166 @@
+import { and, asc, eq, gt, inArray, lt, ne, notInArray } from 'drizzle-orm';
+import type {
+  CalendarConnectionKind,
+  CalendarConnectionRecord,
+  CalendarConnectionStatus,
+  CalendarStore,
+  ConnectedCalendar,
+} from '../../../src/ports/storage/index.ts';
+import type { Dialect, Row, Tx } from './dialect.ts';
+
+function toConnection(row: Row<'calendarConnections'>): CalendarConnectionRecord {
+  return {
+    ...row,
+    kind: row.kind as CalendarConnectionKind,
+    status: row.status as CalendarConnectionStatus,
+    calendars: row.calendars as ConnectedCalendar[],
+    syncState: row.syncState as Record<string, string | null>,
+  };
+}
+
+/** Rows of busy times inserted per statement (Postgres allows 65 535 parameters; a row has 7). */
+const INSERT_CHUNK = 1000;
+
+/** A provider's calendar connections and their stored busy times on either SQL dialect. */
+export function calendarQueries(dialect: Dialect): CalendarStore {
+  const { db, tables: t } = dialect;
+  const c = t.calendarConnections;
+  const b = t.calendarBusyTimes;
+
+  async function locked(tx: Tx, id: string): Promise<CalendarConnectionRecord | null> {
+    const [row] = await tx.select().from(c).where(eq(c.id, id));
+    return row ? toConnection(row) : null;
+  }
+
+  /** Makes the stored busy times of each calendar block or not as the calendar does. */
+  async function mirrorBlocks(tx: Tx, connection: CalendarConnectionRecord) {
+    for (const calendar of connection.calendars) {
+      await tx
+        .update(b)
+        .set({ blocks: calendar.blocks })
+        .where(and(eq(b.connectionId, connection.id), eq(b.calendarId, calendar.id), ne(b.blocks, calendar.blocks)));
+    }
+  }
+
+  return {
+    async createCalendarConnection(connection) {
+      await db.insert(c).values(connection);
+    },
+
+    async getCalendarConnection(workspaceId, providerId, id) {
+      const [row] = await db
+        .select()
+        .from(c)
+        .where(and(eq(c.workspaceId, workspaceId), eq(c.providerId, providerId), eq(c.id, id)));
+      return row ? toConnection(row) : null;
+    },
+
+    async listCalendarConnections(workspaceId, providerId) {
+      const rows = await db
+        .select()
+        .from(c)
+        .where(and(eq(c.workspaceId, workspaceId), eq(c.providerId, providerId)))
+        .orderBy(asc(c.createdAt), asc(c.id));
+      return rows.map(toConnection);
+    },
+
+    async listAllCalendarConnections() {
+      const rows = await db.select().from(c).orderBy(asc(c.createdAt), asc(c.id));
+      return rows.map(toConnection);
+    },
+
+    async updateCalendarConnection(id, patch, now) {
+      const [row] = await db
+        .update(c)
+        .set({ ...patch, updatedAt: now })
+        .where(eq(c.id, id))
+        .returning();
+      return row ? toConnection(row) : null;
+    },
+
+    chooseCalendars(id, choices, now) {
+      return dialect.write(async (tx) => {
+        const connection = await locked(tx, id);
+        if (!connection) return null;
+        const byId = new Map(choices.map((choice) => [choice.id, choice]));
+        const calendars = connection.calendars.map((calendar) => {
+          const choice = byId.get(calendar.id);
+          return choice ? { ...calendar, blocks: choice.blocks ?? calendar.blocks, writes: choice.writes ?? calendar.writes } : calendar;
+        });
+        const writer = calendars.find((calendar) => calendar.writes && byId.get(calendar.id)?.writes === true);
+        const final = writer ? calendars.map((calendar) => ({ ...calendar, writes: calendar === writer })) : calendars;
+        if (writer) {
+          // The provider's other connections give up their write calendar, in the same transaction.
+          const others = await tx
+            .select()
+            .from(c)
+            .where(and(eq(c.providerId, connection.providerId), ne(c.id, id)));
+          for (const other of others.map(toConnection)) {
+            if (!other.calendars.some((calendar) => calendar.writes)) continue;
+            await tx
+              .update(c)
+              .set({ calendars: other.calendars.map((calendar) => ({ ...calendar, writes: false })), updatedAt: now })
+              .where(eq(c.id, other.id));
+          }
+        }
+        const [row] = await tx.update(c).set({ calendars: final, updatedAt: now }).where(eq(c.id, id)).returning();
+        const updated = toConnection(row!);
+        await mirrorBlocks(tx, updated);
+        return updated;
+      });
+    },
+
+    async deleteCalendarConnection(workspaceId, providerId, id) {
+      return dialect.write(async (tx) => {
+        await tx.delete(b).where(eq(b.connectionId, id));
+        const deleted = await tx
+          .delete(c)
+          .where(and(eq(c.workspaceId, workspaceId), eq(c.providerId, providerId), eq(c.id, id)))
+          .returning({ id: c.id });
+        return deleted.length > 0;
+      });
+    },
+
+    storeCalendarSync(id, patch, busy, now) {
+      return dialect.write(async (tx) => {
+        const connection = await locked(tx, id);
+        if (!connection) return null;
+        const [row] = await tx
+          .update(c)
+          .set({ ...patch, updatedAt: now })
+          .where(eq(c.id, id))
+          .returning();
+        const updated = toConnection(row!);
+        if (patch.calendars) {
+          const kept = updated.calendars.map((calendar) => calendar.id);
+          await tx.delete(b).where(kept.length > 0 ? and(eq(b.connectionId, id), notInArray(b.calendarId, kept)) : eq(b.connectionId, id));
+        }
+        const blocks = new Map(updated.calendars.map((calendar) => [calendar.id, calendar.blocks]));
+        for (const { calendarId, intervals } of busy) {
+          await tx.delete(b).where(and(eq(b.connectionId, id), eq(b.calendarId, calendarId)));
+          const rows = intervals.map((interval) => ({
+            connectionId: id,
+            providerId: updated.providerId,
+            calendarId,
+            start: interval.start,
+            end: interval.end,
+            uid: interval.uid,
+            blocks: blocks.get(calendarId) ?? false,
+          }));
+          for (let index = 0; index < rows.length; index += INSERT_CHUNK) await tx.insert(b).values(rows.slice(index, index + INSERT_CHUNK));
+        }
+        await mirrorBlocks(tx, updated);
+        return updated;
+      });
+    },
+
+    async busyTimesFor(providerIds, from, to) {
+      if (providerIds.length === 0) return [];
+      return db
+        .select({ providerId: b.providerId, connectionId: b.connectionId, calendarId: b.calendarId, start: b.start, end: b.end, uid: b.uid })
+        .from(b)
+        .where(and(inArray(b.providerId, providerIds), eq(b.blocks, true), gt(b.end, from), lt(b.start, to)))
+        .orderBy(asc(b.start), asc(b.end), asc(b.uid));
+    },
+  };
+}

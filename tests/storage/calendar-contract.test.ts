@@ -1,0 +1,198 @@
+import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { newId } from '../../src/core/ids.ts';
+import type { CalendarConnectionRecord, ProviderRecord, Storage, WorkspaceRecord } from '../../src/ports/storage/index.ts';
+import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
+import { aProvider, aWorkspace } from './contract/fixtures.ts';
+
+/*
+ * The calendar part of the storage contract (src/ports/storage/calendar-store.ts), run unchanged on libSQL and
+ * Postgres: connections, the choice of blocking and write calendars, and the busy times a sync stores.
+ */
+
+const T0 = Date.parse('2030-03-04T09:00:00.000Z');
+const HOUR = 3_600_000;
+const DATABASE_TIMEOUT_MS = 30_000;
+
+function aConnection(ws: WorkspaceRecord, prv: ProviderRecord, overrides: Partial<CalendarConnectionRecord> = {}): CalendarConnectionRecord {
+  return {
+    id: newId('cal'),
+    workspaceId: ws.id,
+    providerId: prv.id,
+    kind: 'caldav',
+    name: 'dav.example.com',
+    url: 'https://dav.example.com/alex/',
+    account: 'alex',
+    username: 'alex',
+    sealedSecret: 'v1.sealed',
+    status: 'ok',
+    lastSyncedAt: T0,
+    lastError: null,
+    failures: 0,
+    calendars: [
+      { id: 'https://dav.example.com/alex/work/', name: 'Work', blocks: true, writes: false, readOnly: false },
+      { id: 'https://dav.example.com/alex/home/', name: 'Home', blocks: true, writes: false, readOnly: false },
+    ],
+    syncState: {},
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+const WORK = 'https://dav.example.com/alex/work/';
+const HOME = 'https://dav.example.com/alex/home/';
+const busy = (startHour: number, hours: number, uid: string) => ({ start: T0 + startHour * HOUR, end: T0 + (startHour + hours) * HOUR, uid });
+
+describeEachAdapter('calendar storage contract', (adapter) => {
+  let db: TestDatabase;
+  let storage: Storage;
+  let ws: WorkspaceRecord;
+  let prv: ProviderRecord;
+
+  beforeEach(async () => {
+    db = await createTestDatabase(adapter);
+    storage = db.storage;
+    ws = aWorkspace();
+    await storage.createWorkspace(ws);
+    prv = aProvider(ws);
+    await storage.createProvider(prv);
+  }, DATABASE_TIMEOUT_MS);
+
+  afterEach(async () => {
+    await db.drop();
+  }, DATABASE_TIMEOUT_MS);
+
+  test('a created connection reads back whole, by its provider only, and lists oldest first', async () => {
+    const first = aConnection(ws, prv);
+    const second = aConnection(ws, prv, { kind: 'ics', createdAt: T0 + 1, url: 'https://example.com/feed.ics', username: null, sealedSecret: null });
+    await storage.createCalendarConnection(second);
+    await storage.createCalendarConnection(first);
+    expect(await storage.getCalendarConnection(ws.id, prv.id, first.id)).toEqual(first);
+    const other = aProvider(ws);
+    await storage.createProvider(other);
+    expect(await storage.getCalendarConnection(ws.id, other.id, first.id)).toBeNull();
+    expect((await storage.listCalendarConnections(ws.id, prv.id)).map((c) => c.id)).toEqual([first.id, second.id]);
+    expect((await storage.listAllCalendarConnections()).map((c) => c.id)).toEqual([first.id, second.id]);
+  });
+
+  test('a sync replaces the busy times of the calendars it names and busyTimesFor returns the overlapping ones in start order', async () => {
+    const connection = aConnection(ws, prv);
+    await storage.createCalendarConnection(connection);
+    await storage.storeCalendarSync(
+      connection.id,
+      { lastSyncedAt: T0 },
+      [
+        { calendarId: WORK, intervals: [busy(5, 1, 'b'), busy(1, 2, 'a')] },
+        { calendarId: HOME, intervals: [busy(10, 1, 'c')] },
+      ],
+      T0,
+    );
+    await storage.storeCalendarSync(connection.id, { syncState: { [WORK]: 'ctag-2' } }, [{ calendarId: WORK, intervals: [busy(2, 1, 'd')] }], T0 + 1);
+
+    const all = await storage.busyTimesFor([prv.id], T0, T0 + 24 * HOUR);
+    expect(all).toEqual([
+      { providerId: prv.id, connectionId: connection.id, calendarId: WORK, ...busy(2, 1, 'd') },
+      { providerId: prv.id, connectionId: connection.id, calendarId: HOME, ...busy(10, 1, 'c') },
+    ]);
+    // [from, to) overlap: an interval ending at `from` or starting at `to` is not included
+    expect(await storage.busyTimesFor([prv.id], T0 + 3 * HOUR, T0 + 10 * HOUR)).toEqual([]);
+    expect(await storage.busyTimesFor([], T0, T0 + 24 * HOUR)).toEqual([]);
+    expect((await storage.getCalendarConnection(ws.id, prv.id, connection.id))!.syncState).toEqual({ [WORK]: 'ctag-2' });
+  });
+
+  test('a sync whose calendars no longer list one drops that calendar busy times', async () => {
+    const connection = aConnection(ws, prv);
+    await storage.createCalendarConnection(connection);
+    await storage.storeCalendarSync(
+      connection.id,
+      {},
+      [
+        { calendarId: WORK, intervals: [busy(1, 1, 'a')] },
+        { calendarId: HOME, intervals: [busy(2, 1, 'b')] },
+      ],
+      T0,
+    );
+    await storage.storeCalendarSync(connection.id, { calendars: connection.calendars.filter((calendar) => calendar.id === WORK) }, [], T0);
+    expect((await storage.busyTimesFor([prv.id], T0, T0 + 24 * HOUR)).map((entry) => entry.uid)).toEqual(['a']);
+  });
+
+  test('blocks: false hides a calendar busy times at once, blocks: true brings them back without a sync', async () => {
+    const connection = aConnection(ws, prv);
+    await storage.createCalendarConnection(connection);
+    await storage.storeCalendarSync(
+      connection.id,
+      {},
+      [
+        { calendarId: WORK, intervals: [busy(1, 1, 'a')] },
+        { calendarId: HOME, intervals: [busy(2, 1, 'b')] },
+      ],
+      T0,
+    );
+    const chosen = await storage.chooseCalendars(connection.id, [{ id: HOME, blocks: false }], T0 + 1);
+    expect(chosen!.calendars.find((calendar) => calendar.id === HOME)!.blocks).toBe(false);
+    expect((await storage.busyTimesFor([prv.id], T0, T0 + 24 * HOUR)).map((entry) => entry.uid)).toEqual(['a']);
+    // a later sync stores that calendar's busy times as not blocking too
+    await storage.storeCalendarSync(connection.id, {}, [{ calendarId: HOME, intervals: [busy(3, 1, 'c')] }], T0 + 2);
+    expect((await storage.busyTimesFor([prv.id], T0, T0 + 24 * HOUR)).map((entry) => entry.uid)).toEqual(['a']);
+    await storage.chooseCalendars(connection.id, [{ id: HOME, blocks: true }], T0 + 3);
+    expect((await storage.busyTimesFor([prv.id], T0, T0 + 24 * HOUR)).map((entry) => entry.uid)).toEqual(['a', 'c']);
+  });
+
+  test('writes: true makes that calendar the provider one write calendar, clearing it in their other connections only', async () => {
+    const first = aConnection(ws, prv);
+    const second = aConnection(ws, prv, { createdAt: T0 + 1 });
+    const otherProvider = aProvider(ws);
+    await storage.createProvider(otherProvider);
+    const theirs = aConnection(ws, otherProvider, { calendars: first.calendars.map((calendar) => ({ ...calendar, writes: calendar.id === WORK })) });
+    for (const connection of [first, second, theirs]) await storage.createCalendarConnection(connection);
+
+    await storage.chooseCalendars(first.id, [{ id: WORK, writes: true }], T0 + 1);
+    await storage.chooseCalendars(second.id, [{ id: HOME, writes: true }], T0 + 2);
+    const writers = async (providerId: string) =>
+      (await storage.listCalendarConnections(ws.id, providerId)).flatMap((connection) =>
+        connection.calendars.filter((calendar) => calendar.writes).map((calendar) => `${connection.id} ${calendar.id}`),
+      );
+    expect(await writers(prv.id)).toEqual([`${second.id} ${HOME}`]);
+    expect(await writers(otherProvider.id)).toEqual([`${theirs.id} ${WORK}`]);
+    // racing PATCHes still leave one write calendar
+    await Promise.all([
+      storage.chooseCalendars(first.id, [{ id: HOME, writes: true }], T0 + 3),
+      storage.chooseCalendars(second.id, [{ id: WORK, writes: true }], T0 + 3),
+    ]);
+    expect((await writers(prv.id)).length).toBe(1);
+    expect(await storage.chooseCalendars(newId('cal'), [{ id: WORK, writes: true }], T0)).toBeNull();
+  });
+
+  test('delete removes the connection and its busy times; another provider or a second delete finds nothing', async () => {
+    const connection = aConnection(ws, prv);
+    await storage.createCalendarConnection(connection);
+    await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(1, 1, 'a')] }], T0);
+    const other = aProvider(ws);
+    await storage.createProvider(other);
+    expect(await storage.deleteCalendarConnection(ws.id, other.id, connection.id)).toBe(false);
+    expect(await storage.deleteCalendarConnection(ws.id, prv.id, connection.id)).toBe(true);
+    expect(await storage.deleteCalendarConnection(ws.id, prv.id, connection.id)).toBe(false);
+    expect(await storage.busyTimesFor([prv.id], T0, T0 + 24 * HOUR)).toEqual([]);
+    expect(await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(1, 1, 'a')] }], T0)).toBeNull();
+    expect(await storage.updateCalendarConnection(connection.id, { status: 'error' }, T0)).toBeNull();
+  });
+
+  test('updateCalendarConnection sets the fields given and keeps the others', async () => {
+    const connection = aConnection(ws, prv);
+    await storage.createCalendarConnection(connection);
+    const updated = await storage.updateCalendarConnection(
+      connection.id,
+      { status: 'error', lastError: 'the server refused the password', failures: 3 },
+      T0 + 5,
+    );
+    expect(updated).toEqual({ ...connection, status: 'error', lastError: 'the server refused the password', failures: 3, updatedAt: T0 + 5 });
+  });
+
+  test('a sync of thousands of busy times stores them all', async () => {
+    const connection = aConnection(ws, prv);
+    await storage.createCalendarConnection(connection);
+    const many = Array.from({ length: 2500 }, (_, index) => busy(index, 1, `e${index}`));
+    await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: many }], T0);
+    expect((await storage.busyTimesFor([prv.id], T0, T0 + 3000 * HOUR)).length).toBe(2500);
+  });
+});
