@@ -26,7 +26,7 @@ describe('the log format', () => {
     createLogger('warn', write, 'text').info('not written');
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[0]!)).toEqual({ time: expect.any(String), level: 'info', msg: 'request', method: 'GET', path: '/healthz', status: 200, ms: 0.4 });
-    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z WARN  mail not sent mailId=mail_1 error="SMTP 451, try later" retryAt=null$/);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z WARN {2}mail not sent mailId=mail_1 error="SMTP 451, try later" retryAt=null$/);
   });
 
   test('an email address in any field or message is written [redacted], in both formats', () => {
@@ -54,9 +54,9 @@ describe('svc serve with LOG_FORMAT', () => {
     expect(await server.stop()).toBe(0);
     const lines = server.stderr().trimEnd().split('\n');
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
-    expect(lines).toContainEqual(expect.stringMatching(/ INFO  svc listening url=http:\/\/127\.0\.0\.1:\d+ role=all database=file:/));
-    expect(lines).toContainEqual(expect.stringMatching(/ INFO  request method=GET path=\/healthz status=200 ms=[\d.]+ requestId=req_/));
-    expect(lines.at(-1)).toMatch(/ INFO  stopped$/);
+    expect(lines).toContainEqual(expect.stringMatching(/ INFO {2}svc listening url=http:\/\/127\.0\.0\.1:\d+ role=all database=file:/));
+    expect(lines).toContainEqual(expect.stringMatching(/ INFO {2}request method=GET path=\/healthz status=200 ms=[\d.]+ requestId=req_/));
+    expect(lines.at(-1)).toMatch(/ INFO {2}stopped$/);
   });
 
   test('no LOG_FORMAT and stderr a pipe: JSON lines', async () => {
