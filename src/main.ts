@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { parseArgs } from 'node:util';
 import { openStorage } from '../adapters/storage/index.ts';
+import { BackupUsageError, backupLibsqlFile, DatabaseInUseError, libsqlFilePath, restoreLibsqlFile } from '../adapters/storage/libsql/file.ts';
 import { findWorkspace } from './platform/access/api-key.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { createPairingCode } from './features/panel/index.ts';
@@ -8,6 +9,7 @@ import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import type { Storage } from './ports/storage/index.ts';
 import { versionLine } from './platform/version.ts';
+import type { ServeRole } from './server.ts';
 import { normalizeDomain } from './platform/access/domains.ts';
 import { checkNewWorkspace, createApiKey, createWorkspace, toWorkspaceJson } from './features/workspaces/index.ts';
 
@@ -21,8 +23,8 @@ interface Command {
   summary: string;
   options: Options;
   positionals?: 'none' | 'some';
-  /** Resolves when the command is done, or with 'serving' when it keeps the process running. */
-  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<void | 'serving'>;
+  /** Resolves when the command is done (with its exit code when not 0), or with 'serving' when it keeps the process running. */
+  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<void | number | 'serving'>;
 }
 
 const json = { type: 'boolean' } as const;
@@ -48,23 +50,70 @@ function print(values: Record<string, unknown>, result: Record<string, unknown>,
   process.stdout.write(values.json ? JSON.stringify(result) + '\n' : human + '\n');
 }
 
+/** The DATABASE_URL's libSQL file for `svc backup` / `svc restore`; for any other database, why not and what instead. */
+function backupFile(command: 'backup' | 'restore'): string | { refusal: string } {
+  const url = loadConfig().DATABASE_URL;
+  const file = libsqlFilePath(url);
+  if (file) return file;
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    return {
+      refusal:
+        command === 'backup'
+          ? 'svc backup copies a libSQL file; on PostgreSQL use pg_dump, e.g.\n  pg_dump --format=custom --file=svc.dump "$DATABASE_URL"'
+          : 'svc restore puts back a libSQL file; on PostgreSQL use pg_restore (with svc stopped), e.g.\n  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" svc.dump',
+    };
+  }
+  return { refusal: `svc ${command} works on a libSQL file (DATABASE_URL=file:…); use the tools of your libSQL server for ${url.split(':')[0]}: databases` };
+}
+
+const ROLES: readonly ServeRole[] = ['all', 'web', 'worker'];
+
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: 'svc serve [--port N] [--host H]',
-    summary: 'run the API, widget, panel and scheduler (migrations run first)',
-    options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, help },
+    usage: 'svc serve [--port N] [--host H] [--role all|web|worker]',
+    summary: 'run the API, widget, panel and scheduler (migrations run first); --role web: HTTP only, worker: background work only',
+    options: { port: { type: 'string', short: 'p' }, host: { type: 'string' }, role: { type: 'string' }, help },
     async run(values) {
       const flags: Record<string, string> = {};
       if (typeof values.port === 'string') flags.port = values.port;
       if (typeof values.host === 'string') flags.host = values.host;
+      const role = values.role ?? 'all';
+      if (!ROLES.includes(role as ServeRole)) throw new UsageError(`--role must be one of ${ROLES.join(', ')} (got ${JSON.stringify(role)})`);
       const config = loadConfig(process.env, flags);
+      if (role !== 'all' && libsqlFilePath(config.DATABASE_URL)) {
+        throw new UsageError(`--role ${String(role)} needs a database several servers share (PostgreSQL): a libSQL file is served by one svc serve --role all`);
+      }
       // Loaded only here: the HTTP server and its features are not needed by the other commands.
       const { startServer } = await import('./server.ts');
-      const server = await startServer(config);
+      const server = await startServer(config, { role: role as ServeRole });
       const shutdown = () => void server.stop().then(() => process.exit(0));
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
       return 'serving';
+    },
+  },
+  backup: {
+    usage: 'svc backup --out FILE [--json]',
+    summary: 'write a consistent copy of the libSQL database to a new FILE, while svc serves (PostgreSQL: pg_dump)',
+    options: { out: { type: 'string' }, json, help },
+    async run(values) {
+      const out = required(values, 'out');
+      const file = backupFile('backup');
+      if (typeof file === 'object') return refuse('backup', file.refusal);
+      const backup = await backupLibsqlFile(file, out);
+      print(values, { backup: backup.path, bytes: backup.bytes }, `backup of ${file} written to ${backup.path} (${backup.bytes} bytes)`);
+    },
+  },
+  restore: {
+    usage: 'svc restore --from FILE [--json]',
+    summary: 'put a backup in place of the libSQL database, with svc stopped; the replaced one is kept beside it (PostgreSQL: pg_restore)',
+    options: { from: { type: 'string' }, json, help },
+    async run(values) {
+      const from = required(values, 'from');
+      const file = backupFile('restore');
+      if (typeof file === 'object') return refuse('restore', file.refusal);
+      const { previous } = await restoreLibsqlFile(file, from, new Date(systemClock.now()));
+      print(values, { restored: file, from, previous }, `restored ${file} from ${from}${previous ? `; the database it replaced is kept as ${previous}` : ''}`);
     },
   },
   migrate: {
@@ -151,6 +200,12 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** A command that cannot do its work on this database: says why and what to use instead on stderr; exit code 2. */
+function refuse(command: string, message: string): Promise<number> {
+  process.stderr.write(`svc ${command}: ${message}\n`);
+  return Promise.resolve(2);
+}
+
 function topHelp(): string {
   const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
   return [
@@ -209,6 +264,8 @@ export async function main(args: string[]): Promise<number | 'serving'> {
     const usage =
       error instanceof UsageError
       || error instanceof ConfigError
+      || error instanceof DatabaseInUseError
+      || error instanceof BackupUsageError
       || (error instanceof AppError && error.status < 500)
       || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
     const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import { openPayments } from '../adapters/payments/index.ts';
 import { openRateLimiter } from '../adapters/ratelimit/index.ts';
 import { openStorage } from '../adapters/storage/index.ts';
+import { libsqlFilePath, lockLibsqlFile, type DatabaseLock } from '../adapters/storage/libsql/file.ts';
 import { createApp, serveFetch } from './app.ts';
 import type { Config } from './platform/config.ts';
 import { ensureDemoWorkspace } from './features/demo/index.ts';
@@ -8,9 +9,25 @@ import type { AppDeps } from './platform/app-deps.ts';
 import { buildDeps } from './deps.ts';
 import { systemClock } from './core/clock.ts';
 import { serve } from './platform/runtime/index.ts';
-import { createLogger } from './platform/logger.ts';
+import { createLogger, logFormatOf, type Logger } from './platform/logger.ts';
 import { resolveServerSecret, secretSource } from './platform/server-secret.ts';
 import { startBackground, type Background } from './scheduler/index.ts';
+import { AppError, errorBody } from './core/errors.ts';
+
+/**
+ * What one `svc serve` process does (docs/contract/operations.md §12): `all` serves HTTP and runs the background
+ * work; `web` only serves HTTP; `worker` runs the background work (outbox workers for webhooks and mails, the
+ * scheduled jobs) and answers only the operations routes.
+ */
+export type ServeRole = 'all' | 'web' | 'worker';
+
+/** What a `worker` answers: health, readiness, metrics. Everything else is 404 there. */
+const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+export interface ServeOptions {
+  /** default 'all' */
+  role?: ServeRole;
+}
 
 export interface RunningServer {
   url: string;
@@ -59,14 +76,34 @@ function closingConnection(response: Response): Response {
   }
 }
 
-/** `svc serve`: migrates, seeds the demo workspace, then serves until stopped. */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const logger = createLogger(config.LOG_LEVEL);
+/**
+ * `svc serve`: takes the serve lock of a libSQL file (one server per file: DatabaseInUseError otherwise),
+ * migrates, seeds the demo workspace, then serves until stopped.
+ */
+export async function startServer(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
+  const role = options.role ?? 'all';
+  const logger = createLogger(config.LOG_LEVEL, undefined, logFormatOf(config));
   // A missing SVC_SECRET where one is required stops the start before the database is touched.
   secretSource(config);
+  const file = libsqlFilePath(config.DATABASE_URL);
+  const lock: DatabaseLock | null = file ? await lockLibsqlFile(file) : null;
+  try {
+    return await startLocked(config, role, logger, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(config: Config, role: ServeRole, logger: Logger, lock: DatabaseLock | null): Promise<RunningServer> {
   let background: Background | undefined;
   const storage = openStorage(config.DATABASE_URL);
-  await storage.migrate();
+  try {
+    await storage.migrate();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const secret = await resolveServerSecret(storage, config, logger);
   const rateLimiter = openRateLimiter(config.DATABASE_URL);
   const payments = openPayments(config);
@@ -83,7 +120,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
 
   const app = createApp(deps);
-  const handle = serveFetch(app);
+  const served = serveFetch(app);
+  const notFound = async () => Response.json(errorBody(new AppError('NOT_FOUND', 'route not found')), { status: 404 });
+  const handle: typeof served =
+    role === 'worker' ? (request, peerAddress) => (OPERATIONS_PATHS.has(new URL(request.url).pathname) ? served(request, peerAddress) : notFound()) : served;
   let draining = false;
   /** when a request last began or was answered (performance.now(), ms) */
   let lastActivity = 0;
@@ -103,8 +143,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
   });
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}`;
-  logger.info('svc listening', { url, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
-  background = startBackground(deps);
+  logger.info('svc listening', { url, role, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
+  if (role !== 'web') background = startBackground(deps);
 
   /** Resolves once no request has begun or been answered for QUIET_MS and none is in progress, or at `deadline`. */
   const quiet = async (deadline: number) => {
@@ -145,6 +185,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await new Promise((resolve) => setImmediate(resolve));
       await rateLimiter.close();
       await storage.close();
+      await lock?.release();
       logger.info('stopped');
     })());
   return { url, port: server.port, deps, stop };

@@ -1,6 +1,6 @@
 import { type Static, Type as t } from '@sinclair/typebox';
 import { Value, type ValueError } from '@sinclair/typebox/value';
-import { LOG_LEVELS } from './logger.ts';
+import { LOG_FORMATS, LOG_LEVELS } from './logger.ts';
 
 /**
  * Every setting svc reads, as one schema over environment variables (decisions section 10). This is the
@@ -29,6 +29,12 @@ export const ConfigSchema = t.Object({
   LOG_LEVEL: t.Union(
     LOG_LEVELS.map((level) => t.Literal(level)),
     { default: 'info' },
+  ),
+  LOG_FORMAT: t.Optional(
+    t.Union(
+      LOG_FORMATS.map((format) => t.Literal(format)),
+      { description: 'json (one object a line) or text; default text when stdout and stderr are terminals, else json' },
+    ),
   ),
   SVC_WEBHOOK_RETRY_SCHEDULE: t.String({
     pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',

@@ -1,5 +1,5 @@
 import { createClient } from '@libsql/client';
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
@@ -73,6 +73,12 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * SVC_TEST_SERVER_LOG=/path/file appends the log of every `svc serve` a test starts to that file, so the logs of
+ * a whole suite run can be searched afterwards (README, "Logs").
+ */
+const SERVER_LOG = process.env.SVC_TEST_SERVER_LOG;
+
 export interface ServeProcess {
   child: Subprocess<'ignore', 'ignore', 'pipe'>;
   port: number;
@@ -115,7 +121,10 @@ export async function startServe(options: {
   let text = '';
   const collecting = (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) text += decoder.decode(chunk, { stream: true });
+    for await (const chunk of child.stderr) {
+      text += decoder.decode(chunk, { stream: true });
+      if (SERVER_LOG) appendFileSync(SERVER_LOG, chunk);
+    }
   })();
   const logs = () =>
     text

@@ -103,6 +103,14 @@ function post(url: URL, headers: Record<string, string>, body: string, signal: A
 }
 
 /**
+ * A redirect's target without its query and fragment, which may carry a token or a customer's data: the error
+ * is logged (docs/contract/operations.md §10). Null when there is none.
+ */
+function withoutQuery(location: string | null): string | null {
+  return location ? (location.split(/[?#]/)[0] ?? '') : null;
+}
+
+/**
  * POSTs the message body exactly as stored, signed: `webhook-id` is the message id (the same on every retry),
  * `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`. Redirects are not followed
  * (a 3xx is a failure). Never throws.
@@ -127,7 +135,7 @@ export async function sendAttempt(message: Pick<WebhookMessageRecord, 'id' | 'bo
     const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(response.header('retry-after'), options.now) : null;
     let error: string | null = null;
     if (status >= 300 && status < 400) {
-      const location = response.header('location');
+      const location = withoutQuery(response.header('location'));
       error = `redirects are not followed${location ? ` (Location: ${location.slice(0, 200)})` : ''}: set the webhook url to the final address`;
     } else if (status === 410) {
       error = 'the endpoint answered 410 Gone: it was disabled';

@@ -29,11 +29,18 @@ function markFinished(context: object) {
  */
 const TOKEN_BEFORE = new Set(['checkout', 'manage', 'ics']);
 
-/** `path` with its capability tokens replaced: `/checkout/cs_123/pay` → `/checkout/[redacted]/pay`. */
+/** A segment holding an email address, written plainly or percent-encoded (`ada%40example.org`). */
+const ADDRESS = /@|%40/i;
+
+/**
+ * `path` with its capability tokens replaced: `/checkout/cs_123/pay` → `/checkout/[redacted]/pay`; and any
+ * segment holding an address, which no route has but a client may send (`/customers/ada@example.org` → 404),
+ * replaced alike: no log line carries an email address (docs/contract/operations.md §10).
+ */
 export function redactPath(path: string): string {
   const segments = path.split('/');
   for (let i = 1; i < segments.length; i++) {
-    if (TOKEN_BEFORE.has(segments[i - 1]!.toLowerCase()) && segments[i] !== '') segments[i] = '[redacted]';
+    if ((TOKEN_BEFORE.has(segments[i - 1]!.toLowerCase()) || ADDRESS.test(segments[i]!)) && segments[i] !== '') segments[i] = '[redacted]';
   }
   return segments.join('/');
 }
