@@ -8,14 +8,17 @@ import { panelQueries } from './panel.ts';
 import { panelSessionQueries } from './panel-session-queries.ts';
 import { paymentQueries } from './payments.ts';
 import { settingsQueries } from './settings.ts';
+import { translateUnavailable } from './unavailable.ts';
 import { workspaceQueries } from './workspaces.ts';
 
 /**
  * The Storage both SQL adapters share: one query file per aggregate port, over the dialect's database. The
- * libSQL and Postgres adapters only supply the Dialect (adapters/storage/sql/dialect.ts).
+ * libSQL and Postgres adapters only supply the Dialect (adapters/storage/sql/dialect.ts). A failure that means
+ * the database is unavailable (down, restarting, past a timeout) leaves every method as AppError UNAVAILABLE,
+ * which the API answers with 503 and Retry-After (adapters/storage/sql/unavailable.ts).
  */
 export function drizzleStorage(dialect: Dialect): Storage {
-  return {
+  return translateUnavailable<Storage>({
     ...settingsQueries(dialect),
     ...workspaceQueries(dialect),
     ...catalogueQueries(dialect),
@@ -25,5 +28,5 @@ export function drizzleStorage(dialect: Dialect): Storage {
     ...mailQueries(dialect),
     ...panelQueries(dialect),
     ...panelSessionQueries(dialect),
-  };
+  });
 }
