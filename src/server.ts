@@ -1,6 +1,6 @@
 import { openPayments } from '../adapters/payments/index.ts';
 import { openRateLimiter } from '../adapters/ratelimit/index.ts';
-import { openStorage } from '../adapters/storage/index.ts';
+import { openDatabase } from '../adapters/storage/index.ts';
 import { createApp, serveFetch } from './app.ts';
 import type { Config } from './platform/config.ts';
 import { ensureDemoWorkspace } from './features/demo/index.ts';
@@ -65,10 +65,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // A missing SVC_SECRET where one is required stops the start before the database is touched.
   secretSource(config);
   let background: Background | undefined;
-  const storage = openStorage(config.DATABASE_URL);
+  // one connection pool per process (SVC_DB_POOL_SIZE), shared by the storage and, on Postgres, the rate limiter
+  const database = openDatabase(config.DATABASE_URL, { poolSize: config.SVC_DB_POOL_SIZE });
+  const { storage } = database;
   await storage.migrate();
   const secret = await resolveServerSecret(storage, config, logger);
-  const rateLimiter = openRateLimiter(config.DATABASE_URL);
+  const rateLimiter = openRateLimiter(database);
   const payments = openPayments(config);
   const deps = buildDeps({
     storage,
