@@ -18,11 +18,11 @@ export interface PostgresOptions {
 }
 
 /** Connections one pool opens at most unless told otherwise (SVC_DB_POOL_SIZE). */
-export const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_POOL_SIZE = 10;
 /** How long opening a connection may take before the query waiting for it fails (and the request gets 503), s. */
 const CONNECT_TIMEOUT_SECONDS = 3;
 /** The most a statement may run (lock waits included) before the server cancels it (57014, a 503), ms. */
-export const STATEMENT_TIMEOUT_MS = 4000;
+const STATEMENT_TIMEOUT_MS = 4000;
 /** A connection unused this long is closed (and opened again when needed), s. */
 const IDLE_TIMEOUT_SECONDS = 60;
 /**

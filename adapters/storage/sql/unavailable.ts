@@ -2,7 +2,7 @@ import { AppError } from '../../../src/core/errors.ts';
 import { errorChain } from './errors.ts';
 
 /** What a client is told to wait before it tries again while the database does not answer, seconds. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket and DNS errors: the database's host did not answer or went away. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
@@ -37,7 +37,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** The contract's 503: the database does not answer; the client may retry after Retry-After. */
-export function databaseUnavailable(cause?: unknown): AppError {
+function databaseUnavailable(cause?: unknown): AppError {
   const error = new AppError('UNAVAILABLE', 'the database is not available at the moment; try again shortly', undefined, {
     'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
   });
@@ -46,7 +46,7 @@ export function databaseUnavailable(cause?: unknown): AppError {
 }
 
 /** `error` as the contract's 503 when it means the database is unavailable, else unchanged. */
-export function asUnavailable(error: unknown): unknown {
+function asUnavailable(error: unknown): unknown {
   return error instanceof AppError || !isDatabaseUnavailable(error) ? error : databaseUnavailable(error);
 }
 
