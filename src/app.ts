@@ -33,6 +33,27 @@ import { panelRoutes } from './features/panel/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
+/** How long /readyz waits for the database before it answers 503, ms (docs/contract/operations.md §8). */
+export const READY_TIMEOUT_MS = 2000;
+const READY_RETRY_AFTER_SECONDS = 5;
+
+/** Pings the database: 'ready' when it answered within `ms`, else 'timeout', or the error's message. */
+async function pingWithin(deps: AppDeps, ms: number): Promise<'ready' | 'timeout' | string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([
+      deps.storage.ping().then(
+        () => 'ready' as const,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      ),
+      expired,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A path no route declares still counts against the v1 limit under the v1 prefix (decisions section 6). */
 const undeclared = (path: string) => (path.startsWith(`${API_PREFIX}/`) ? openRoute('v1') : openRoute());
 
@@ -89,14 +110,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .get(
       '/readyz',
       async ({ set }) => {
-        try {
-          await deps.storage.ping();
-          return { success: true, status: 'ready' };
-        } catch (error) {
-          deps.logger.warn('readiness check failed', { error: error instanceof Error ? error.message : String(error) });
-          set.status = 503;
-          return errorBody(new AppError('INTERNAL_ERROR', 'database unreachable'));
-        }
+        const outcome = await pingWithin(deps, READY_TIMEOUT_MS);
+        if (outcome === 'ready') return { success: true, status: 'ready' };
+        deps.logger.warn('readiness check failed', { reason: outcome });
+        const error = new AppError('UNAVAILABLE', outcome === 'timeout' ? 'the database did not answer in time' : 'the database is not available');
+        set.status = error.status;
+        set.headers['retry-after'] = String(READY_RETRY_AFTER_SECONDS);
+        return errorBody(error);
       },
       { openAccess: openRoute(), detail: { hide: true } },
     )

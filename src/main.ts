@@ -2,6 +2,9 @@
 import { parseArgs } from 'node:util';
 import { openStorage } from '../adapters/storage/index.ts';
 import { BackupUsageError, backupLibsqlFile, DatabaseInUseError, libsqlFilePath, restoreLibsqlFile } from '../adapters/storage/libsql/file.ts';
+import { isClosedSocketWriteRace } from '../adapters/storage/postgres/index.ts';
+import { loggableError } from './core/loggable-error.ts';
+import type { Logger } from './platform/logger.ts';
 import { findWorkspace } from './platform/access/api-key.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { createPairingCode } from './features/panel/index.ts';
@@ -68,6 +71,22 @@ function backupFile(command: 'backup' | 'restore'): string | { refusal: string }
 
 const ROLES: readonly ServeRole[] = ['all', 'web', 'worker'];
 
+/**
+ * Keeps `svc serve` alive through postgres.js's known throw after a connection closed (isClosedSocketWriteRace:
+ * the affected queries have failed already, and their requests got 503), which would otherwise end the process
+ * in the middle of a database outage. Any other uncaught error still ends it, as it would have.
+ */
+function survivePostgresJsRace(logger: Logger) {
+  process.on('uncaughtException', (error) => {
+    if (isClosedSocketWriteRace(error)) {
+      logger.warn('ignored a postgres.js write on a closed connection (porsager/postgres#1066)', { error: error.message });
+      return;
+    }
+    logger.error('uncaught error', loggableError(error));
+    process.exit(1);
+  });
+}
+
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: 'svc serve [--port N] [--host H] [--role all|web|worker]',
@@ -86,6 +105,7 @@ const COMMANDS: Record<string, Command> = {
       // Loaded only here: the HTTP server and its features are not needed by the other commands.
       const { startServer } = await import('./server.ts');
       const server = await startServer(config, { role: role as ServeRole });
+      survivePostgresJsRace(server.deps.logger);
       const shutdown = () => void server.stop().then(() => process.exit(0));
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);

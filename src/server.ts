@@ -1,6 +1,6 @@
 import { openPayments } from '../adapters/payments/index.ts';
 import { openRateLimiter } from '../adapters/ratelimit/index.ts';
-import { openStorage } from '../adapters/storage/index.ts';
+import { openDatabase } from '../adapters/storage/index.ts';
 import { libsqlFilePath, lockLibsqlFile, type DatabaseLock } from '../adapters/storage/libsql/file.ts';
 import { createApp, serveFetch } from './app.ts';
 import type { Config } from './platform/config.ts';
@@ -97,7 +97,9 @@ export async function startServer(config: Config, options: ServeOptions = {}): P
 
 async function startLocked(config: Config, role: ServeRole, logger: Logger, lock: DatabaseLock | null): Promise<RunningServer> {
   let background: Background | undefined;
-  const storage = openStorage(config.DATABASE_URL);
+  // one connection pool per process (SVC_DB_POOL_SIZE), shared by the storage and, on Postgres, the rate limiter
+  const database = openDatabase(config.DATABASE_URL, { poolSize: config.SVC_DB_POOL_SIZE });
+  const { storage } = database;
   try {
     await storage.migrate();
   } catch (error) {
@@ -105,7 +107,7 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
     throw error;
   }
   const secret = await resolveServerSecret(storage, config, logger);
-  const rateLimiter = openRateLimiter(config.DATABASE_URL);
+  const rateLimiter = openRateLimiter(database);
   const payments = openPayments(config);
   const deps = buildDeps({
     storage,

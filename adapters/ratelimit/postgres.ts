@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import type { RateLimitDecision, RateLimiter } from '../../src/ports/ratelimit.ts';
+import { translateUnavailable } from '../storage/sql/unavailable.ts';
 
 /**
  * The most an instance leases beyond the requests it is answering, as a share of the budget still free: the
@@ -32,9 +33,11 @@ interface KeyWindow {
  * count of a key's window and hands them out locally: one round trip serves every request waiting for it
  * plus, for a key this instance sees often, a few requests ahead (up to LEASE_SHARE_OF_FREE of the free
  * budget, sized by how fast the last lease went). Leases are taken atomically from the count, so all
- * instances together never allow more than the limit in a window.
+ * instances together never allow more than the limit in a window. While the database does not answer, hit()
+ * rejects with AppError UNAVAILABLE (503). close() ends `sql` unless `ownsClient` is false (the pool is the
+ * storage's, which ends it).
  */
-export function postgresRateLimiter(sql: Sql): RateLimiter & { close(): Promise<void> } {
+export function postgresRateLimiter(sql: Sql, options: { ownsClient?: boolean } = {}): RateLimiter & { close(): Promise<void> } {
   const windows = new Map<string, KeyWindow>();
 
   function decisionFor(window: KeyWindow, limit: number, windowMs: number, allowed: boolean): RateLimitDecision {
@@ -86,7 +89,7 @@ export function postgresRateLimiter(sql: Sql): RateLimiter & { close(): Promise<
     if (window.waiting.length) void lease(key, window, limit, windowMs, now);
   }
 
-  return {
+  return translateUnavailable<RateLimiter & { close(): Promise<void> }>({
     hit(key, limit, windowMs, now) {
       const start = now - (now % windowMs);
       let window = windows.get(key);
@@ -108,7 +111,7 @@ export function postgresRateLimiter(sql: Sql): RateLimiter & { close(): Promise<
     },
     async close() {
       windows.clear();
-      await sql.end({ timeout: 5 });
+      if (options.ownsClient !== false) await sql.end({ timeout: 5 });
     },
-  };
+  });
 }

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   /** the payment provider could not open a checkout; the booking was released (decisions section 4) */
   PAYMENT_PROVIDER_ERROR: 502,
+  /** the database does not answer (down, restarting, overloaded): try again after `Retry-After` (docs/contract/operations.md §13) */
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -22,6 +22,12 @@ export const ConfigSchema = t.Object({
         'signing secret; required with Postgres or remote libSQL, else generated into a 0600 file beside the database (src/platform/server-secret.ts)',
     }),
   ),
+  SVC_DB_POOL_SIZE: t.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description: 'Postgres connections one svc process opens at most (its one pool, shared by storage and rate limits)',
+  }),
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),

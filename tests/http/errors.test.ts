@@ -175,16 +175,25 @@ describe('unexpected errors', () => {
     }
   });
 
-  test('/readyz answers 503 when the database does not', async () => {
+  test('/readyz answers 503 UNAVAILABLE with Retry-After when the database fails, and within 2 s when it does not answer at all', async () => {
     const ctx = await createTestApp('libsql');
     try {
       expect((await ctx.request('GET', '/readyz')).body).toEqual({ success: true, status: 'ready' });
       ctx.deps.storage.ping = async () => {
         throw new Error('down');
       };
-      const response = await ctx.request('GET', '/readyz');
-      expect(response.status).toBe(503);
-      expect(response.body).toEqual({ success: false, error: 'database unreachable', code: 'INTERNAL_ERROR' });
+      const failed = await ctx.request('GET', '/readyz');
+      expect({ status: failed.status, retryAfter: failed.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '5' });
+      expect(failed.body).toEqual({ success: false, error: 'the database is not available', code: 'UNAVAILABLE' });
+
+      ctx.deps.storage.ping = () => new Promise<void>(() => {});
+      const began = performance.now();
+      const silent = await ctx.request('GET', '/readyz');
+      const ms = performance.now() - began;
+      expect(silent.status).toBe(503);
+      expect(silent.body).toEqual({ success: false, error: 'the database did not answer in time', code: 'UNAVAILABLE' });
+      expect(ms).toBeGreaterThanOrEqual(1900);
+      expect(ms).toBeLessThan(3000);
       expect((await ctx.request('GET', '/healthz')).body).toEqual({ success: true, status: 'ok' });
     } finally {
       await ctx.close();

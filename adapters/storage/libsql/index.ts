@@ -14,7 +14,7 @@ import { migrations } from './migrations.ts';
 import * as schema from './schema.ts';
 
 /** How long a write waits for another process holding SQLite's write lock, ms. */
-const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 4000;
 
 /**
  * One write queue per database for the whole process: two storages opened on the same file (two server

@@ -1,6 +1,6 @@
 import { asc, inArray, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import type { Db, Dialect, Tables } from '../sql/dialect.ts';
 import { drizzleStorage } from '../sql/drizzle-storage.ts';
@@ -13,8 +13,51 @@ import * as schema from './schema.ts';
 export interface PostgresOptions {
   /** schema (search_path) to use instead of `public`; created by migrate() when missing */
   schema?: string;
-  /** connections in the pool */
+  /** connections in the pool (SVC_DB_POOL_SIZE); default DEFAULT_POOL_SIZE */
   max?: number;
+}
+
+/** Connections one pool opens at most unless told otherwise (SVC_DB_POOL_SIZE). */
+const DEFAULT_POOL_SIZE = 10;
+/** How long opening a connection may take before the query waiting for it fails (and the request gets 503), s. */
+const CONNECT_TIMEOUT_SECONDS = 3;
+/** The most a statement may run (lock waits included) before the server cancels it (57014, a 503), ms. */
+const STATEMENT_TIMEOUT_MS = 4000;
+/** A connection unused this long is closed (and opened again when needed), s. */
+const IDLE_TIMEOUT_SECONDS = 60;
+/**
+ * The wait before the next attempt to connect after one failed, s: postgres.js's own back-off grows to 20 s,
+ * so a query could wait that long for a connection while the database is down; capped at 1 s, a request meets
+ * the refusal (and answers 503) within CONNECT_TIMEOUT_SECONDS + 1 s, and the pool notices the database's
+ * return within a second.
+ */
+const reconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
+
+/**
+ * Whether `error` is postgres.js's known race (porsager/postgres#1066, #1208): a write it deferred with
+ * setImmediate runs after the connection closed and dereferences the socket it has let go, throwing outside
+ * any query, where nothing can catch it. The queries of that connection have already failed by then (with
+ * CONNECTION_CLOSED, answered 503), so the throw is noise; uncaught, it would end the process.
+ */
+export function isClosedSocketWriteRace(error: unknown): boolean {
+  if (!(error instanceof TypeError) || typeof error.stack !== 'string') return false;
+  return /\bnextWrite\b/.test(error.stack) && /postgres[\\/]src[\\/]connection\.js/.test(error.stack) && /\bwrite\b/.test(error.message);
+}
+
+/**
+ * The connection pool svc uses on Postgres, with every wait bounded: connecting (connect_timeout), a statement
+ * (statement_timeout, sent as a startup parameter), the pause between attempts to reconnect. The storage and the
+ * rate limiter of one process share it, so a process opens at most `max` connections.
+ */
+export function openPostgresClient(url: string, options: PostgresOptions = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? DEFAULT_POOL_SIZE,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    idle_timeout: IDLE_TIMEOUT_SECONDS,
+    backoff: reconnectBackoff,
+    onnotice: () => {},
+    connection: { statement_timeout: STATEMENT_TIMEOUT_MS, ...(options.schema ? { search_path: options.schema } : {}) },
+  });
 }
 
 // Arbitrary constant: the advisory lock that serialises migrations of several instances starting at once.
@@ -25,12 +68,9 @@ const MIGRATION_LOCK_KEY = 7_346_110_001;
  * candidate provider (in id order, so two reservations never wait on each other in a cycle) before it reads
  * the provider's bookings; webhook messages are claimed with FOR UPDATE SKIP LOCKED and a lease.
  */
-export function postgresStorage(url: string, options: PostgresOptions = {}): Storage {
-  const client = postgres(url, {
-    max: options.max ?? 10,
-    onnotice: () => {},
-    connection: options.schema ? { search_path: options.schema } : {},
-  });
+export function postgresStorage(urlOrClient: string | Sql, options: PostgresOptions = {}): Storage {
+  // the storage owns the pool either way: close() ends it
+  const client = typeof urlOrClient === 'string' ? openPostgresClient(urlOrClient, options) : urlOrClient;
   const db: Db = drizzle(client, { schema });
   const tables: Tables = schema;
 
@@ -61,6 +101,8 @@ export function postgresStorage(url: string, options: PostgresOptions = {}): Sto
     },
     async migrate() {
       await client.begin(async (tx) => {
+        // a migration may rewrite a big table: it is not held to the serving statement timeout
+        await tx.unsafe('set local statement_timeout = 0');
         await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
         if (options.schema) await tx.unsafe(`create schema if not exists "${options.schema.replaceAll('"', '""')}"`);
         await tx.unsafe(`create table if not exists "${MIGRATIONS_TABLE}" (id serial primary key, hash text not null, created_at bigint)`);

@@ -45,6 +45,18 @@ export function redactPath(path: string): string {
   return segments.join('/');
 }
 
+/**
+ * What the log says for a request whose client closed the connection before the answer was sent (nginx's
+ * convention): no status was sent, and logging the one the handler produced would claim an answer nobody got.
+ */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** The status of the answer: a Response's own, else the one set on the context (200 unless set). */
+function statusSent(context: { set: { status?: unknown }; responseValue?: unknown }): number {
+  if (context.responseValue instanceof Response) return context.responseValue.status;
+  return typeof context.set.status === 'number' ? context.set.status : 200;
+}
+
 /** Gives every request an id (echoed as `x-request-id`) and logs one line when its response is sent. */
 export function requestLogPlugin(logger: Logger) {
   return new Elysia({ name: 'request-log' })
@@ -58,10 +70,12 @@ export function requestLogPlugin(logger: Logger) {
     .onAfterResponse({ as: 'global' }, (context) => {
       const trace = (context as Traced)[TRACE];
       const finishedAt = trace?.finishedAt ?? performance.now();
+      const gone = context.request.signal.aborted;
       logger.info('request', {
         method: context.request.method,
         path: redactPath(context.path),
-        status: typeof context.set.status === 'number' ? context.set.status : 200,
+        status: gone ? CLIENT_CLOSED_REQUEST : statusSent(context),
+        ...(gone ? { aborted: true } : {}),
         ms: trace ? Math.round((finishedAt - trace.startedAt) * 10) / 10 : undefined,
         requestId: trace?.id,
       });
