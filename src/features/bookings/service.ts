@@ -5,7 +5,7 @@ import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } 
 import { AppError, notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isoTime } from '../../core/models.ts';
-import type { BookingRecord, BookingStore, CatalogueStore, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import type { BookingRecord, BookingStore, CatalogueStore, PaymentRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
@@ -30,6 +30,7 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
     startTime: isoTime(booking.startTime),
     endTime: isoTime(booking.endTime),
     status: booking.status,
+    awaitingPayment: booking.status === 'PENDING' && booking.holdExpiresAt !== null,
     customerName: booking.customerName,
     customerEmail: booking.customerEmail,
     serviceName: names.serviceName,
@@ -271,6 +272,53 @@ export async function changeStatus(
   throw invalidTransition(
     `booking ${bookingId} kept changing status while it was being ${action === 'cancel' ? 'cancelled' : `${action}d`}; read it and try again`,
   );
+}
+
+/** The `provider` of a payment the workspace recorded by hand (markBookingPaid). */
+export const MANUAL_PAYMENT_PROVIDER = 'manual';
+
+/**
+ * markBookingPaid: the owner took the money another way (cash, a bank transfer) for a booking awaiting its
+ * payment. A payment of provider `manual` is recorded as paid and the booking confirmed, as a provider's payment
+ * would do it (`payment.received`, `booking.confirmed`). Only a PENDING booking awaiting payment; anything else is
+ * 409 INVALID_TRANSITION. The checkout opened for it stays as it is at the provider.
+ */
+export async function markBookingPaid(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
+  const booking = await findBooking(deps, workspace, bookingId);
+  if (booking.status !== 'PENDING' || booking.holdExpiresAt === null || booking.amountMinor === null || booking.currency === null) {
+    throw invalidTransition(
+      booking.status === 'PENDING'
+        ? `booking ${bookingId} is not awaiting a payment: confirm it instead`
+        : `a ${booking.status} booking cannot be marked as paid: only a PENDING booking awaiting its payment can`,
+    );
+  }
+  const names = await namesOf(deps, booking);
+  const now = deps.clock.now();
+  const id = newId('pay', now);
+  const payment: PaymentRecord = {
+    id,
+    workspaceId: workspace.id,
+    bookingId: booking.id,
+    provider: MANUAL_PAYMENT_PROVIDER,
+    reference: id,
+    amountMinor: booking.amountMinor,
+    currency: booking.currency,
+    status: 'pending',
+    refundDue: false,
+    checkoutUrl: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.createPayment(payment);
+  const json = (record: BookingRecord) => toBookingJson(record, names);
+  const result = await applyBookingMove(
+    deps,
+    { workspace, booking, json, at: now },
+    { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } },
+  );
+  if (result.ok) return json(result.booking);
+  if (result.kind === 'refused') throw invalidTransition(result.reason);
+  throw invalidTransition(`booking ${bookingId} changed while it was being marked as paid; read it and try again`);
 }
 
 /**
