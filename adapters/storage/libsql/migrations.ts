@@ -77,5 +77,13 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX `bookings_status_start_idx` ON `bookings` (`status`,`start_time`);",
       "ALTER TABLE `payments` ADD `checkout_url` text;"
     ]
+  },
+  {
+    "tag": "0003_long_paper_doll",
+    "hash": "09778a979054aba71a4b51f0b1ca4f6aad1cddc90c922e345f3d57e407773e62",
+    "folderMillis": 1795711477817,
+    "statements": [
+      "ALTER TABLE `workspaces` ADD `notification_email` text;"
+    ]
   }
 ];

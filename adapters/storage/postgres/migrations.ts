@@ -93,5 +93,13 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE UNIQUE INDEX \"bookings_manage_token_idx\" ON \"bookings\" USING btree (\"manage_token_hash\");",
       "CREATE INDEX \"bookings_status_start_idx\" ON \"bookings\" USING btree (\"status\",\"start_time\");"
     ]
+  },
+  {
+    "tag": "0003_lumpy_network",
+    "hash": "b7aadd1a94bae24696466f8e9d5ff1664b667828ef81eca889559f5ca4645a0c",
+    "folderMillis": 1795711479485,
+    "statements": [
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"notification_email\" text;"
+    ]
   }
 ];

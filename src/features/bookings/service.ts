@@ -5,7 +5,17 @@ import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } 
 import { AppError, notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isoTime } from '../../core/models.ts';
-import type { BookingRecord, BookingStore, CatalogueStore, PaymentRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import {
+  OWNER_MAIL_KINDS,
+  type BookingRecord,
+  type BookingStore,
+  type CatalogueStore,
+  type CustomerMailKind,
+  type MailKind,
+  type PaymentRecord,
+  type ServiceRecord,
+  type WorkspaceRecord,
+} from '../../ports/storage/index.ts';
 import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
@@ -167,20 +177,26 @@ export async function getBooking(deps: { storage: BookingStore & CatalogueStore 
   return toBookingJson(booking, await namesOf(deps, booking));
 }
 
+const isCustomerMail = <M extends { kind: MailKind }>(mail: M): mail is M & { kind: CustomerMailKind } =>
+  !(OWNER_MAIL_KINDS as readonly MailKind[]).includes(mail.kind);
+
 /** The booking's customer mails and their state, oldest first. */
 export async function bookingMails(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string) {
   const booking = await findBooking(deps, workspace, bookingId);
   const mails = await deps.storage.listBookingMails(booking.id);
-  return mails.map((mail) => ({
-    id: mail.id,
-    kind: mail.kind,
-    status: mail.status,
-    attempts: mail.attempts,
-    lastError: mail.lastError,
-    nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
-    createdAt: isoTime(mail.createdAt),
-    sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
-  }));
+  // the owner's mails about it are not the customer's
+  return mails
+    .flatMap((mail) => (isCustomerMail(mail) ? [mail] : []))
+    .map((mail) => ({
+      id: mail.id,
+      kind: mail.kind,
+      status: mail.status,
+      attempts: mail.attempts,
+      lastError: mail.lastError,
+      nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
+      createdAt: isoTime(mail.createdAt),
+      sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
+    }));
 }
 
 /** The keyset position a cursor carries: the last booking of the previous page. */
@@ -259,13 +275,17 @@ export async function changeStatus(
   workspace: WorkspaceRecord,
   bookingId: string,
   action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>,
-  options: { reason?: string } = {},
+  options: { reason?: string; byCustomer?: boolean } = {},
 ): Promise<Booking> {
   for (let attempt = 0; attempt < TRANSITION_ATTEMPTS; attempt++) {
     const booking = await findBooking(deps, workspace, bookingId);
     const names = await namesOf(deps, booking);
     const input = { workspace, booking, json: (record: BookingRecord) => toBookingJson(record, names), at: deps.clock.now() };
-    const result = await applyBookingMove(deps, input, action === 'cancel' ? { action, reason: optionalText(options.reason) } : { action });
+    const result = await applyBookingMove(
+      deps,
+      input,
+      action === 'cancel' ? { action, reason: optionalText(options.reason), byCustomer: options.byCustomer === true } : { action },
+    );
     if (result.ok) return input.json(result.booking);
     if (result.kind === 'refused') throw invalidTransition(result.reason);
   }
@@ -326,7 +346,13 @@ export async function markBookingPaid(deps: AppDeps, workspace: WorkspaceRecord,
  * length and everything else stay. The check and the move happen in one reservation (applyBookingMove), with
  * `booking.rescheduled` written in the same transaction.
  */
-export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, date: string): Promise<Booking> {
+export async function rescheduleBooking(
+  deps: AppDeps,
+  workspace: WorkspaceRecord,
+  bookingId: string,
+  date: string,
+  options: { byCustomer?: boolean } = {},
+): Promise<Booking> {
   const start = parseInstant('date', date);
   const booking = await findBooking(deps, workspace, bookingId);
   const now = deps.clock.now();
@@ -351,6 +377,7 @@ export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecor
       startTime: start,
       endTime: start + length,
       reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
+      byCustomer: options.byCustomer === true,
     },
   );
   if (result.ok) return json(result.booking);

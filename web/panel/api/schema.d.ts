@@ -1610,6 +1610,8 @@ export interface components {
             primaryColor: string | null;
             /** @description the logo shown in the admin panel; null = none */
             logoUrl: string | null;
+            /** @description where the owner is mailed about each new booking and each customer's cancel or reschedule (when mail is configured); null = not mailed */
+            notificationEmail: string | null;
             plan: string;
             industry: string;
             /** @description IANA time zone */
@@ -1641,6 +1643,11 @@ export interface components {
             logoUrl?: string | null;
             /** @description true: a keyless booking of a free service is PENDING until confirmed */
             requiresConfirmation?: boolean;
+            /**
+             * Format: email
+             * @description the owner's address for booking news; null = none
+             */
+            notificationEmail?: string | null;
         };
         /** @description The workspace */
         WorkspaceResponse: {
