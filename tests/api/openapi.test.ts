@@ -191,6 +191,7 @@ describe('OpenAPI event schemas', () => {
     startTime: '2026-12-01T09:00:00.000Z',
     endTime: '2026-12-01T09:30:00.000Z',
     status: 'CONFIRMED' as const,
+    awaitingPayment: false,
     customerName: 'Ada',
     customerEmail: 'ada@example.com',
     serviceName: 'Haircut',

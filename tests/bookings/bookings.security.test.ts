@@ -79,6 +79,7 @@ describeEachAdapter('bookings security', (adapter) => {
       const response = await app.request('GET', `/api/v1/workspaces/acme/bookings/${bookingId}`, { key: app.apiKey });
       expect(Object.keys(response.body.booking).sort()).toEqual([
         'amount',
+        'awaitingPayment',
         'cancelReason',
         'createdAt',
         'customFields',

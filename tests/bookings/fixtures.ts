@@ -146,6 +146,8 @@ export function expectedBooking(fields: {
   start: string;
   minutes?: number;
   status?: string;
+  /** a PENDING booking waiting for its payment (default false) */
+  awaitingPayment?: boolean;
   customerName?: string | null;
   customerEmail?: string;
   amount?: number | null;
@@ -161,6 +163,7 @@ export function expectedBooking(fields: {
     startTime: new Date(start).toISOString(),
     endTime: new Date(start + (fields.minutes ?? fields.service.duration) * 60_000).toISOString(),
     status: fields.status ?? 'CONFIRMED',
+    awaitingPayment: fields.awaitingPayment ?? false,
     customerName: fields.customerName === undefined ? 'Mia Schneider' : fields.customerName,
     customerEmail: fields.customerEmail ?? 'mia@example.com',
     serviceName: fields.service.name,

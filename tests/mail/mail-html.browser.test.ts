@@ -27,6 +27,7 @@ const workspace = (language: string): WorkspaceRecord => ({
   slug: 'acme',
   name: 'Acme Studio',
   primaryColor: '#0f766e',
+  notificationEmail: null,
   plan: 'self-hosted',
   industry: 'beauty',
   timezone: 'Europe/Berlin',

@@ -138,7 +138,7 @@ describeBrowser('the Bookings section in Chromium', () => {
     expect(shown.some((text) => text.includes('Otto Braun'))).toBe(true);
     expect(shown.some((text) => text.includes('Anna Schmidt'))).toBe(false);
     // with the status filter as well: the PENDING booking is Anna's, so Ben has none
-    await filters.getByLabel('Status').selectOption({ label: 'Waiting for confirmation' });
+    await filters.getByLabel('Status').selectOption({ label: 'Pending (to confirm or to pay)' });
     await filters.getByRole('button', { name: 'Show' }).click();
     await page.getByText('No bookings match these filters.').waitFor();
     await filters.getByLabel('Provider').selectOption({ label: 'Any provider' });
@@ -188,7 +188,7 @@ describeBrowser('the Bookings section in Chromium', () => {
     await signIn(env, page);
     await go(page, 'Bookings');
     const filters = page.getByRole('form', { name: 'Filters' });
-    await filters.getByLabel('Status').selectOption({ label: 'Waiting for confirmation' });
+    await filters.getByLabel('Status').selectOption({ label: 'Pending (to confirm or to pay)' });
     await filters.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('button', { name: /^Booking details: .*Paula Richter/ }).click();
     const details = page.locator('section.details');

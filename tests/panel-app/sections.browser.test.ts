@@ -271,7 +271,12 @@ describeBrowser("the admin panel's sections in Chromium: embedded across origins
           elements
             .filter(
               (element) =>
-                !element.closest('fieldset[disabled]') && !element.closest('.filters') && !element.closest('.calendar-bar') && !element.closest('ul.bookings'),
+                !element.closest('fieldset[disabled]')
+                && !element.closest('.filters')
+                && !element.closest('.calendar-bar')
+                && !element.closest('ul.bookings')
+                // the calendar's bookings open their details
+                && !element.closest('.week-grid'),
             )
             .map((element) => element.getAttribute('aria-label') ?? element.textContent ?? (element as HTMLInputElement).name),
         );

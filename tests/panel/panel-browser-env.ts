@@ -59,6 +59,8 @@ export interface PanelBrowserEnvOptions {
   config?: Record<string, unknown>;
   /** run the webhook delivery loop and the jobs, as `svc serve` does */
   background?: boolean;
+  /** the payment provider (default none); `test` makes a paid service's bookings await their payment */
+  payments?: 'none' | 'test';
 }
 
 export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {}): Promise<PanelBrowserEnv> {
@@ -85,7 +87,7 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
     clock: { now: () => Date.now() + offset },
     logger: createLogger('debug', (line) => logLines.push(line)),
     rateLimiter: memoryRateLimiter(),
-    payments: openPayments({ ...config, SVC_PAYMENTS: 'none' }),
+    payments: openPayments({ ...config, SVC_PAYMENTS: options.payments ?? 'none' }),
     calendars: calendarConnector({ allowPrivate: false }),
   };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });

@@ -56,4 +56,17 @@ describeEachAdapter('panel pages', (adapter) => {
     }
     expect((await ctx.request('GET', '/svc-panel-host.js')).body).toContain('SvcPanelHost');
   });
+
+  test('every section and booking of /admin has an address: the same page, framed nowhere', async () => {
+    const shell = (await ctx.request('GET', '/admin')).body;
+    for (const path of ['/admin/bookings', '/admin/bookings/bk_01abc', '/admin/services', '/admin/settings']) {
+      const page = await ctx.request('GET', path);
+      expect({ path, status: page.status, csp: page.headers.get('content-security-policy') }).toEqual({
+        path,
+        status: 200,
+        csp: `${BASE_CSP}; frame-ancestors 'none'`,
+      });
+      expect(page.body).toBe(shell);
+    }
+  });
 });

@@ -84,7 +84,7 @@ describeEachAdapter('svc serve with SVC_PAYMENTS=test', (adapter) => {
     expect(await done.text()).toContain('<h1>Booking confirmed</h1>');
 
     // A keyless read of the demo workspace hides the visitor's contact data (decisions section 7); webhooks carry it.
-    const booking = { ...created.body.booking, status: 'CONFIRMED' };
+    const booking = { ...created.body.booking, status: 'CONFIRMED', awaitingPayment: false };
     expect((await api('GET', `/bookings/${created.body.booking.id}`)).body.booking).toEqual(withoutContactData(booking));
 
     const receipts = await receiver.waitFor(3, 15_000);

@@ -55,7 +55,7 @@ describeEachAdapter('stripe webhook', (adapter) => {
   test('checkout.session.completed with payment_status paid confirms the booking: payment.received then booking.confirmed', async () => {
     expect(answer(await send('checkout.session.completed', { status: 'complete', payment_status: 'paid' }))).toEqual(ok('confirmed'));
     const confirmed = await getBooking();
-    expect(confirmed).toEqual({ ...booking, status: 'CONFIRMED' });
+    expect(confirmed).toEqual({ ...booking, status: 'CONFIRMED', awaitingPayment: false });
     expect(await payment()).toMatchObject({ status: 'paid', refundDue: false, reference: 'cs_test_1', updatedAt: at() });
     const messages = await outbox(app);
     expect(messages.map((message) => [message.webhookId, message.eventType])).toEqual([
@@ -101,7 +101,7 @@ describeEachAdapter('stripe webhook', (adapter) => {
   test('checkout.session.async_payment_failed cancels the booking (payment failed) and frees its slot', async () => {
     expect(answer(await send('checkout.session.async_payment_failed', { status: 'complete', payment_status: 'unpaid' }))).toEqual(ok('closed'));
     const cancelled = await getBooking();
-    expect(cancelled).toEqual({ ...booking, status: 'CANCELLED', cancelReason: 'payment failed' });
+    expect(cancelled).toEqual({ ...booking, status: 'CANCELLED', awaitingPayment: false, cancelReason: 'payment failed' });
     expect((await storedBookings(app))[0]!.cancelReason).toBe('payment failed');
     expect(await payment()).toMatchObject({ status: 'failed', refundDue: false });
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([

@@ -43,7 +43,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     const id = response.body.booking.id;
     expect(response.body).toEqual({
       success: true,
-      booking: expectedBooking({ id, service, provider, start: tuesday('10:00'), status: 'PENDING', amount: 35.5 }),
+      booking: expectedBooking({ id, service, provider, start: tuesday('10:00'), status: 'PENDING', awaitingPayment: true, amount: 35.5 }),
       checkoutUrl: expect.stringMatching(/^http:\/\/localhost:8080\/checkout\/chk_[A-Za-z0-9_-]{32}$/),
       manageUrl: expect.stringMatching(/^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/),
     });
@@ -157,7 +157,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(paid.body).toBe('');
 
     const confirmed = await getBooking(created.booking.id);
-    expect(confirmed).toEqual({ ...created.booking, status: 'CONFIRMED' });
+    expect(confirmed).toEqual({ ...created.booking, status: 'CONFIRMED', awaitingPayment: false });
     expect(await paymentsOf(app, created.booking.id)).toEqual([
       expect.objectContaining({ status: 'paid', refundDue: false, updatedAt: Date.parse('2026-11-23T08:05:00.000Z') }),
     ]);
@@ -199,7 +199,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(cancelled.headers.get('location')).toBe(`/checkout/${id}/cancelled`);
 
     const booking = await getBooking(created.booking.id);
-    expect(booking).toEqual({ ...created.booking, status: 'CANCELLED', cancelReason: 'payment checkout cancelled' });
+    expect(booking).toEqual({ ...created.booking, status: 'CANCELLED', awaitingPayment: false, cancelReason: 'payment checkout cancelled' });
     expect((await storedBookings(app))[0]!.cancelReason).toBe('payment checkout cancelled');
     expect(await paymentsOf(app, created.booking.id)).toEqual([expect.objectContaining({ status: 'expired', refundDue: false })]);
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([
@@ -257,7 +257,12 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     const id = checkoutId(created.checkoutUrl);
     app.clock.set(now + 30 * MINUTE);
     expect(await expireHolds(app.deps, app.clock.now())).toBe(1);
-    expect(await getBooking(created.booking.id)).toEqual({ ...created.booking, status: 'CANCELLED', cancelReason: 'payment hold expired' });
+    expect(await getBooking(created.booking.id)).toEqual({
+      ...created.booking,
+      status: 'CANCELLED',
+      awaitingPayment: false,
+      cancelReason: 'payment hold expired',
+    });
     expect((await book()).status).toBe(200);
 
     expect(mainOf((await app.request('GET', `/checkout/${id}`)).body)).toContain('<h1>Booking cancelled</h1>');

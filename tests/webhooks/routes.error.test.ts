@@ -30,6 +30,23 @@ describeEachAdapter('webhook routes, errors', (adapter) => {
     expect(await createdCount()).toBe(0);
   });
 
+  test('POST with the address of an existing webhook -> 400 naming it, nothing stored; PATCH onto it alike', async () => {
+    const first = await create({ url: 'https://hooks.example.com/svc' });
+    expect(first.status).toBe(200);
+    const id = first.body.webhook.id;
+    const error = `url https://hooks.example.com/svc is already the address of webhook ${id}: change that webhook's events instead of adding the address again`;
+    const again = await create({ url: 'https://hooks.example.com/svc', events: ['booking.created'] });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ success: false, error, code: 'VALIDATION_ERROR', details: [{ path: '/url', message: error }] });
+    expect(await createdCount()).toBe(1);
+    const other = await create({ url: 'https://hooks.example.com/other' });
+    const moved = await t.request('PATCH', `${BASE}/${other.body.webhook.id}`, { key: t.apiKey, body: { url: 'https://hooks.example.com/svc' } });
+    expect(moved.status).toBe(400);
+    // its own address again is no repeat
+    const same = await t.request('PATCH', `${BASE}/${id}`, { key: t.apiKey, body: { url: 'https://hooks.example.com/svc' } });
+    expect(same.status).toBe(200);
+  });
+
   test('POST with a url that is not a URL -> 400 naming url', async () => {
     const response = await create({ url: 'not a url' });
     expect(response.status).toBe(400);

@@ -22,6 +22,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
     timeFormat: '24h',
     cancellationHours: 24,
     logoUrl: null,
+    notificationEmail: null,
     requiresConfirmation: false,
   });
 
@@ -42,6 +43,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
       cancellationHours: 48,
       logoUrl: 'https://cdn.example.com/acme.png',
       requiresConfirmation: true,
+      notificationEmail: 'owner@acme.example',
     };
     const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body });
     expect(response.status).toBe(200);
@@ -88,7 +90,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
       const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { name: 'Renamed', [field]: 'x' } });
       const error =
         `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, timeFormat, `
-        + 'cancellationHours, logoUrl, requiresConfirmation';
+        + 'cancellationHours, logoUrl, requiresConfirmation, notificationEmail';
       expect({ field, status: response.status, body: response.body }).toEqual({
         field,
         status: 400,

@@ -78,6 +78,7 @@ describeEachAdapter('workspace settings: security', (adapter) => {
         timeFormat: '24h',
         cancellationHours: 24,
         logoUrl: null,
+        notificationEmail: null,
         requiresConfirmation: false,
       },
     });

@@ -1,47 +1,60 @@
 /*
  * The svc admin panel: embedded in a host's iframe at /widget/panel/admin/{slug} (it waits for the host's
- * bootstrap message and exchanges the code for a session) or standalone at /admin (slug and API key). The
- * session token lives in memory only. Each section's content is added by a later release; this is the shell.
+ * bootstrap message and exchanges the code for a session) or standalone at /admin (slug and API key). Embedded,
+ * the session token lives in memory only; standalone, also in the tab's sessionStorage (see session.ts), and
+ * every section has its own address (route.ts).
  */
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import { ADMIN_WORKSPACE_PARAM, sectionOf, type HostMessage, type Section } from '../protocol/panel-protocol.ts';
+import { ADMIN_WORKSPACE_PARAM, sectionOf, type HostMessage } from '../protocol/panel-protocol.ts';
 import { call } from './api/client.ts';
 import { linkToHost, type HostLink } from './embedded.ts';
+import { stringsFor } from './i18n.ts';
+import { pathOfRoute, routeOfPath, type Route } from './route.ts';
 import { PanelSessionState } from './session.ts';
 import { Connecting, Shell, SignIn } from './ui.tsx';
+import { guardUnload, mayLeave } from './unsaved.ts';
 
 const root = document.getElementById('panel');
 const params = new URLSearchParams(location.search);
-const section = signal<Section>(sectionOf(params.get('section')));
 const embedded = location.pathname.startsWith('/widget/panel/admin/');
+const route = signal<Route>(embedded ? { section: sectionOf(params.get('section')), bookingId: null } : routeOfPath(location.pathname));
 /** bumped after a logo chosen at the host was saved, so the shell shows the workspace as it is now */
 const workspaceVersion = signal(0);
+/** the language of the words of the "unsaved edits" question, once the workspace is known */
+const language = signal('en');
+
+/** Goes to `next`, asking first when a form holds unsaved edits; standalone, the address follows. */
+function navigate(next: Route) {
+  if (next.section === route.value.section && next.bookingId === route.value.bookingId) return;
+  if (next.section !== route.value.section && !mayLeave(stringsFor(language.value).unsavedLeave)) return;
+  route.value = next;
+  if (!embedded) history.pushState(null, '', `${pathOfRoute(next)}${location.search}`);
+}
 
 function App({ state, host }: { state: PanelSessionState; host: HostLink | null }) {
-  const navigate = (next: Section) => {
-    section.value = next;
-  };
   if (state.phase.value === 'ready') {
     return host ? (
       <Shell
         state={state}
-        section={section}
+        route={route}
         onNavigate={navigate}
         embedded
         notify={(notice) => host.send(notice)}
         workspaceVersion={workspaceVersion}
         onOpenAdmin={() => host.send({ type: 'svc:panel:open-admin' })}
+        onLanguage={(next) => (language.value = next)}
       />
     ) : (
       <Shell
         state={state}
-        section={section}
+        route={route}
         onNavigate={navigate}
         embedded={false}
         notify={() => {}}
         workspaceVersion={workspaceVersion}
         onSignOut={() => state.signOut()}
+        onLanguage={(next) => (language.value = next)}
       />
     );
   }
@@ -64,7 +77,7 @@ function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
         });
         return;
       case 'svc:panel:navigate':
-        section.value = sectionOf(message.section);
+        navigate({ section: sectionOf(message.section), bookingId: null });
         return;
       case 'svc:panel:logo-selected':
         void saveLogo(state, message.url, host);
@@ -107,6 +120,8 @@ function watchHeight(host: HostLink) {
   new ResizeObserver(report).observe(document.documentElement);
 }
 
+guardUnload();
+
 if (root) {
   let app: { state: PanelSessionState; host: HostLink | null };
   if (embedded) {
@@ -116,9 +131,18 @@ if (root) {
       void state.renew().then((renewed) => {
         if (!renewed) state.signOut();
       });
-    });
-    state.phase.value = 'signed-out';
+    }, sessionStorage);
+    if (!state.resume()) state.phase.value = 'signed-out';
     app = { state, host: null };
+    // Back and Forward move between sections and bookings; unsaved edits are asked about first
+    addEventListener('popstate', () => {
+      const next = routeOfPath(location.pathname);
+      if (next.section !== route.value.section && !mayLeave(stringsFor(language.value).unsavedLeave)) {
+        history.pushState(null, '', `${pathOfRoute(route.value)}${location.search}`);
+        return;
+      }
+      route.value = next;
+    });
   }
   render(<App state={app.state} host={app.host} />, root);
 }

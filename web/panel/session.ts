@@ -26,9 +26,14 @@ async function problemOf(response: Response): Promise<string> {
   return sentence(body?.error ?? `the server answered ${response.status}`);
 }
 
+/** Where the standalone admin keeps its session for the tab's life (sessionStorage; never the API key). */
+export const KEPT_SESSION = 'svc-admin-session';
+
 /**
- * The panel's one session, kept in memory only (never a cookie, never storage, never a URL), with what the shell
- * shows. `onExpiring` runs shortly before expiry: embedded, it asks the host for a new code; standalone, it renews.
+ * The panel's one session, with what the shell shows; never in a cookie or a URL. Embedded it lives in memory
+ * only. Standalone, `keep` (the tab's sessionStorage) holds it too, so a reload or Back keeps the owner signed in
+ * until the session ends, the owner signs out or the tab closes (docs/decisions/0014-admin-session-per-tab.md).
+ * `onExpiring` runs shortly before expiry: embedded, it asks the host for a new code; standalone, it renews.
  */
 export class PanelSessionState {
   readonly phase = signal<Phase>('connecting');
@@ -41,7 +46,27 @@ export class PanelSessionState {
   readonly client: PanelClient = createPanelClient(() => this.session.value?.token ?? null);
   private renewal: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly onExpiring: () => void) {}
+  constructor(
+    private readonly onExpiring: () => void,
+    private readonly keep: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null = null,
+  ) {}
+
+  /** Takes up the session the tab kept, if it is still valid for a while; true when it did. */
+  resume(now = Date.now()): boolean {
+    let kept: IssuedSession | null = null;
+    try {
+      kept = JSON.parse(this.keep?.getItem(KEPT_SESSION) ?? 'null') as IssuedSession | null;
+    } catch {
+      kept = null;
+    }
+    const left = kept ? (Date.parse(kept.expiresAt) - now) / 1000 : 0;
+    if (!kept || !(left > 2)) {
+      this.keep?.removeItem(KEPT_SESSION);
+      return false;
+    }
+    this.use({ ...kept, expiresIn: Math.floor(left) });
+    return true;
+  }
 
   /** POST /api/panel/session with a code and frameContext (embedded) or a slug and API key (standalone). */
   async open(body: { code: string; frameContext: string } | { workspaceSlug: string; apiKey: string }): Promise<boolean> {
@@ -57,6 +82,7 @@ export class PanelSessionState {
 
   signOut() {
     clearTimeout(this.renewal);
+    this.keep?.removeItem(KEPT_SESSION);
     this.session.value = null;
     this.problem.value = null;
     this.phase.value = 'signed-out';
@@ -68,11 +94,16 @@ export class PanelSessionState {
       return false;
     }
     const issued = (await response.json()) as IssuedSession;
+    this.keep?.setItem(KEPT_SESSION, JSON.stringify(issued));
+    this.use(issued);
+    return true;
+  }
+
+  private use(issued: IssuedSession) {
     this.session.value = issued;
     this.problem.value = null;
     this.phase.value = 'ready';
     clearTimeout(this.renewal);
     this.renewal = setTimeout(() => this.onExpiring(), renewalDelayMs(issued.expiresIn));
-    return true;
   }
 }

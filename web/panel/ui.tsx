@@ -1,19 +1,23 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import type { Signal } from '@preact/signals';
-import { SECTIONS, type Section } from '../protocol/panel-protocol.ts';
+import { SECTIONS } from '../protocol/panel-protocol.ts';
+import { useWorkspaceAccent } from './accent.ts';
 import { call, type Problem, type Workspace } from './api/client.ts';
 import { stringsFor } from './i18n.ts';
 import { SectionView, type SectionNotice } from './sections/index.tsx';
+import type { Route } from './route.ts';
 import type { PanelSessionState } from './session.ts';
 
 export interface ShellProps {
   state: PanelSessionState;
-  section: Signal<Section>;
+  route: Signal<Route>;
   /** embedded: the "Open full admin" control; absent standalone */
   onOpenAdmin?: () => void;
   /** standalone: sign out */
   onSignOut?: () => void;
-  onNavigate: (section: Section) => void;
+  onNavigate: (route: Route) => void;
+  /** the workspace's language, once read (for words said outside the shell) */
+  onLanguage?: (language: string) => void;
   /** a section's message for the host (embedded); standalone there is no host and it is dropped */
   notify: (notice: SectionNotice) => void;
   /** true inside a host's iframe */
@@ -30,26 +34,31 @@ function accessLabel(state: PanelSessionState, t: ReturnType<typeof stringsFor>)
 }
 
 /** The signed-in panel: the workspace, the sections, and the section shown. */
-export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, notify, embedded, workspaceVersion }: ShellProps) {
+export function Shell({ state, route, onOpenAdmin, onSignOut, onNavigate, onLanguage, notify, embedded, workspaceVersion }: ShellProps) {
+  const section = route.value.section;
   const details = useSignal<Workspace | null>(null);
   const client = state.client;
   const loadProblem = useSignal<string | null>(null);
   // Reloaded with every new session and every section: a v1 read with the current token.
   useSignalEffect(() => {
     const slug = state.session.value?.workspace.slug;
-    void section.value;
+    void route.value.section;
     void workspaceVersion.value;
     if (!slug) return;
     call(client.GET('/workspaces/{slug}', { params: { path: { slug } } })).then(
       (body) => {
         details.value = body.workspace;
         loadProblem.value = null;
+        onLanguage?.(body.workspace.language);
       },
       (error: Problem) => {
+        // standalone, a session that ended meanwhile (its key was revoked) leads back to the sign-in
+        if (error.code === 'UNAUTHORIZED' && onSignOut) onSignOut();
         loadProblem.value = error.message;
       },
     );
   });
+  useWorkspaceAccent(details.value?.primaryColor ?? state.session.value?.workspace.primaryColor ?? null);
   const logo = details.value?.logoUrl ?? state.session.value?.workspace.logoUrl;
   const t = stringsFor(details.value?.language ?? 'en');
   const can = { operations: state.canManageOperations.value, settings: state.canManageSettings.value };
@@ -82,18 +91,25 @@ export function Shell({ state, section, onOpenAdmin, onSignOut, onNavigate, noti
         <ul>
           {SECTIONS.map((each) => (
             <li key={each}>
-              <button type="button" class="item" aria-current={each === section.value ? 'page' : undefined} onClick={() => onNavigate(each)}>
+              <button
+                type="button"
+                class="item"
+                aria-current={each === section ? 'page' : undefined}
+                onClick={() => onNavigate({ section: each, bookingId: null })}
+              >
                 {t.sections[each]}
               </button>
             </li>
           ))}
         </ul>
       </nav>
-      <main id="section" data-section={section.value}>
-        <h2>{t.sections[section.value]}</h2>
+      <main id="section" data-section={section}>
+        <h2>{t.sections[section]}</h2>
         {details.value ? (
           <SectionView
-            section={section.value}
+            section={section}
+            bookingId={route.value.bookingId}
+            navigate={onNavigate}
             client={client}
             workspace={details.value}
             can={can}

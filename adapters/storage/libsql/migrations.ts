@@ -89,5 +89,13 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE TABLE `calendar_connections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`provider_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`name` text NOT NULL,\n\t`url` text,\n\t`account` text,\n\t`username` text,\n\t`sealed_secret` text,\n\t`status` text NOT NULL,\n\t`last_synced_at` integer,\n\t`last_error` text,\n\t`failures` integer NOT NULL,\n\t`calendars` text NOT NULL,\n\t`sync_state` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE INDEX `calendar_connections_provider_idx` ON `calendar_connections` (`provider_id`);"
     ]
+  },
+  {
+    "tag": "0004_charming_silver_centurion",
+    "hash": "09778a979054aba71a4b51f0b1ca4f6aad1cddc90c922e345f3d57e407773e62",
+    "folderMillis": 1795714177229,
+    "statements": [
+      "ALTER TABLE `workspaces` ADD `notification_email` text;"
+    ]
   }
 ];

@@ -108,5 +108,13 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX \"calendar_busy_times_connection_idx\" ON \"calendar_busy_times\" USING btree (\"connection_id\",\"calendar_id\");",
       "CREATE INDEX \"calendar_connections_provider_idx\" ON \"calendar_connections\" USING btree (\"provider_id\");"
     ]
+  },
+  {
+    "tag": "0004_milky_dorian_gray",
+    "hash": "b7aadd1a94bae24696466f8e9d5ff1664b667828ef81eca889559f5ca4645a0c",
+    "folderMillis": 1795714187727,
+    "statements": [
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"notification_email\" text;"
+    ]
   }
 ];

@@ -110,6 +110,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     name: text('name').notNull(),
     primaryColor: text('primary_color'),
     logoUrl: text('logo_url'),
+    notificationEmail: text('notification_email'),
     plan: text('plan').notNull(),
     industry: text('industry').notNull(),
     timezone: text('timezone').notNull(),

@@ -45,10 +45,13 @@ export type BookingMove =
   /** a new booking (`booking` is the record to insert, with its initial status) on the first candidate that fits */
   | { action: 'create'; reservation: Reservation }
   | { action: 'confirm' | 'complete' }
-  /** `reason` is kept as the booking's cancelReason; `payment`: a payment closed unpaid with it */
-  | { action: 'cancel' | 'expire'; reason?: string | null; payment?: PaymentChange }
-  /** to [startTime, endTime) on the booking's own provider; the status stays */
-  | { action: 'reschedule'; startTime: number; endTime: number; reservation: Reservation }
+  /**
+   * `reason` is kept as the booking's cancelReason; `payment`: a payment closed unpaid with it; `byCustomer`: the
+   * customer cancelled (the owner is mailed about it)
+   */
+  | { action: 'cancel' | 'expire'; reason?: string | null; payment?: PaymentChange; byCustomer?: boolean }
+  /** to [startTime, endTime) on the booking's own provider; the status stays; `byCustomer` as for cancel */
+  | { action: 'reschedule'; startTime: number; endTime: number; reservation: Reservation; byCustomer?: boolean }
   /** the provider reports the payment: recorded as `payment.to`, the booking confirmed */
   | { action: 'pay'; payment: PaymentChange };
 
@@ -91,13 +94,14 @@ export function decideMove(booking: BookingRecord, change: BookingMove, at: numb
  * transaction: the events in the lifecycle's order (`payment.*` events carry the payment), and the customer's
  * mails when mail is configured.
  */
-function consequences(deps: BookingMoveDeps, input: BookingMoveInput, events: BookingEventType[], payment: PaymentRecord | null) {
+function consequences(deps: BookingMoveDeps, input: BookingMoveInput, events: BookingEventType[], payment: PaymentRecord | null, byCustomer = false) {
+  const owner = { notify: input.workspace.notificationEmail !== null, byCustomer };
   return {
     emit: (saved: BookingRecord): OutboxEvent[] => {
       const booking = input.json(saved);
       return payment ? paymentEvents(events, input.workspace, booking, payment, input.at) : bookingEvents(events, input.workspace, booking, input.at);
     },
-    mails: (saved: BookingRecord): MailEntry[] => (mailEnabled(deps.config) ? mailEntries(events, input.booking, saved, input.at) : []),
+    mails: (saved: BookingRecord): MailEntry[] => (mailEnabled(deps.config) ? mailEntries(events, input.booking, saved, input.at, owner) : []),
   };
 }
 
@@ -116,7 +120,7 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
     const result = await deps.storage.reserveBooking({
       booking: placed,
       ...change.reservation,
-      ...consequences(deps, input, decided.events, null),
+      ...consequences(deps, input, decided.events, null, change.action === 'reschedule' && change.byCustomer === true),
       ...(change.action === 'reschedule' ? { replacing: booking.id } : {}),
     });
     return result.ok ? { ok: true, booking: result.booking, events: decided.events, payment: null } : { ok: false, kind: 'unavailable', reason: result.reason };
@@ -129,7 +133,13 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
     at,
     ...('reason' in change && change.reason !== undefined ? { cancelReason: change.reason } : {}),
     // `payment.*` events describe the payment as it is after this move.
-    ...consequences(deps, input, decided.events, paymentChange ? { ...paymentChange.payment, ...paymentChange.to, updatedAt: at } : null),
+    ...consequences(
+      deps,
+      input,
+      decided.events,
+      paymentChange ? { ...paymentChange.payment, ...paymentChange.to, updatedAt: at } : null,
+      'byCustomer' in change && change.byCustomer === true,
+    ),
   };
 
   if (!paymentChange) {

@@ -22,6 +22,10 @@ export const Booking = t.Object(
     startTime: t.String({ format: 'date-time' }),
     endTime: t.String({ format: 'date-time' }),
     status: BookingStatus,
+    awaitingPayment: t.Boolean({
+      description:
+        'true while a PENDING booking waits for its payment (the payment confirms it; not for confirming by hand, see markBookingPaid); false otherwise',
+    }),
     customerName: nullable(t.String()),
     customerEmail: t.String(),
     serviceName: nullable(t.String()),

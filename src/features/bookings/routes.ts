@@ -18,7 +18,7 @@ import {
   ListBookingsQuery,
   RescheduleBody,
 } from './model.ts';
-import { bookingMails, changeStatus, createBooking, getBooking, listBookings, rescheduleBooking } from './service.ts';
+import { bookingMails, changeStatus, createBooking, getBooking, listBookings, markBookingPaid, rescheduleBooking } from './service.ts';
 
 const TAGS = ['Bookings'];
 
@@ -135,6 +135,26 @@ export function bookingRoutes(deps: AppDeps) {
           operationId: 'confirmBooking',
           summary: 'Confirm a PENDING booking',
           description: 'Moves a PENDING booking to CONFIRMED and sends `booking.confirmed`. 409 INVALID_TRANSITION for any other status.',
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/bookings/:bookingId/mark-paid',
+      async ({ params, principal: { workspace } }) => {
+        return { success: true, booking: await markBookingPaid(deps, workspace, params.bookingId) };
+      },
+      {
+        access: keyOrSession('svc_manage_operations'),
+        params: BookingParams,
+        response: { 200: BookingResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        detail: {
+          operationId: 'markBookingPaid',
+          summary: 'Record a payment taken another way and confirm a booking awaiting its payment',
+          description:
+            'For a PENDING booking with `awaitingPayment` (cash, a bank transfer): records a payment of provider `manual` over the sum due as paid and confirms the booking, '
+            + 'sending `payment.received` then `booking.confirmed` as an online payment would. The checkout opened for it is left as it is. '
+            + '409 INVALID_TRANSITION for any other booking (one PENDING awaiting confirmation is confirmed with confirmBooking).',
           tags: TAGS,
         },
       },

@@ -5,7 +5,17 @@ import { slotCheck, rankProviders, resolveOffering, busyMargin, type Offering } 
 import { AppError, notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isoTime } from '../../core/models.ts';
-import type { BookingRecord, BookingStore, CatalogueStore, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import {
+  OWNER_MAIL_KINDS,
+  type BookingRecord,
+  type BookingStore,
+  type CatalogueStore,
+  type CustomerMailKind,
+  type MailKind,
+  type PaymentRecord,
+  type ServiceRecord,
+  type WorkspaceRecord,
+} from '../../ports/storage/index.ts';
 import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
@@ -30,6 +40,7 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
     startTime: isoTime(booking.startTime),
     endTime: isoTime(booking.endTime),
     status: booking.status,
+    awaitingPayment: booking.status === 'PENDING' && booking.holdExpiresAt !== null,
     customerName: booking.customerName,
     customerEmail: booking.customerEmail,
     serviceName: names.serviceName,
@@ -166,20 +177,26 @@ export async function getBooking(deps: { storage: BookingStore & CatalogueStore 
   return toBookingJson(booking, await namesOf(deps, booking));
 }
 
+const isCustomerMail = <M extends { kind: MailKind }>(mail: M): mail is M & { kind: CustomerMailKind } =>
+  !(OWNER_MAIL_KINDS as readonly MailKind[]).includes(mail.kind);
+
 /** The booking's customer mails and their state, oldest first. */
 export async function bookingMails(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string) {
   const booking = await findBooking(deps, workspace, bookingId);
   const mails = await deps.storage.listBookingMails(booking.id);
-  return mails.map((mail) => ({
-    id: mail.id,
-    kind: mail.kind,
-    status: mail.status,
-    attempts: mail.attempts,
-    lastError: mail.lastError,
-    nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
-    createdAt: isoTime(mail.createdAt),
-    sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
-  }));
+  // the owner's mails about it are not the customer's
+  return mails
+    .flatMap((mail) => (isCustomerMail(mail) ? [mail] : []))
+    .map((mail) => ({
+      id: mail.id,
+      kind: mail.kind,
+      status: mail.status,
+      attempts: mail.attempts,
+      lastError: mail.lastError,
+      nextAttemptAt: mail.status === 'pending' && mail.nextAttemptAt !== null ? isoTime(mail.nextAttemptAt) : null,
+      createdAt: isoTime(mail.createdAt),
+      sentAt: mail.sentAt === null ? null : isoTime(mail.sentAt),
+    }));
 }
 
 /** The keyset position a cursor carries: the last booking of the previous page. */
@@ -258,13 +275,17 @@ export async function changeStatus(
   workspace: WorkspaceRecord,
   bookingId: string,
   action: Extract<LifecycleAction, 'confirm' | 'cancel' | 'complete'>,
-  options: { reason?: string } = {},
+  options: { reason?: string; byCustomer?: boolean } = {},
 ): Promise<Booking> {
   for (let attempt = 0; attempt < TRANSITION_ATTEMPTS; attempt++) {
     const booking = await findBooking(deps, workspace, bookingId);
     const names = await namesOf(deps, booking);
     const input = { workspace, booking, json: (record: BookingRecord) => toBookingJson(record, names), at: deps.clock.now() };
-    const result = await applyBookingMove(deps, input, action === 'cancel' ? { action, reason: optionalText(options.reason) } : { action });
+    const result = await applyBookingMove(
+      deps,
+      input,
+      action === 'cancel' ? { action, reason: optionalText(options.reason), byCustomer: options.byCustomer === true } : { action },
+    );
     if (result.ok) return input.json(result.booking);
     if (result.kind === 'refused') throw invalidTransition(result.reason);
   }
@@ -273,12 +294,65 @@ export async function changeStatus(
   );
 }
 
+/** The `provider` of a payment the workspace recorded by hand (markBookingPaid). */
+export const MANUAL_PAYMENT_PROVIDER = 'manual';
+
+/**
+ * markBookingPaid: the owner took the money another way (cash, a bank transfer) for a booking awaiting its
+ * payment. A payment of provider `manual` is recorded as paid and the booking confirmed, as a provider's payment
+ * would do it (`payment.received`, `booking.confirmed`). Only a PENDING booking awaiting payment; anything else is
+ * 409 INVALID_TRANSITION. The checkout opened for it stays as it is at the provider.
+ */
+export async function markBookingPaid(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string): Promise<Booking> {
+  const booking = await findBooking(deps, workspace, bookingId);
+  if (booking.status !== 'PENDING' || booking.holdExpiresAt === null || booking.amountMinor === null || booking.currency === null) {
+    throw invalidTransition(
+      booking.status === 'PENDING'
+        ? `booking ${bookingId} is not awaiting a payment: confirm it instead`
+        : `a ${booking.status} booking cannot be marked as paid: only a PENDING booking awaiting its payment can`,
+    );
+  }
+  const names = await namesOf(deps, booking);
+  const now = deps.clock.now();
+  const id = newId('pay', now);
+  const payment: PaymentRecord = {
+    id,
+    workspaceId: workspace.id,
+    bookingId: booking.id,
+    provider: MANUAL_PAYMENT_PROVIDER,
+    reference: id,
+    amountMinor: booking.amountMinor,
+    currency: booking.currency,
+    status: 'pending',
+    refundDue: false,
+    checkoutUrl: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.createPayment(payment);
+  const json = (record: BookingRecord) => toBookingJson(record, names);
+  const result = await applyBookingMove(
+    deps,
+    { workspace, booking, json, at: now },
+    { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } },
+  );
+  if (result.ok) return json(result.booking);
+  if (result.kind === 'refused') throw invalidTransition(result.reason);
+  throw invalidTransition(`booking ${bookingId} changed while it was being marked as paid; read it and try again`);
+}
+
 /**
  * reschedule: from PENDING or CONFIRMED only, to a bookable time of the same provider; the status, the
  * length and everything else stay. The check and the move happen in one reservation (applyBookingMove), with
  * `booking.rescheduled` written in the same transaction.
  */
-export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecord, bookingId: string, date: string): Promise<Booking> {
+export async function rescheduleBooking(
+  deps: AppDeps,
+  workspace: WorkspaceRecord,
+  bookingId: string,
+  date: string,
+  options: { byCustomer?: boolean } = {},
+): Promise<Booking> {
   const start = parseInstant('date', date);
   const booking = await findBooking(deps, workspace, bookingId);
   const now = deps.clock.now();
@@ -303,6 +377,7 @@ export async function rescheduleBooking(deps: AppDeps, workspace: WorkspaceRecor
       startTime: start,
       endTime: start + length,
       reservation: { candidates: [provider.id], margin: offering.margin, fits: check.fits },
+      byCustomer: options.byCustomer === true,
     },
   );
   if (result.ok) return json(result.booking);

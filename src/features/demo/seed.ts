@@ -110,6 +110,7 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     name: 'Demo Hair & Wellness',
     primaryColor: '#0f766e',
     logoUrl: null,
+    notificationEmail: null,
     plan: 'demo',
     industry: 'beauty',
     timezone: DEMO_TIMEZONE,

@@ -1,5 +1,5 @@
 import { toMajor } from '../../core/money.ts';
-import type { BookingRecord, MailMessageRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import { OWNER_MAIL_KINDS, type BookingRecord, type MailMessageRecord, type WorkspaceRecord } from '../../ports/storage/index.ts';
 import { calendarDocument } from './calendar.ts';
 import type { OutgoingMail } from '../../ports/mail.ts';
 import { messagesFor } from '../../core/i18n/catalogue.ts';
@@ -68,10 +68,18 @@ function kindWording(wording: MailMessages, mail: MailMessageRecord): KindWordin
   switch (mail.kind) {
     case 'pending':
       return mail.snapshot.holdExpiresAt ? wording.pendingPayment : wording.pendingConfirmation;
+    case 'owner_booked':
+      return wording.owner.booked;
+    case 'owner_cancelled':
+      return wording.owner.cancelled;
+    case 'owner_rescheduled':
+      return wording.owner.rescheduled;
     default:
       return wording[mail.kind];
   }
 }
+
+const isOwnerMail = (mail: MailMessageRecord) => (OWNER_MAIL_KINDS as readonly string[]).includes(mail.kind);
 
 /** The address part of a From: `Acme <a@example.com>` → `a@example.com`. */
 const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
@@ -100,6 +108,51 @@ export function fromLine(from: string, workspaceName: string): string {
   return name ? `"${name}" <${from.trim()}>` : from.trim();
 }
 
+/**
+ * Pure: the owner's mail about a booking (docs/contract/first-day.md §2), to the workspace's notificationEmail:
+ * who booked what and when, whether it waits for something, and the booking's address in the admin.
+ */
+function composeOwnerMail(context: MailContext, values: MailValues, words: KindWording, wording: MailMessages): OutgoingMail {
+  const { mail, booking, workspace } = context;
+  const owner = wording.owner;
+  const labels = wording.labels;
+  const details: [string, string][] = [
+    [owner.labels.customer, booking.customerName ?? '—'],
+    [owner.labels.email, booking.customerEmail],
+    ...(booking.phone ? [[owner.labels.phone, booking.phone] as [string, string]] : []),
+    [labels.service, values.service],
+    ...(context.providerName ? [[labels.with, context.providerName] as [string, string]] : []),
+    [labels.date, values.date],
+    [labels.time, values.time],
+    ...(values.previous ? [[labels.previously, `${values.previous.date}, ${values.previous.time}`] as [string, string]] : []),
+    ...(mail.kind === 'owner_cancelled' && values.reason ? [[labels.reason, values.reason] as [string, string]] : []),
+  ];
+  const waiting =
+    mail.kind === 'owner_booked' && mail.snapshot.status === 'PENDING'
+      ? [mail.snapshot.holdExpiresAt ? owner.waitsForPayment : owner.waitsForConfirmation]
+      : [];
+  const layout: MailLayout = {
+    lang: workspace.language,
+    subject: words.subject(values),
+    brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
+    heading: words.heading(values),
+    greeting: owner.greeting,
+    paragraphs: [...words.body(values), ...waiting],
+    details,
+    actions: [{ label: owner.open, url: `${context.publicUrl.replace(/\/$/, '')}/admin/bookings/${encodeURIComponent(booking.id)}` }],
+    notes: [],
+    footer: owner.footer(workspace.name),
+  };
+  return {
+    from: fromLine(context.from, workspace.name),
+    to: workspace.notificationEmail ?? '',
+    subject: layout.subject,
+    text: textPart(layout),
+    html: htmlPart(layout),
+    messageId: `<${mail.id}@${new URL(context.publicUrl).host}>`,
+  };
+}
+
 /** Pure: the mail for `context`, in the workspace's language, with its calendar invite where the kind has one. */
 export function composeMail(context: MailContext): OutgoingMail {
   const { mail, booking, workspace } = context;
@@ -126,6 +179,7 @@ export function composeMail(context: MailContext): OutgoingMail {
       : {}),
   };
   const words = kindWording(wording, mail);
+  if (isOwnerMail(mail)) return composeOwnerMail(context, values, words, wording);
   const labels = wording.labels;
   const details: [string, string][] = [[labels.service, values.service]];
   if (context.providerName) details.push([labels.with, context.providerName]);

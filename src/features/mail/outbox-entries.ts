@@ -20,12 +20,41 @@ function mailKindOf(event: BookingEventType, saved: BookingRecord): MailKind | n
   }
 }
 
+/** The owner's mail a booking event causes: every new booking, and a cancel or reschedule the customer made. */
+function ownerMailKindOf(event: BookingEventType, byCustomer: boolean): MailKind | null {
+  switch (event) {
+    case 'booking.created':
+      return 'owner_booked';
+    case 'booking.cancelled':
+      return byCustomer ? 'owner_cancelled' : null;
+    case 'booking.rescheduled':
+      return byCustomer ? 'owner_rescheduled' : null;
+    default:
+      return null;
+  }
+}
+
+/** Who is mailed besides the customer: the owner (when the workspace has a notificationEmail), told whether the customer made the move. */
+export interface OwnerNotice {
+  notify: boolean;
+  byCustomer: boolean;
+}
+
 /**
  * Pure: the customer's mails for a move's events, describing `saved` (the booking as written, with its new
- * revision); `before` is the booking as it was, for the old time of a reschedule.
+ * revision), and the owner's when `owner.notify`; `before` is the booking as it was, for the old time of a
+ * reschedule.
  */
-export function mailEntries(events: readonly BookingEventType[], before: BookingRecord, saved: BookingRecord, at: number): MailEntry[] {
-  const kinds = [...new Set(events.map((event) => mailKindOf(event, saved)).filter((kind) => kind !== null))];
+export function mailEntries(
+  events: readonly BookingEventType[],
+  before: BookingRecord,
+  saved: BookingRecord,
+  at: number,
+  owner: OwnerNotice = { notify: false, byCustomer: false },
+): MailEntry[] {
+  const kinds = [
+    ...new Set([...events.map((event) => mailKindOf(event, saved)), ...(owner.notify ? events.map((event) => ownerMailKindOf(event, owner.byCustomer)) : [])]),
+  ].filter((kind) => kind !== null);
   return kinds.map((kind) => ({
     workspaceId: saved.workspaceId,
     bookingId: saved.id,
@@ -36,8 +65,8 @@ export function mailEntries(events: readonly BookingEventType[], before: Booking
       startTime: saved.startTime,
       endTime: saved.endTime,
       cancelReason: saved.cancelReason,
-      ...(kind === 'rescheduled' ? { previousStartTime: before.startTime, previousEndTime: before.endTime } : {}),
-      ...(kind === 'pending' ? { holdExpiresAt: saved.holdExpiresAt } : {}),
+      ...(kind === 'rescheduled' || kind === 'owner_rescheduled' ? { previousStartTime: before.startTime, previousEndTime: before.endTime } : {}),
+      ...(kind === 'pending' || kind === 'owner_booked' ? { holdExpiresAt: saved.holdExpiresAt } : {}),
     },
     createdAt: at,
     // The checkout opens just after the booking is written: its link is in the mail once it is recorded, and

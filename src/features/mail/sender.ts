@@ -67,6 +67,7 @@ export function createMailSender(options: MailSenderOptions): MailSender {
     if (!booking || !workspace) return { drop: 'the booking was deleted' };
     const stale = staleness(mail, { status: booking.status, revision: booking.revision ?? 0 });
     if (stale) return { drop: stale };
+    if (mail.kind.startsWith('owner_') && !workspace.notificationEmail) return { drop: 'the workspace has no notification address' };
     const [service, provider] = await Promise.all([storage.getService(workspace.id, booking.serviceId), storage.getProvider(workspace.id, booking.providerId)]);
     let checkoutUrl: string | null = null;
     if (mail.kind === 'pending' && mail.snapshot.holdExpiresAt) {

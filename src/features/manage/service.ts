@@ -50,7 +50,7 @@ export async function cancelManaged(deps: AppDeps, token: string, reason: string
   const managed = await openManagedBooking(deps, token);
   const refused = refusal(managed, deps.clock.now());
   if (refused) throw refused;
-  return changeStatus(deps, managed.workspace, managed.booking.id, 'cancel', { reason });
+  return changeStatus(deps, managed.workspace, managed.booking.id, 'cancel', { reason, byCustomer: true });
 }
 
 /** The customer's reschedule to a free time of the same service and provider; the new time must be outside the window too. */
@@ -63,7 +63,7 @@ export async function rescheduleManaged(deps: AppDeps, token: string, date: stri
   if (Number.isFinite(start) && now > start - managed.workspace.cancellationHours * HOUR_MS) {
     throw new AppError('TOO_LATE_TO_CHANGE', `a booking can only be moved to a time more than ${managed.workspace.cancellationHours} hours ahead`);
   }
-  return rescheduleBooking(deps, managed.workspace, managed.booking.id, date);
+  return rescheduleBooking(deps, managed.workspace, managed.booking.id, date, { byCustomer: true });
 }
 
 /** The booking's service on its own provider: where a reschedule may go. */

@@ -40,33 +40,40 @@ function shell(language: string, title: string): string {
 
 const respond = (document: string, csp: string, status = 200) => pageResponse(document, { status, csp, cache: 'no-store', referrer: 'no-referrer' });
 
+/** The standalone admin: the panel signs in and shows the section its address names (see web/panel/route.ts). */
+const adminPage = () => respond(shell('en', translate('en', 'pages.panel.title')), panelCsp("'none'"));
+
 /**
  * The panel's pages. The iframe page holds no secret: its `frameContext` names the host origin, and the page may
  * be framed by that origin while it is still linked to the workspace (plus svc itself); by nothing else.
  */
 export function panelPages(deps: AppDeps) {
-  return new Elysia({ name: 'panel-pages' })
-    .use(accessDeclarations)
-    .get(
-      '/widget/panel/admin/:slug',
-      async ({ params, query }) => {
-        const workspace = await deps.storage.getWorkspaceBySlug(params.slug);
-        if (!workspace) return respond(shell('en', translate('en', 'pages.panel.notFoundTitle')), panelCsp("'none'"), 404);
-        const frameContext = typeof query.frameContext === 'string' ? query.frameContext : '';
-        const context =
-          frameContext && deps.config.SVC_SECRET
-            ? await verifyFrameContext(frameContext, deps.config.SVC_SECRET, deps.clock.now(), { toleranceSeconds: FRAME_CONTEXT_REUSE_SECONDS })
-            : null;
-        const linked =
-          context && context.workspaceSlug === workspace.slug
-            ? (await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === context.origin)
-            : false;
-        return respond(
-          shell(workspace.language, translate(workspace.language, 'pages.panel.workspaceTitle', { workspace: workspace.name })),
-          panelCsp(linked ? `${context!.origin} 'self'` : "'self'"),
-        );
-      },
-      { openAccess: openRoute(), detail: { hide: true } },
-    )
-    .get('/admin', () => respond(shell('en', translate('en', 'pages.panel.title')), panelCsp("'none'")), { openAccess: openRoute(), detail: { hide: true } });
+  return (
+    new Elysia({ name: 'panel-pages' })
+      .use(accessDeclarations)
+      .get(
+        '/widget/panel/admin/:slug',
+        async ({ params, query }) => {
+          const workspace = await deps.storage.getWorkspaceBySlug(params.slug);
+          if (!workspace) return respond(shell('en', translate('en', 'pages.panel.notFoundTitle')), panelCsp("'none'"), 404);
+          const frameContext = typeof query.frameContext === 'string' ? query.frameContext : '';
+          const context =
+            frameContext && deps.config.SVC_SECRET
+              ? await verifyFrameContext(frameContext, deps.config.SVC_SECRET, deps.clock.now(), { toleranceSeconds: FRAME_CONTEXT_REUSE_SECONDS })
+              : null;
+          const linked =
+            context && context.workspaceSlug === workspace.slug
+              ? (await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === context.origin)
+              : false;
+          return respond(
+            shell(workspace.language, translate(workspace.language, 'pages.panel.workspaceTitle', { workspace: workspace.name })),
+            panelCsp(linked ? `${context!.origin} 'self'` : "'self'"),
+          );
+        },
+        { openAccess: openRoute(), detail: { hide: true } },
+      )
+      .get('/admin', adminPage, { openAccess: openRoute(), detail: { hide: true } })
+      // every section and booking has an address of its own (/admin/bookings/{id}, …): the same shell, which routes
+      .get('/admin/*', adminPage, { openAccess: openRoute(), detail: { hide: true } })
+  );
 }

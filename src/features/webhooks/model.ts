@@ -137,7 +137,7 @@ export const EventPayment = t.Object(
   {
     amount: t.Number({ description: 'decimal major units' }),
     currency: t.String({ description: 'ISO 4217, upper case' }),
-    provider: t.String({ description: 'the payment provider, such as stripe or test' }),
+    provider: t.String({ description: 'the payment provider, such as stripe or test; manual for a payment the workspace recorded by hand (markBookingPaid)' }),
     reference: t.String({ description: "the provider's id of the checkout" }),
   },
   { $id: 'EventPayment' },

@@ -64,6 +64,14 @@ export async function checkWebhookUrl(deps: Pick<AppDeps, 'config'>, input: stri
   return url.href;
 }
 
+/** One webhook per address in a workspace: the same address twice would get every event twice. */
+async function refuseRepeatedUrl(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, url: string, except?: string) {
+  const same = (await deps.storage.listWebhooks(workspace.id)).find((webhook) => webhook.url === url && webhook.id !== except);
+  if (!same) return;
+  const message = `url ${url} is already the address of webhook ${same.id}: change that webhook's events instead of adding the address again`;
+  throw validation(message, [{ path: '/url', message }]);
+}
+
 /** The subscription as stored: known types only, each once, in the order given. */
 export function checkEvents(events: readonly string[]): string[] {
   const known: readonly string[] = WEBHOOK_EVENT_TYPES;
@@ -96,6 +104,7 @@ export async function createWebhook(
 ): Promise<{ webhook: WebhookRecord; secret: string }> {
   const events = checkEvents(body.events ?? []);
   const url = await checkWebhookUrl(deps, body.url, options);
+  await refuseRepeatedUrl(deps, workspace, url);
   if (!deps.config.SVC_SECRET) throw new AppError('INTERNAL_ERROR', 'SVC_SECRET is not set: signing secrets cannot be stored');
   const now = deps.clock.now();
   const id = newId('wh', now);
@@ -127,6 +136,7 @@ export async function updateWebhook(
   const patch: WebhookPatch = {};
   if (body.events !== undefined) patch.events = checkEvents(body.events);
   if (body.url !== undefined) patch.url = await checkWebhookUrl(deps, body.url, options);
+  if (patch.url !== undefined) await refuseRepeatedUrl(deps, workspace, patch.url, webhookId);
   if (body.name !== undefined) patch.name = optionalName(body.name);
   const current = await findWebhook(deps, workspace, webhookId);
   if (body.isActive !== undefined) {

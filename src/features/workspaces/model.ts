@@ -16,6 +16,9 @@ export const Workspace = t.Object(
     slug: t.String(),
     primaryColor: t.Union([t.String(), t.Null()]),
     logoUrl: t.Union([t.String(), t.Null()], { description: 'the logo shown in the admin panel; null = none' }),
+    notificationEmail: t.Union([t.String(), t.Null()], {
+      description: "where the owner is mailed about each new booking and each customer's cancel or reschedule (when mail is configured); null = not mailed",
+    }),
     plan: t.String(),
     industry: t.String(),
     timezone: t.String({ description: 'IANA time zone' }),
@@ -46,6 +49,7 @@ export const WorkspacePatchBody = t.Object(
       nullable(t.String({ maxLength: 2000, pattern: '^https?://', description: 'an http(s) URL of an image; the panel shows https images' })),
     ),
     requiresConfirmation: t.Optional(t.Boolean({ description: 'true: a keyless booking of a free service is PENDING until confirmed' })),
+    notificationEmail: t.Optional(nullable(t.String({ format: 'email', maxLength: 254, description: "the owner's address for booking news; null = none" }))),
   },
   { $id: 'WorkspacePatch' },
 );

@@ -51,6 +51,7 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     name: input.name.trim(),
     primaryColor: null,
     logoUrl: null,
+    notificationEmail: null,
     plan: 'self-hosted',
     industry: 'other',
     timezone: input.timezone ?? 'UTC',
@@ -114,6 +115,7 @@ export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
     timeFormat: workspace.timeFormat,
     cancellationHours: workspace.cancellationHours,
     logoUrl: workspace.logoUrl,
+    notificationEmail: workspace.notificationEmail,
     requiresConfirmation: workspace.requiresConfirmation,
   };
 }
@@ -198,6 +200,7 @@ export async function updateWorkspaceSettings(
   if (body.cancellationHours !== undefined) patch.cancellationHours = body.cancellationHours;
   if (body.logoUrl !== undefined) patch.logoUrl = body.logoUrl === null ? null : requireHttpUrl('logoUrl', body.logoUrl);
   if (body.requiresConfirmation !== undefined) patch.requiresConfirmation = body.requiresConfirmation;
+  if (body.notificationEmail !== undefined) patch.notificationEmail = body.notificationEmail?.trim() || null;
   if (Object.keys(patch).length === 0) return workspace;
   const updated = await deps.storage.updateWorkspace(workspace.id, patch, deps.clock.now());
   if (!updated) throw notFound(`workspace ${workspace.slug}`);

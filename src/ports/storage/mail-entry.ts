@@ -1,7 +1,11 @@
 import type { BookingStatus } from '../../core/lifecycle.ts';
 
-/** The customer mails of decisions section 14. */
-export type MailKind = 'confirmed' | 'pending' | 'cancelled' | 'rescheduled' | 'reminder';
+/** The customer's mails (docs/contract/notifications.md) and the owner's (docs/contract/first-day.md §2). */
+export type MailKind = CustomerMailKind | OwnerMailKind;
+export type CustomerMailKind = 'confirmed' | 'pending' | 'cancelled' | 'rescheduled' | 'reminder';
+/** to the workspace's notificationEmail: a new booking, a customer's cancel, a customer's reschedule */
+export type OwnerMailKind = 'owner_booked' | 'owner_cancelled' | 'owner_rescheduled';
+export const OWNER_MAIL_KINDS: readonly OwnerMailKind[] = ['owner_booked', 'owner_cancelled', 'owner_rescheduled'];
 
 /** The booking as a mail describes it, taken when the mail was written (later changes have mails of their own). */
 export interface MailSnapshot {

@@ -7,6 +7,8 @@ export interface WorkspaceRecord {
   primaryColor: string | null;
   /** shown in the panel and the widget; null = none */
   logoUrl: string | null;
+  /** where the owner's mails go (a new booking, a customer's cancel or reschedule); null = no owner mails */
+  notificationEmail: string | null;
   plan: string;
   industry: string;
   /** IANA time zone name */
@@ -32,6 +34,7 @@ export type WorkspacePatch = Partial<
     | 'name'
     | 'primaryColor'
     | 'logoUrl'
+    | 'notificationEmail'
     | 'industry'
     | 'timezone'
     | 'language'

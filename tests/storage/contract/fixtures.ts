@@ -68,6 +68,7 @@ export function aWorkspace(overrides: Partial<WorkspaceRecord> = {}): WorkspaceR
     name: 'Studio',
     primaryColor: '#336699',
     logoUrl: null,
+    notificationEmail: null,
     plan: 'self-hosted',
     industry: 'other',
     timezone: 'Europe/Berlin',

@@ -564,6 +564,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/bookings/{bookingId}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment taken another way and confirm a booking awaiting its payment
+         * @description For a PENDING booking with `awaitingPayment` (cash, a bank transfer): records a payment of provider `manual` over the sum due as paid and confirms the booking, sending `payment.received` then `booking.confirmed` as an online payment would. The checkout opened for it is left as it is. 409 INVALID_TRANSITION for any other booking (one PENDING awaiting confirmation is confirmed with confirmBooking).
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        post: operations["markBookingPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/bookings/{bookingId}/cancel": {
         parameters: {
             query?: never;
@@ -1045,6 +1067,8 @@ export interface components {
             endTime: string;
             /** @enum {string} */
             status: "PENDING" | "CONFIRMED" | "CANCELLED" | "COMPLETED";
+            /** @description true while a PENDING booking waits for its payment (the payment confirms it; not for confirming by hand, see markBookingPaid); false otherwise */
+            awaitingPayment: boolean;
             customerName: string | null;
             customerEmail: string;
             serviceName: string | null;
@@ -1326,7 +1350,7 @@ export interface components {
             amount: number;
             /** @description ISO 4217, upper case */
             currency: string;
-            /** @description the payment provider, such as stripe or test */
+            /** @description the payment provider, such as stripe or test; manual for a payment the workspace recorded by hand (markBookingPaid) */
             provider: string;
             /** @description the provider's id of the checkout */
             reference: string;
@@ -1735,6 +1759,8 @@ export interface components {
             primaryColor: string | null;
             /** @description the logo shown in the admin panel; null = none */
             logoUrl: string | null;
+            /** @description where the owner is mailed about each new booking and each customer's cancel or reschedule (when mail is configured); null = not mailed */
+            notificationEmail: string | null;
             plan: string;
             industry: string;
             /** @description IANA time zone */
@@ -1766,6 +1792,11 @@ export interface components {
             logoUrl?: string | null;
             /** @description true: a keyless booking of a free service is PENDING until confirmed */
             requiresConfirmation?: boolean;
+            /**
+             * Format: email
+             * @description the owner's address for booking news; null = none
+             */
+            notificationEmail?: string | null;
         };
         /** @description The workspace */
         WorkspaceResponse: {
@@ -5087,6 +5118,97 @@ export interface operations {
         };
     };
     confirmBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error INVALID_TRANSITION */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markBookingPaid: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,10 +1,13 @@
 /* Pieces the dashboard and the bookings section share: a booking's line, its status, and the confirm action. */
-import type { Booking, BookingStatus, Workspace } from '../api/client.ts';
+import type { Booking, Workspace } from '../api/client.ts';
 import { timeOf, whenOf } from '../format.ts';
 import type { Strings } from '../i18n.ts';
 
-export function StatusBadge({ status, t }: { status: BookingStatus; t: Strings }) {
-  return <span class={`badge status-${status.toLowerCase()}`}>{t[status]}</span>;
+/** The status in words; a PENDING booking waiting for its payment says so (it is not waiting for a confirmation). */
+export const statusOf = (booking: Pick<Booking, 'status' | 'awaitingPayment'>, t: Strings) => (booking.awaitingPayment ? t.awaitingPayment : t[booking.status]);
+
+export function StatusBadge({ booking, t }: { booking: Pick<Booking, 'status' | 'awaitingPayment'>; t: Strings }) {
+  return <span class={`badge status-${booking.awaitingPayment ? 'awaiting-payment' : booking.status.toLowerCase()}`}>{statusOf(booking, t)}</span>;
 }
 
 export const customerOf = (booking: Booking) => booking.customerName || booking.customerEmail;
@@ -19,7 +22,7 @@ export function BookingLine({ booking, workspace, t, dayShown = true }: { bookin
       <span class="who">
         <strong>{customerOf(booking)}</strong> <span class="muted">{[booking.serviceName, booking.providerName].filter(Boolean).join(' · ')}</span>
       </span>
-      <StatusBadge status={booking.status} t={t} />
+      <StatusBadge booking={booking} t={t} />
     </span>
   );
 }

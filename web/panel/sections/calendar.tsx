@@ -1,15 +1,19 @@
-/* A week per provider, bookings placed on their times in the workspace's zone; full-screen at the host while open. */
+/*
+ * A week per provider, bookings placed on their times in the workspace's zone; full-screen at the host while open.
+ * Each booking opens its details; a short one too small for its text carries it in its title and accessible name.
+ * On a narrow screen the week scrolls sideways and opens on today.
+ */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { call, type Booking } from '../api/client.ts';
 import { addDays, dayIn, longDayOf, minutesInDay, shortDayOf, startOfDay, timeOf, todayIn } from '../format.ts';
 import { weekday } from '../../widget/time.ts';
-import { customerOf } from './booking-parts.tsx';
+import { customerOf, statusOf } from './booking-parts.tsx';
 import { Loaded, useId, useLoad, type SectionProps } from './common.tsx';
 
 const HOUR_PX = 64;
 
-export function Calendar({ client, workspace, notify, t }: SectionProps) {
+export function Calendar({ client, workspace, notify, t, navigate }: SectionProps) {
   const slug = workspace.slug;
   const today = todayIn(workspace);
   const monday = useSignal(addDays(today, 1 - weekday(today)));
@@ -47,26 +51,41 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
     t,
   );
   const days = Array.from({ length: 7 }, (_, index) => addDays(monday.value, index));
+  const grid = useRef<HTMLElement>(null);
+  // a week wider than the screen opens on today, not on Monday
+  useEffect(() => {
+    const element = grid.current;
+    const column = element?.querySelector<HTMLElement>('.day-column.is-today');
+    if (!element || !column || element.scrollWidth <= element.clientWidth) return;
+    const labels = element.querySelector<HTMLElement>('.hour-labels')?.offsetWidth ?? 0;
+    element.scrollLeft = column.offsetLeft - element.offsetLeft - labels;
+  }, [week.state.value.phase, monday.value]);
+  if (providers.state.value.phase === 'ready' && providers.state.value.data.length === 0) {
+    return (
+      <div class="empty">
+        <p>{t.noProviders}</p>
+        <button type="button" onClick={() => navigate({ section: 'providers', bookingId: null })}>
+          {t.goToProviders}
+        </button>
+      </div>
+    );
+  }
   return (
     <div class="calendar">
       <div class="calendar-bar">
         <Loaded load={providers.state.value} t={t} retry={providers.reload}>
-          {(list) =>
-            list.length === 0 ? (
-              <p class="empty">{t.noProviders}</p>
-            ) : (
-              <div class="field">
-                <label for={selectId}>{t.provider}</label>
-                <select id={selectId} value={providerId.value} onChange={(event) => (providerId.value = event.currentTarget.value)}>
-                  {list.map((provider) => (
-                    <option key={provider.id} value={provider.id}>
-                      {provider.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )
-          }
+          {(list) => (
+            <div class="field">
+              <label for={selectId}>{t.provider}</label>
+              <select id={selectId} value={providerId.value} onChange={(event) => (providerId.value = event.currentTarget.value)}>
+                {list.map((provider) => (
+                  <option key={provider.id} value={provider.id}>
+                    {provider.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
         </Loaded>
         <div class="actions">
           <button type="button" onClick={() => (monday.value = addDays(monday.value, -7))}>
@@ -91,42 +110,53 @@ export function Calendar({ client, workspace, notify, t }: SectionProps) {
           const last = Math.max(19, ...mine.map((booking) => Math.ceil((minutesInDay(workspace, booking.endTime) || 1440) / 60)));
           const hours = Array.from({ length: last - first }, (_, index) => first + index);
           return (
-            <section
-              class="week-grid"
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll the week sideways (axe scrollable-region-focusable)
-              tabIndex={0}
-              aria-label={`${t.week}: ${longDayOf(workspace, days[0]!)} – ${longDayOf(workspace, days[6]!)}`}
-              style={{ '--hours': hours.length, '--hour-px': `${HOUR_PX}px` }}
-            >
-              <div class="hour-labels" aria-hidden="true">
-                {hours.map((hour) => (
-                  <span key={hour}>{String(hour).padStart(2, '0')}:00</span>
+            <>
+              {mine.length === 0 && <p class="muted">{t.noBookingsThisWeek}</p>}
+              <section
+                ref={grid}
+                class="week-grid"
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll the week sideways (axe scrollable-region-focusable)
+                tabIndex={0}
+                aria-label={`${t.week}: ${longDayOf(workspace, days[0]!)} – ${longDayOf(workspace, days[6]!)}`}
+                style={{ '--hours': hours.length, '--hour-px': `${HOUR_PX}px` }}
+              >
+                <div class="hour-labels" aria-hidden="true">
+                  {hours.map((hour) => (
+                    <span key={hour}>{String(hour).padStart(2, '0')}:00</span>
+                  ))}
+                </div>
+                {days.map((day) => (
+                  <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
+                    <h3>{shortDayOf(workspace, day)}</h3>
+                    <ul>
+                      {mine
+                        .filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day)
+                        .map((booking) => {
+                          const top = ((minutesInDay(workspace, booking.startTime) - first * 60) / 60) * HOUR_PX;
+                          const height = Math.max(30, ((Date.parse(booking.endTime) - Date.parse(booking.startTime)) / 3_600_000) * HOUR_PX);
+                          const status = booking.status === 'PENDING' ? ` · ${statusOf(booking, t)}` : '';
+                          const said = `${timeOf(workspace, booking.startTime)}–${timeOf(workspace, booking.endTime)} ${customerOf(booking)} · ${booking.serviceName ?? ''}${status}`;
+                          return (
+                            <li key={booking.id} class={`placed status-${booking.status.toLowerCase()}`} style={{ top: `${top}px`, height: `${height}px` }}>
+                              <button type="button" class="placed-open" title={said} onClick={() => navigate({ section: 'bookings', bookingId: booking.id })}>
+                                {/* the name is the text, with what a short booking's box cannot show */}
+                                <span class="sr-only">{t.details}: </span>
+                                <strong>{timeOf(workspace, booking.startTime)}</strong>
+                                <span class="sr-only"> – {timeOf(workspace, booking.endTime)}</span> {customerOf(booking)}
+                                <span class="muted">
+                                  {' '}
+                                  · {booking.serviceName}
+                                  {status}
+                                </span>
+                              </button>
+                            </li>
+                          );
+                        })}
+                    </ul>
+                  </section>
                 ))}
-              </div>
-              {days.map((day) => (
-                <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
-                  <h3>{shortDayOf(workspace, day)}</h3>
-                  <ul>
-                    {mine
-                      .filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day)
-                      .map((booking) => {
-                        const top = ((minutesInDay(workspace, booking.startTime) - first * 60) / 60) * HOUR_PX;
-                        const height = Math.max(30, ((Date.parse(booking.endTime) - Date.parse(booking.startTime)) / 3_600_000) * HOUR_PX);
-                        return (
-                          <li key={booking.id} class={`placed status-${booking.status.toLowerCase()}`} style={{ top: `${top}px`, height: `${height}px` }}>
-                            <strong>{timeOf(workspace, booking.startTime)}</strong> {customerOf(booking)}
-                            <span class="muted">
-                              {' '}
-                              · {booking.serviceName}
-                              {booking.status === 'PENDING' ? ` · ${t.PENDING}` : ''}
-                            </span>
-                          </li>
-                        );
-                      })}
-                  </ul>
-                </section>
-              ))}
-            </section>
+              </section>
+            </>
           );
         }}
       </Loaded>

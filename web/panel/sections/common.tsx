@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { PanelClient, Workspace } from '../api/client.ts';
 import { Problem } from '../api/client.ts';
 import type { Strings } from '../i18n.ts';
+import type { Route } from '../route.ts';
 
 /** What the panel tells its host from a section (decisions section 12). */
 export type SectionNotice =
@@ -24,6 +25,10 @@ export interface SectionProps {
   embedded: boolean;
   /** after a settings save: the workspace as the API answered it */
   onWorkspace: (workspace: Workspace) => void;
+  /** goes to another section, or to a booking (standalone the address follows) */
+  navigate: (route: Route) => void;
+  /** the booking the address names (Bookings only) */
+  bookingId: string | null;
 }
 
 /** A problem in the panel's words: a network failure or a 403 in a sentence of ours, else the server's sentence. */

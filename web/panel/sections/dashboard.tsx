@@ -4,6 +4,7 @@ import { call, type Booking } from '../api/client.ts';
 import { addDays, startOfDay, todayIn } from '../format.ts';
 import { BookingLine, customerOf } from './booking-parts.tsx';
 import { Loaded, messageOf, useLoad, type SectionProps } from './common.tsx';
+import { FirstSteps } from './first-steps.tsx';
 
 interface Overview {
   today: Booking[];
@@ -11,7 +12,8 @@ interface Overview {
   pending: Booking[];
 }
 
-export function Dashboard({ client, workspace, can, notify, t }: SectionProps) {
+export function Dashboard(props: SectionProps) {
+  const { client, workspace, can, notify, t } = props;
   const slug = workspace.slug;
   const outcome = useSignal<{ ok: boolean; text: string } | null>(null);
   const { state, reload } = useLoad<Overview>(
@@ -36,12 +38,19 @@ export function Dashboard({ client, workspace, can, notify, t }: SectionProps) {
     t,
   );
 
-  const confirm = async (booking: Booking) => {
+  const declining = useSignal<string | null>(null);
+  /** confirm (or mark paid, or decline) a PENDING booking, then say what was done */
+  const settle = async (booking: Booking, action: 'confirm' | 'mark-paid' | 'cancel') => {
     outcome.value = null;
+    const path = { slug, bookingId: booking.id };
     try {
-      await call(client.POST('/workspaces/{slug}/bookings/{bookingId}/confirm', { params: { path: { slug, bookingId: booking.id } } }));
+      if (action === 'confirm') await call(client.POST('/workspaces/{slug}/bookings/{bookingId}/confirm', { params: { path } }));
+      else if (action === 'mark-paid') await call(client.POST('/workspaces/{slug}/bookings/{bookingId}/mark-paid', { params: { path } }));
+      else await call(client.POST('/workspaces/{slug}/bookings/{bookingId}/cancel', { params: { path }, body: {} }));
+      declining.value = null;
       notify({ type: 'svc:panel:changed' });
-      outcome.value = { ok: true, text: t.confirmed(customerOf(booking)) };
+      const name = customerOf(booking);
+      outcome.value = { ok: true, text: action === 'confirm' ? t.confirmed(name) : action === 'mark-paid' ? t.markedPaid(name) : t.declined(name) };
       await reload();
     } catch (error) {
       outcome.value = { ok: false, text: messageOf(error, t) };
@@ -52,6 +61,7 @@ export function Dashboard({ client, workspace, can, notify, t }: SectionProps) {
     <Loaded load={state.value} t={t} retry={reload}>
       {(overview) => (
         <div class="dashboard">
+          <FirstSteps {...props} />
           <p class="muted zone">{t.timesIn(workspace.timezone)}</p>
           <dl class="counts">
             <div>
@@ -81,11 +91,43 @@ export function Dashboard({ client, workspace, can, notify, t }: SectionProps) {
                 {overview.pending.map((booking) => (
                   <li key={booking.id}>
                     <BookingLine booking={booking} workspace={workspace} t={t} />
-                    {can.operations && (
-                      <button type="button" class="primary" onClick={() => confirm(booking)} aria-label={`${t.confirm}: ${customerOf(booking)}`}>
-                        {t.confirm}
-                      </button>
-                    )}
+                    {can.operations
+                      && (declining.value === booking.id ? (
+                        <span class="actions decline-ask">
+                          <span>{t.declineAsk(customerOf(booking))}</span>
+                          <button type="button" class="danger" onClick={() => settle(booking, 'cancel')}>
+                            {t.declineNow}
+                          </button>
+                          <button type="button" onClick={() => (declining.value = null)}>
+                            {t.keep}
+                          </button>
+                        </span>
+                      ) : (
+                        <span class="actions">
+                          {booking.awaitingPayment ? (
+                            <button
+                              type="button"
+                              class="primary"
+                              onClick={() => settle(booking, 'mark-paid')}
+                              aria-label={`${t.markPaid}: ${customerOf(booking)}`}
+                            >
+                              {t.markPaid}
+                            </button>
+                          ) : (
+                            <button
+                              type="button"
+                              class="primary"
+                              onClick={() => settle(booking, 'confirm')}
+                              aria-label={`${t.confirm}: ${customerOf(booking)}`}
+                            >
+                              {t.confirm}
+                            </button>
+                          )}
+                          <button type="button" onClick={() => (declining.value = booking.id)} aria-label={`${t.decline}: ${customerOf(booking)}`}>
+                            {t.decline}
+                          </button>
+                        </span>
+                      ))}
                   </li>
                 ))}
               </ul>

@@ -191,7 +191,7 @@ function FieldForm({
       </SectionHead>
       <div class="grid">
         <TextField label={t.label} name="label" form={form} value={label} required />
-        <TextField label={`${t.key} ${t.optional}`} name="key" form={form} value={key} placeholder={keyOf(label.value)} />
+        <TextField label={`${t.key} ${t.optional}`} name="key" form={form} value={key} placeholder={keyOf(label.value)} hint={t.keyHint} />
         <Field label={t.type} name="type" form={form}>
           {(attributes) => (
             <select {...attributes} value={type.value} onChange={(event) => (type.value = event.currentTarget.value as FieldType)}>

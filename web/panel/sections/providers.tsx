@@ -1,7 +1,9 @@
 /* Providers (staff, rooms): create, edit, deactivate, the services they offer, and their own working hours. */
 import { useSignal } from '@preact/signals';
 import { call, type Provider, type Service } from '../api/client.ts';
+import { useUnsaved } from '../unsaved.ts';
 import { FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
+import { CopyValue } from './copy.tsx';
 import { ScheduleEditor } from './hours.tsx';
 
 interface Catalogue {
@@ -72,6 +74,9 @@ export function Providers(props: SectionProps) {
                         .filter(Boolean)
                         .join(' · ')}
                     </span>
+                    {provider.active && !services.some((service) => service.active && provider.serviceIds.includes(service.id)) && (
+                      <span class="unbookable">{t.offersNothing}</span>
+                    )}
                   </span>
                   <button type="button" onClick={() => (editing.value = provider)} aria-label={`${can.operations ? t.edit : t.ownHours}: ${provider.name}`}>
                     {can.operations ? t.edit : t.ownHours}
@@ -89,12 +94,17 @@ export function Providers(props: SectionProps) {
 function ProviderForm(
   props: SectionProps & { provider: Provider | null; services: Service[]; onSaved: (keepOpen: Provider | null) => Promise<void>; onCancel: () => void },
 ) {
-  const { client, workspace, can, t, provider, services, onSaved, onCancel } = props;
+  const { client, workspace, can, t, provider, services, onSaved, onCancel, navigate } = props;
   const slug = workspace.slug;
   const form = useForm(t);
   const name = useSignal(provider?.name ?? '');
   const email = useSignal(provider?.email ?? '');
+  const offered = services.filter((service) => service.active || provider?.serviceIds.includes(service.id));
   const serviceIds = useSignal<string[]>(provider?.serviceIds ?? []);
+  useUnsaved(
+    can.operations
+      && (name.value !== (provider?.name ?? '') || email.value !== (provider?.email ?? '') || serviceIds.value.join() !== (provider?.serviceIds ?? []).join()),
+  );
   const save = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
@@ -125,10 +135,17 @@ function ProviderForm(
             <TextField label={t.name} name="name" form={form} value={name} required />
             <TextField label={`${t.email} ${t.optional}`} name="email" form={form} value={email} type="email" />
           </div>
-          {services.length > 0 && (
+          {offered.length === 0 ? (
+            <p class="note">
+              {t.noServicesForProvider}{' '}
+              <button type="button" class="link" onClick={() => navigate({ section: 'services', bookingId: null })}>
+                {t.goToServices}
+              </button>
+            </p>
+          ) : (
             <fieldset class="checks">
               <legend>{t.offers}</legend>
-              {services.map((service) => (
+              {offered.map((service) => (
                 <label key={service.id}>
                   <input
                     type="checkbox"
@@ -212,7 +229,7 @@ function ProviderCalendarFeed(props: SectionProps & { provider: Provider }) {
       {url.value && (
         <div class="shown-once" role="status">
           <p>{t.calendarFeedShown}</p>
-          <code>{url.value}</code>
+          <CopyValue value={url.value} label={t.copyAddress} t={t} />
         </div>
       )}
       <p>

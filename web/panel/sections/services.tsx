@@ -1,29 +1,52 @@
-/* Services: create, edit, deactivate; the API's validation errors under their fields; what was typed is kept. */
+/*
+ * Services: create, edit, deactivate; the API's validation errors under their fields; what was typed is kept.
+ * A service nobody offers, or whose providers have no working hours, cannot be booked: the list says why, and the
+ * form offers its providers (or a new one, by name) so a new service is never left unbookable in silence.
+ */
 import { useSignal } from '@preact/signals';
-import { call, type Provider, type Service } from '../api/client.ts';
+import { call, type PanelClient, type Provider, type Service, type WeeklyHours } from '../api/client.ts';
 import { moneyOf } from '../format.ts';
+import type { Strings } from '../i18n.ts';
+import { useUnsaved } from '../unsaved.ts';
 import { Field, FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
 
 interface Catalogue {
   services: Service[];
   providers: Provider[];
+  /** active providers with no working hours in any week day (their own or the business's) */
+  withoutHours: Set<string>;
+}
+
+const hasHours = (weekly: WeeklyHours) => Object.values(weekly).some((intervals) => intervals.length > 0);
+
+/** The services and providers, and which active providers work no hours at all. */
+export async function loadCatalogue(client: PanelClient, slug: string): Promise<Catalogue> {
+  const [services, providers] = await Promise.all([
+    call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
+    call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
+  ]);
+  const active = providers.providers.filter((provider) => provider.active);
+  const schedules = await Promise.all(
+    active.map((provider) => call(client.GET('/workspaces/{slug}/providers/{providerId}/schedule', { params: { path: { slug, providerId: provider.id } } }))),
+  );
+  const withoutHours = new Set(active.filter((_, index) => !hasHours(schedules[index]!.schedule.weekly)).map((provider) => provider.id));
+  return { services: services.services, providers: providers.providers, withoutHours };
+}
+
+/** Why an active service cannot be booked, in words; null when it can. */
+export function unbookableReason(service: Service, catalogue: Catalogue, t: Strings): string | null {
+  if (!service.active) return null;
+  const offering = catalogue.providers.filter((provider) => provider.active && service.providerIds.includes(provider.id));
+  if (offering.length === 0) return t.noProviderReason;
+  if (offering.every((provider) => catalogue.withoutHours.has(provider.id))) return t.noHoursReason;
+  return null;
 }
 
 export function Services(props: SectionProps) {
   const { client, workspace, can, t } = props;
   const slug = workspace.slug;
   const editing = useSignal<Service | 'new' | null>(null);
-  const { state, reload } = useLoad<Catalogue>(
-    async () => {
-      const [services, providers] = await Promise.all([
-        call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
-        call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
-      ]);
-      return { services: services.services, providers: providers.providers };
-    },
-    [slug],
-    t,
-  );
+  const { state, reload } = useLoad<Catalogue>(() => loadCatalogue(client, slug), [slug], t);
   const saved = async () => {
     editing.value = null;
     props.notify({ type: 'svc:panel:changed' });
@@ -31,7 +54,7 @@ export function Services(props: SectionProps) {
   };
   return (
     <Loaded load={state.value} t={t} retry={reload}>
-      {({ services, providers }) => (
+      {(catalogue) => (
         <div>
           {!can.operations && <ReadOnlyNote text={t.readOnlyOperations} />}
           {editing.value ? (
@@ -39,7 +62,7 @@ export function Services(props: SectionProps) {
               {...props}
               key={editing.value === 'new' ? 'new' : editing.value.id}
               service={editing.value === 'new' ? null : editing.value}
-              providers={providers}
+              providers={catalogue.providers}
               onSaved={saved}
               onCancel={() => (editing.value = null)}
             />
@@ -52,26 +75,30 @@ export function Services(props: SectionProps) {
               </p>
             )
           )}
-          {services.length === 0 ? (
+          {catalogue.services.length === 0 ? (
             <p class="empty">{t.noServices}</p>
           ) : (
             <ul class="items card">
-              {services.map((service) => (
-                <li key={service.id} class={service.active ? '' : 'is-inactive'}>
-                  <span class="item-main">
-                    <strong>{service.name}</strong>
-                    <span class="muted">
-                      {t.minutes(service.duration)} · {service.price > 0 ? moneyOf(workspace, service.price, service.currency) : t.free}
-                      {service.active ? '' : ` · ${t.inactive}`}
+              {catalogue.services.map((service) => {
+                const reason = unbookableReason(service, catalogue, t);
+                return (
+                  <li key={service.id} class={service.active ? '' : 'is-inactive'}>
+                    <span class="item-main">
+                      <strong>{service.name}</strong>
+                      <span class="muted">
+                        {t.minutes(service.duration)} · {service.price > 0 ? moneyOf(workspace, service.price, service.currency) : t.free}
+                        {service.active ? '' : ` · ${t.inactive}`}
+                      </span>
+                      {reason && <span class="unbookable">{reason}</span>}
                     </span>
-                  </span>
-                  {can.operations && (
-                    <button type="button" onClick={() => (editing.value = service)} aria-label={`${t.edit}: ${service.name}`}>
-                      {t.edit}
-                    </button>
-                  )}
-                </li>
-              ))}
+                    {can.operations && (
+                      <button type="button" onClick={() => (editing.value = service)} aria-label={`${t.edit}: ${service.name}`}>
+                        {t.edit}
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
           )}
         </div>
@@ -103,12 +130,24 @@ function ServiceForm({
   const capacity = useSignal(String(service?.capacity ?? 1));
   const bufferTime = useSignal(String(service?.bufferTime ?? 0));
   const minNotice = useSignal(String(service?.minNotice ?? 0));
-  const providerIds = useSignal<string[]>(service?.providerIds ?? []);
+  const active = providers.filter((provider) => provider.active || service?.providerIds.includes(provider.id));
+  // a new service is offered by every active provider until unticked: nobody offering it leaves it unbookable
+  const providerIds = useSignal<string[]>(service?.providerIds ?? active.map((provider) => provider.id));
+  const newProvider = useSignal('');
+  const initial = useSignal(JSON.stringify([service?.name ?? '', service?.description ?? '', String(service?.duration ?? 30), String(service?.price ?? 0)]));
+  useUnsaved(JSON.stringify([name.value, description.value, duration.value, price.value]) !== initial.value || newProvider.value.trim() !== '');
   const slug = workspace.slug;
   const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
   const save = (event: Event) => {
     event.preventDefault();
     void form.run(async () => {
+      const ids = [...providerIds.value];
+      if (newProvider.value.trim()) {
+        const made = await call(client.POST('/workspaces/{slug}/providers', { params: { path: { slug } }, body: { name: newProvider.value.trim() } }));
+        ids.push(made.provider.id);
+        newProvider.value = '';
+        providerIds.value = ids;
+      }
       const body = {
         name: name.value.trim(),
         description: description.value.trim() || null,
@@ -118,7 +157,7 @@ function ServiceForm({
         capacity: number(capacity.value),
         bufferTime: number(bufferTime.value),
         minNotice: number(minNotice.value),
-        providerIds: providerIds.value,
+        providerIds: ids,
       };
       if (service) await call(client.PATCH('/workspaces/{slug}/services/{serviceId}', { params: { path: { slug, serviceId: service.id } }, body }));
       else await call(client.POST('/workspaces/{slug}/services', { params: { path: { slug } }, body }));
@@ -155,24 +194,24 @@ function ServiceForm({
       <Field label={`${t.description} ${t.optional}`} name="description" form={form}>
         {(attributes) => <textarea {...attributes} rows={2} value={description.value} onInput={(event) => (description.value = event.currentTarget.value)} />}
       </Field>
-      {providers.length > 0 && (
-        <fieldset class="checks">
-          <legend>{t.offeredBy}</legend>
-          {providers.map((provider) => (
-            <label key={provider.id}>
-              <input
-                type="checkbox"
-                checked={providerIds.value.includes(provider.id)}
-                onChange={(event) =>
-                  (providerIds.value = event.currentTarget.checked ? [...providerIds.value, provider.id] : providerIds.value.filter((id) => id !== provider.id))
-                }
-              />
-              {provider.name}
-            </label>
-          ))}
-          {form.fields.value.providerIds && <small class="field-error">{form.fields.value.providerIds}</small>}
-        </fieldset>
-      )}
+      <fieldset class="checks">
+        <legend>{t.offeredBy}</legend>
+        {active.length === 0 && <p class="note">{t.noProviderForService}</p>}
+        {active.map((provider) => (
+          <label key={provider.id}>
+            <input
+              type="checkbox"
+              checked={providerIds.value.includes(provider.id)}
+              onChange={(event) =>
+                (providerIds.value = event.currentTarget.checked ? [...providerIds.value, provider.id] : providerIds.value.filter((id) => id !== provider.id))
+              }
+            />
+            {provider.name}
+          </label>
+        ))}
+        {form.fields.value.providerIds && <small class="field-error">{form.fields.value.providerIds}</small>}
+        <TextField label={t.addProviderByName} name="newProvider" form={form} value={newProvider} hint={t.addProviderByNameHint} />
+      </fieldset>
       <div class="actions">
         <button type="submit" class="primary" disabled={form.busy.value}>
           {form.busy.value ? t.saving : t.save}

@@ -40,4 +40,27 @@ export const mail: MailMessages = {
     heading: () => 'Bis bald',
     body: (v) => [`Wir erinnern Sie an Ihre Buchung bei ${v.workspace} am ${v.date}, ${v.time}.`],
   },
+  owner: {
+    greeting: 'Hallo,',
+    labels: { customer: 'Kunde', email: 'E-Mail', phone: 'Telefon' },
+    waitsForConfirmation: 'Sie wartet auf Ihre Bestätigung.',
+    waitsForPayment: 'Sie wartet auf die Zahlung.',
+    open: 'Im Admin öffnen',
+    footer: (workspace) => `Sie erhalten diese E-Mail, weil diese Adresse für die Buchungsnachrichten von ${workspace} eingetragen ist.`,
+    booked: {
+      subject: (v) => `Neue Buchung: ${v.service} am ${v.date}`,
+      heading: () => 'Neue Buchung',
+      body: (v) => [`${v.customer ?? 'Jemand'} hat ${v.service} am ${v.date}, ${v.time} gebucht.`],
+    },
+    cancelled: {
+      subject: (v) => `Vom Kunden storniert: ${v.service} am ${v.date}`,
+      heading: () => 'Eine Buchung wurde storniert',
+      body: (v) => [`${v.customer ?? 'Jemand'} hat ${v.service} am ${v.date}, ${v.time} storniert. Der Termin ist wieder frei.`],
+    },
+    rescheduled: {
+      subject: (v) => `Vom Kunden verschoben: ${v.service} jetzt am ${v.date}`,
+      heading: () => 'Eine Buchung wurde verschoben',
+      body: (v) => [`${v.customer ?? 'Jemand'} hat ${v.service} auf ${v.date}, ${v.time} verschoben.`],
+    },
+  },
 };

@@ -38,6 +38,21 @@ export interface MailMessages {
   cancelled: KindWording;
   rescheduled: KindWording;
   reminder: KindWording;
+  /** the owner's mails, to the workspace's notificationEmail */
+  owner: OwnerWording;
+}
+
+export interface OwnerWording {
+  greeting: string;
+  labels: { customer: string; email: string; phone: string };
+  /** a PENDING booking: what it waits for */
+  waitsForConfirmation: string;
+  waitsForPayment: string;
+  open: string;
+  footer: (workspace: string) => string;
+  booked: KindWording;
+  cancelled: KindWording;
+  rescheduled: KindWording;
 }
 
 /** The mails in English (the `mail` namespace; the default for every language without its own catalogue). */
@@ -79,5 +94,28 @@ export const mail: MailMessages = {
     subject: (v) => `Reminder: ${v.service} on ${v.date}, ${v.time}`,
     heading: () => 'See you soon',
     body: (v) => [`This is a reminder of your booking with ${v.workspace} on ${v.date}, ${v.time}.`],
+  },
+  owner: {
+    greeting: 'Hello,',
+    labels: { customer: 'Customer', email: 'Email', phone: 'Phone' },
+    waitsForConfirmation: 'It waits for your confirmation.',
+    waitsForPayment: 'It waits for the payment.',
+    open: 'Open in the admin',
+    footer: (workspace) => `You get this email because this address is set for the booking news of ${workspace}.`,
+    booked: {
+      subject: (v) => `New booking: ${v.service} on ${v.date}`,
+      heading: () => 'New booking',
+      body: (v) => [`${v.customer ?? 'A customer'} booked ${v.service} on ${v.date}, ${v.time}.`],
+    },
+    cancelled: {
+      subject: (v) => `Cancelled by the customer: ${v.service} on ${v.date}`,
+      heading: () => 'A customer cancelled',
+      body: (v) => [`${v.customer ?? 'A customer'} cancelled ${v.service} on ${v.date}, ${v.time}. The time is free again.`],
+    },
+    rescheduled: {
+      subject: (v) => `Moved by the customer: ${v.service} now on ${v.date}`,
+      heading: () => 'A customer moved a booking',
+      body: (v) => [`${v.customer ?? 'A customer'} moved ${v.service} to ${v.date}, ${v.time}.`],
+    },
   },
 };

@@ -54,7 +54,7 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
         <div>
           <dt>{t.status}</dt>
           <dd>
-            <StatusBadge status={booking.status} t={t} />
+            <StatusBadge booking={booking} t={t} />
           </dd>
         </div>
         <div>
@@ -128,16 +128,26 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
       <BookingMails client={client} workspace={workspace} t={t} booking={booking} />
       {can.operations && live && (
         <div class="actions">
-          {booking.status === 'PENDING' && (
-            <button
-              type="button"
-              class="primary"
-              disabled={form.busy.value}
-              onClick={() => act(() => call(client.POST('/workspaces/{slug}/bookings/{bookingId}/confirm', { params: { path } })))}
-            >
-              {t.confirm}
-            </button>
-          )}
+          {booking.status === 'PENDING'
+            && (booking.awaitingPayment ? (
+              <button
+                type="button"
+                class="primary"
+                disabled={form.busy.value}
+                onClick={() => act(() => call(client.POST('/workspaces/{slug}/bookings/{bookingId}/mark-paid', { params: { path } })))}
+              >
+                {t.markPaid}
+              </button>
+            ) : (
+              <button
+                type="button"
+                class="primary"
+                disabled={form.busy.value}
+                onClick={() => act(() => call(client.POST('/workspaces/{slug}/bookings/{bookingId}/confirm', { params: { path } })))}
+              >
+                {t.confirm}
+              </button>
+            ))}
           {/* a booking can be marked completed once it has started (the API refuses it before) */}
           {booking.status === 'CONFIRMED' && Date.parse(booking.startTime) <= Date.now() && (
             <button

@@ -1,9 +1,10 @@
 /* The bookings list: filters, cursor paging, and the way to a booking's details and to a new booking. */
 import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import { call, type Booking, type BookingStatus } from '../../api/client.ts';
 import { addDays, startOfDay, todayIn } from '../../format.ts';
 import { BookingLine } from '../booking-parts.tsx';
-import { FormOutcome, Loaded, ReadOnlyNote, useForm, useLoad, type SectionProps } from '../common.tsx';
+import { FormOutcome, Loaded, messageOf, ReadOnlyNote, useForm, useLoad, type SectionProps } from '../common.tsx';
 import { useCatalogue } from './catalogue.ts';
 import { BookingDetails } from './details.tsx';
 import { DateInput, Select } from './inputs.tsx';
@@ -11,9 +12,9 @@ import { NewBooking } from './new-booking.tsx';
 
 const STATUSES: BookingStatus[] = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
 
-/** The Bookings section: the list with its filters, or the booking opened, or a booking being made. */
+/** The Bookings section: the list with its filters, or the booking its address names, or a booking being made. */
 export function Bookings(props: SectionProps) {
-  const { client, workspace, can, t } = props;
+  const { client, workspace, can, t, bookingId, navigate } = props;
   const slug = workspace.slug;
   const status = useSignal('');
   const serviceId = useSignal('');
@@ -24,6 +25,27 @@ export function Bookings(props: SectionProps) {
   const rows = useSignal<Booking[]>([]);
   const cursor = useSignal<string | null>(null);
   const open = useSignal<Booking | null>(null);
+  const openProblem = useSignal<string | null>(null);
+  // the booking the address names: from the rows when listed, else read
+  useEffect(() => {
+    openProblem.value = null;
+    if (!bookingId) {
+      open.value = null;
+      return;
+    }
+    if (open.value?.id === bookingId) return;
+    const listed = rows.value.find((booking) => booking.id === bookingId);
+    if (listed) {
+      open.value = listed;
+      return;
+    }
+    call(client.GET('/workspaces/{slug}/bookings/{bookingId}', { params: { path: { slug, bookingId } } })).then(
+      (answer) => {
+        if (answer.booking.id === bookingId) open.value = answer.booking;
+      },
+      (error) => (openProblem.value = messageOf(error, t)),
+    );
+  }, [bookingId]);
   const creating = useSignal(false);
   const catalogue = useCatalogue(client, slug, t);
 
@@ -51,11 +73,36 @@ export function Bookings(props: SectionProps) {
     await list.reload();
   };
 
-  if (open.value) {
+  if (bookingId && openProblem.value) {
+    return (
+      <div class="problem-box" role="alert">
+        <p>{openProblem.value}</p>
+        <button type="button" onClick={() => navigate({ section: 'bookings', bookingId: null })}>
+          {t.close}
+        </button>
+      </div>
+    );
+  }
+  if (bookingId && open.value?.id === bookingId) {
     const known = catalogue.state.value.phase === 'ready' ? catalogue.state.value.data : { services: [], labels: {} };
     const currency = known.services.find((service) => service.id === open.value?.serviceId)?.currency ?? null;
-    return <BookingDetails {...props} booking={open.value} currency={currency} labels={known.labels} onClose={() => (open.value = null)} onChanged={changed} />;
+    return (
+      <BookingDetails
+        {...props}
+        booking={open.value}
+        currency={currency}
+        labels={known.labels}
+        onClose={() => navigate({ section: 'bookings', bookingId: null })}
+        onChanged={changed}
+      />
+    );
   }
+  if (bookingId)
+    return (
+      <p role="status" class="muted">
+        {t.loading}
+      </p>
+    );
   return (
     <div class="bookings-section">
       {!can.operations && <ReadOnlyNote text={t.readOnlyOperations} />}
@@ -89,7 +136,11 @@ export function Bookings(props: SectionProps) {
           applied.value++;
         }}
       >
-        <Select label={t.status} value={status} options={[['', t.anyStatus], ...STATUSES.map((each) => [each, t[each]] as [string, string])]} />
+        <Select
+          label={t.status}
+          value={status}
+          options={[['', t.anyStatus], ...STATUSES.map((each) => [each, each === 'PENDING' ? t.pendingAny : t[each]] as [string, string])]}
+        />
         <Select
           label={t.service}
           value={serviceId}
@@ -120,7 +171,14 @@ export function Bookings(props: SectionProps) {
               <ul class="bookings card">
                 {rows.value.map((booking) => (
                   <li key={booking.id}>
-                    <button type="button" class="row" onClick={() => (open.value = booking)}>
+                    <button
+                      type="button"
+                      class="row"
+                      onClick={() => {
+                        open.value = booking;
+                        navigate({ section: 'bookings', bookingId: booking.id });
+                      }}
+                    >
                       <span class="sr-only">{t.details}: </span>
                       <BookingLine booking={booking} workspace={workspace} t={t} />
                     </button>

@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { call } from '../../api/client.ts';
+import { call, Problem } from '../../api/client.ts';
 import { FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
 import type { Catalogue } from './catalogue.ts';
 import { Select } from './inputs.tsx';
@@ -25,6 +25,8 @@ export function NewBooking({
   const offering = catalogue.providers.filter((provider) => provider.active && provider.serviceIds.includes(serviceId.value));
   const book = (date: string) =>
     form.run(async () => {
+      // the API takes a booking without a name; made by hand, the owner must know whom it is for
+      if (!name.value.trim()) throw new Problem(t.nameRequired, 'VALIDATION_ERROR', { name: t.nameRequired });
       await call(
         client.POST('/workspaces/{slug}/bookings', {
           params: { path: { slug: workspace.slug } },
@@ -33,7 +35,7 @@ export function NewBooking({
             date,
             email: email.value.trim(),
             ...(providerId.value ? { providerId: providerId.value } : {}),
-            ...(name.value.trim() ? { name: name.value.trim() } : {}),
+            name: name.value.trim(),
             ...(phone.value.trim() ? { phone: phone.value.trim() } : {}),
             ...(notes.value.trim() ? { notes: notes.value.trim() } : {}),
           },
@@ -59,7 +61,7 @@ export function NewBooking({
           value={providerId}
           options={[['', t.anyone], ...offering.map((provider) => [provider.id, provider.name] as [string, string])]}
         />
-        <TextField label={t.name} name="name" form={form} value={name} />
+        <TextField label={t.name} name="name" form={form} value={name} required />
         <TextField label={t.email} name="email" form={form} value={email} type="email" required />
         <TextField label={`${t.phone} ${t.optional}`} name="phone" form={form} value={phone} type="tel" />
         <TextField label={`${t.notes} ${t.optional}`} name="notes" form={form} value={notes} />

@@ -72,7 +72,7 @@ export function ApiKeySettings({ client, workspace, can, notify, t }: SectionPro
           )
         }
       </Loaded>
-      {shown.value && <ShownOnce text={t.keyOnce} value={shown.value} />}
+      {shown.value && <ShownOnce text={t.keyOnce} value={shown.value} t={t} />}
       {can.settings && (
         <form class="inline-form row-form" onSubmit={create}>
           <TextField label={t.keyName} name="name" form={form} value={name} />

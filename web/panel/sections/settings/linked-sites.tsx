@@ -59,7 +59,7 @@ export function LinkedSites({ client, workspace, can, notify, t }: SectionProps)
           )
         }
       </Loaded>
-      {pairing.value && <ShownOnce text={t.pairingOnce(whenOf(workspace, pairing.value.expiresAt))} value={pairing.value.code} />}
+      {pairing.value && <ShownOnce text={t.pairingOnce(whenOf(workspace, pairing.value.expiresAt))} value={pairing.value.code} t={t} />}
       <FormOutcome form={form} />
     </section>
   );

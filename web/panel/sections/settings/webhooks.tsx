@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { call, type Schemas, type Webhook, type WebhookDelivery } from '../../api/client.ts';
+import { call, Problem, type Schemas, type Webhook, type WebhookDelivery } from '../../api/client.ts';
 import { whenOf } from '../../format.ts';
 import { FormOutcome, Loaded, TextField, useForm, useLoad, type SectionProps } from '../common.tsx';
 import { ShownOnce } from './shown-once.tsx';
@@ -25,7 +25,13 @@ export function WebhookSettings(props: SectionProps) {
           params: { path: { slug } },
           body: { url: url.value.trim(), ...(name.value.trim() ? { name: name.value.trim() } : {}), events: events.value },
         }),
-      );
+      ).catch((error: unknown) => {
+        // the server's reasons name settings of its operator; the owner reads what to do instead
+        if (error instanceof Problem && /public host/i.test(error.message)) throw new Problem(t.webhookNotPublic, error.code, { url: t.webhookNotPublic });
+        if (error instanceof Problem && /already the address of webhook/i.test(error.message))
+          throw new Problem(t.webhookRepeated, error.code, { url: t.webhookRepeated });
+        throw error;
+      });
       secret.value = answer.webhook.secret;
       url.value = '';
       name.value = '';
@@ -50,7 +56,7 @@ export function WebhookSettings(props: SectionProps) {
           )
         }
       </Loaded>
-      {secret.value && <ShownOnce text={t.secretOnce} value={secret.value} />}
+      {secret.value && <ShownOnce text={t.secretOnce} value={secret.value} t={t} />}
       {can.settings && (
         <form class="inline-form" onSubmit={create} noValidate>
           <div class="grid">

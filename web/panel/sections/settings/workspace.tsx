@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { call } from '../../api/client.ts';
+import { useUnsaved } from '../../unsaved.ts';
 import { Field, FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
 
 /** The business: name, colour, zone, language, time format, cancellation hours, manual confirmation and logo. */
@@ -13,6 +14,10 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
   const timeFormat = useSignal(workspace.timeFormat);
   const cancellationHours = useSignal(String(workspace.cancellationHours));
   const requiresConfirmation = useSignal(workspace.requiresConfirmation);
+  const notificationEmail = useSignal(workspace.notificationEmail ?? '');
+  const shown = [name, colour, logoUrl, timezone, language, timeFormat, cancellationHours, requiresConfirmation, notificationEmail];
+  const saved = useSignal(JSON.stringify(shown.map((each) => each.peek())));
+  useUnsaved(can.settings && JSON.stringify(shown.map((each) => each.value)) !== saved.value);
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [workspace.timezone];
   const save = (event: Event) => {
     event.preventDefault();
@@ -29,10 +34,12 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
             timeFormat: timeFormat.value === '12h' ? '12h' : '24h',
             cancellationHours: Number(cancellationHours.value),
             requiresConfirmation: requiresConfirmation.value,
+            notificationEmail: notificationEmail.value.trim() || null,
           },
         }),
       );
       notify({ type: 'svc:panel:changed' });
+      saved.value = JSON.stringify(shown.map((each) => each.peek()));
       onWorkspace(answer.workspace);
       return t.saved;
     });
@@ -74,6 +81,14 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
             )}
           </Field>
           <TextField label={t.cancellationHours} name="cancellationHours" form={form} value={cancellationHours} type="number" min={0} />
+          <TextField
+            label={`${t.notificationEmail} ${t.optional}`}
+            name="notificationEmail"
+            form={form}
+            value={notificationEmail}
+            type="email"
+            hint={t.notificationEmailHint}
+          />
         </div>
         <label class="check">
           <input type="checkbox" checked={requiresConfirmation.value} onChange={(event) => (requiresConfirmation.value = event.currentTarget.checked)} />

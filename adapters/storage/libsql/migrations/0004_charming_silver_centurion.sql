@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `notification_email` text;
