@@ -1,5 +1,12 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { MAX_BOOKING_MS, type BookingRecord, type BookingStore, type BookingTransition, type BusyInterval } from '../../../src/ports/storage/index.ts';
+import {
+  MAX_BOOKING_MS,
+  MAX_BUFFER_MS,
+  type BookingRecord,
+  type BookingStore,
+  type BookingTransition,
+  type BusyInterval,
+} from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
@@ -32,8 +39,11 @@ export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, 
 export function bookingQueries(dialect: Dialect): BookingStore {
   const { db, tables: t } = dialect;
 
-  function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string) {
+  function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number) {
     const b = t.bookings;
+    // With a buffer, each booking counts widened by max(buffer, its own bufferTime): the outer bounds (a booking
+    // keeps at most MAX_BUFFER_MS) keep it a range of the (provider, start) index; the exact test follows.
+    const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
     return on
       .select({
         bookingId: b.id,
@@ -48,11 +58,16 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         and(
           inArray(b.providerId, providerIds),
           inArray(b.status, [...HOLDING]),
-          lt(b.startTime, to),
+          lt(b.startTime, to + reach),
           // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
           // skip the provider's whole history instead of reading it.
-          gt(b.startTime, from - MAX_BOOKING_MS),
-          gt(b.endTime, from),
+          gt(b.startTime, from - reach - MAX_BOOKING_MS),
+          buffer === undefined
+            ? gt(b.endTime, from)
+            : and(
+                or(lt(b.startTime, to + buffer), sql`${b.startTime} - ${b.bufferTime} * 60000 < ${to}`),
+                or(gt(b.endTime, from - buffer), sql`${b.endTime} + ${b.bufferTime} * 60000 > ${from}`),
+              ),
           excluding ? ne(b.id, excluding) : undefined,
         ),
       )
@@ -89,9 +104,9 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       return rows.map(toBooking);
     },
 
-    async listBusy(providerIds, from, to): Promise<BusyInterval[]> {
+    async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {
       if (providerIds.length === 0) return [];
-      return busyQuery(db, providerIds, from, to);
+      return busyQuery(db, providerIds, from, to, undefined, buffer);
     },
 
     async reserveBooking(request) {
