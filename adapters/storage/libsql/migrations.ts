@@ -77,5 +77,14 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX `bookings_status_start_idx` ON `bookings` (`status`,`start_time`);",
       "ALTER TABLE `payments` ADD `checkout_url` text;"
     ]
+  },
+  {
+    "tag": "0003_flippant_doctor_octopus",
+    "hash": "63b3beae12dec2db733f5eaf8e9fdce778b741647917bcd12fc4eea5e6e873f4",
+    "folderMillis": 1795711418752,
+    "statements": [
+      "DROP INDEX `bookings_provider_time_idx`;",
+      "CREATE INDEX `bookings_provider_time_idx` ON `bookings` (`provider_id`,`start_time`,`id`);"
+    ]
   }
 ];

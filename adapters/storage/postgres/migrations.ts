@@ -93,5 +93,14 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE UNIQUE INDEX \"bookings_manage_token_idx\" ON \"bookings\" USING btree (\"manage_token_hash\");",
       "CREATE INDEX \"bookings_status_start_idx\" ON \"bookings\" USING btree (\"status\",\"start_time\");"
     ]
+  },
+  {
+    "tag": "0003_lively_reaper",
+    "hash": "52f41e2093f13ed185b9f5518cf8f4af9386c27658494b207ae978305dd9996b",
+    "folderMillis": 1795711419676,
+    "statements": [
+      "DROP INDEX \"bookings_provider_time_idx\";",
+      "CREATE INDEX \"bookings_provider_time_idx\" ON \"bookings\" USING btree (\"provider_id\",\"start_time\",\"id\");"
+    ]
   }
 ];

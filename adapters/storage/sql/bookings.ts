@@ -2,12 +2,13 @@ import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from '
 import {
   MAX_BOOKING_MS,
   MAX_BUFFER_MS,
+  type BookingFilter,
   type BookingRecord,
   type BookingStore,
   type BookingTransition,
   type BusyInterval,
 } from '../../../src/ports/storage/index.ts';
-import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 
@@ -34,6 +35,27 @@ export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, 
   await writeOutbox(tx, tables, transition.emit(booking));
   await writeMails(tx, tables, transition.mails?.(booking) ?? []);
   return booking;
+}
+
+/** The query of BookingStore.listBookings (exported so tests can check its plan). */
+export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter: BookingFilter) {
+  const b = t.bookings;
+  const conditions: (SQL | undefined)[] = [eq(b.workspaceId, workspaceId)];
+  if (filter.status) conditions.push(eq(b.status, filter.status));
+  if (filter.from !== undefined) conditions.push(gte(b.startTime, filter.from));
+  if (filter.to !== undefined) conditions.push(lt(b.startTime, filter.to));
+  if (filter.serviceId) conditions.push(eq(b.serviceId, filter.serviceId));
+  if (filter.providerId) conditions.push(eq(b.providerId, filter.providerId));
+  if (filter.after) {
+    // A row-value comparison, which both databases take as a range of the (workspace, start, id) index.
+    conditions.push(sql`(${b.startTime}, ${b.id}) > (${filter.after.startTime}, ${filter.after.id})`);
+  }
+  return db
+    .select()
+    .from(b)
+    .where(and(...conditions))
+    .orderBy(asc(b.startTime), asc(b.id))
+    .limit(filter.limit);
 }
 
 export function bookingQueries(dialect: Dialect): BookingStore {
@@ -85,22 +107,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     },
 
     async listBookings(workspaceId, filter) {
-      const b = t.bookings;
-      const conditions: (SQL | undefined)[] = [eq(b.workspaceId, workspaceId)];
-      if (filter.status) conditions.push(eq(b.status, filter.status));
-      if (filter.from !== undefined) conditions.push(gte(b.startTime, filter.from));
-      if (filter.to !== undefined) conditions.push(lt(b.startTime, filter.to));
-      if (filter.serviceId) conditions.push(eq(b.serviceId, filter.serviceId));
-      if (filter.providerId) conditions.push(eq(b.providerId, filter.providerId));
-      if (filter.after) {
-        conditions.push(or(gt(b.startTime, filter.after.startTime), and(eq(b.startTime, filter.after.startTime), gt(b.id, filter.after.id))));
-      }
-      const rows = await db
-        .select()
-        .from(b)
-        .where(and(...conditions))
-        .orderBy(asc(b.startTime), asc(b.id))
-        .limit(filter.limit);
+      const rows = await listBookingsQuery(db, t, workspaceId, filter);
       return rows.map(toBooking);
     },
 
