@@ -80,7 +80,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // Every write that adds webhook messages wakes the delivery loop at once.
     onOutboxWrite: () => background?.wake(),
   });
-  if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
+  if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) {
+    logger.info('created the demo workspace');
+    await storage.analyze();
+  }
 
   const app = createApp(deps);
   const handle = serveFetch(app);
