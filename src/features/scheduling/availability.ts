@@ -196,6 +196,11 @@ export async function availableDays(
   );
 }
 
+/**
+ * A day is open when any provider has a slot on it, so the providers are asked in rounds of growing size (1, 2,
+ * 4, …), each round reading the bookings of its providers only over the days still closed. A calendar with room
+ * is answered by its first provider's bookings; only a full one reads every provider's.
+ */
 async function computeDays(
   deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
   workspace: WorkspaceRecord,
@@ -204,10 +209,23 @@ async function computeDays(
   last: Temporal.PlainDate,
   duration?: number,
 ): Promise<string[]> {
-  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
-  return unionDaysWithSlots(workspace.timezone, providerHours(workspace, offering, busy), rules, first.toString(), last.toString(), now);
+  const closed: Temporal.PlainDate[] = [];
+  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) closed.push(date);
+  const open = new Set<string>();
+  let next = 0;
+  for (let size = 1; next < offering.providers.length && closed.length > 0; size *= 2) {
+    const round: Offering = { ...offering, providers: offering.providers.slice(next, next + size) };
+    next += size;
+    const from = closed[0]!;
+    const to = closed[closed.length - 1]!;
+    const busy = await busyAround(deps, round, daysSpan(workspace.timezone, from, to));
+    for (const day of unionDaysWithSlots(workspace.timezone, providerHours(workspace, round, busy), rules, from.toString(), to.toString(), now)) open.add(day);
+    const still = closed.filter((date) => !open.has(date.toString()));
+    closed.splice(0, closed.length, ...still);
+  }
+  return [...open].sort();
 }
 
 /**
