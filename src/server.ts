@@ -119,7 +119,10 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
     // Every write that adds webhook messages wakes the delivery loop at once.
     onOutboxWrite: () => background?.wake(),
   });
-  if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) logger.info('created the demo workspace');
+  if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) {
+    logger.info('created the demo workspace');
+    await storage.analyze();
+  }
 
   const app = createApp(deps);
   const served = serveFetch(app);

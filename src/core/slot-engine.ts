@@ -87,14 +87,29 @@ const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** Slots of one calendar day (date = YYYY-MM-DD in `timezone`) for one provider, ascending, unique labels. */
 export function daySlots(day: ProviderDay, rules: SlotRules, date: string, now: number): Slot[] {
+  return unionDaySlots(day.timezone, [day], rules, date, now);
+}
+
+/** A provider as the union functions take it: its hours (own or the workspace's) and its busy bookings. */
+export type ProviderHours = Omit<ProviderDay, 'timezone'>;
+
+/**
+ * The slots of `date` over several providers of one time zone: `mergeSlots` of each one's `daySlots`. The
+ * candidate starts of the day are worked out once per distinct set of working intervals and shared between the
+ * providers working them.
+ */
+export function unionDaySlots(timezone: string, providers: readonly ProviderHours[], rules: SlotRules, date: string, now: number): Slot[] {
   const rule = checkRules(rules);
   const plainDate = parseDate(date, 'date');
-  const candidates = dayCandidates(day, rule, plainDate);
-  if (candidates.length === 0) return [];
-  const first = candidates[0]!.start;
-  const last = candidates[candidates.length - 1]!.end;
-  const busy = BookingIndex.build(day.bookings, rule, first, last);
-  return candidates.filter((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule));
+  const candidates = new CandidateCache(timezone, rule);
+  const lists: Slot[][] = [];
+  for (const provider of providers) {
+    const slots = candidates.of(provider.hours, plainDate);
+    if (slots.length === 0) continue;
+    const busy = BookingIndex.build(provider.bookings, rule, slots[0]!.start, slots[slots.length - 1]!.end);
+    lists.push(slots.filter((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule)));
+  }
+  return lists.length === 1 ? lists[0]! : mergeSlots(lists);
 }
 
 /** Why `start` (epoch ms) is not bookable for this provider, or null when it is a slot. */
@@ -104,29 +119,40 @@ export function whyUnavailable(day: ProviderDay, rules: SlotRules, start: number
   if (reason !== null) return reason;
   if (!Number.isFinite(start)) return 'outside_hours';
   const localDate = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(day.timezone).toPlainDate();
-  const slot = dayCandidates(day, rule, localDate).find((candidate) => candidate.start === start);
+  const slot = dayCandidates(intervalsOf(day.hours, localDate), day.timezone, rule, localDate).find((candidate) => candidate.start === start);
   if (slot === undefined) return 'outside_hours';
   return BookingIndex.build(day.bookings, rule, slot.start, slot.end).takes(slot, rule) ? 'taken' : null;
 }
 
 /** Days in [from, to] (inclusive, YYYY-MM-DD) with at least one slot. */
 export function daysWithSlots(day: ProviderDay, rules: SlotRules, from: string, to: string, now: number): string[] {
+  return unionDaysWithSlots(day.timezone, [day], rules, from, to, now);
+}
+
+/**
+ * Days in [from, to] (inclusive, YYYY-MM-DD) on which at least one of the providers (one time zone) has a slot:
+ * the union of each one's `daysWithSlots`. Each provider's bookings are indexed once for the whole range, the
+ * candidate starts of a day are worked out once per distinct set of working intervals, and a day stops being
+ * examined at its first provider with a slot.
+ */
+export function unionDaysWithSlots(timezone: string, providers: readonly ProviderHours[], rules: SlotRules, from: string, to: string, now: number): string[] {
   const rule = checkRules(rules);
   const first = parseDate(from, 'from');
   const last = parseDate(to, 'to');
   if (Temporal.PlainDate.compare(first, last) > 0) return [];
 
-  // One pass over the bookings for the whole range; each day then binary-searches its own window.
-  const rangeStart = first.toZonedDateTime(day.timezone).epochMilliseconds;
-  const rangeEnd = last.add({ days: 2 }).toZonedDateTime(day.timezone).epochMilliseconds;
-  const busy = BookingIndex.build(day.bookings, rule, rangeStart, rangeEnd);
+  // One pass over each provider's bookings for the whole range; each day then binary-searches its own window.
+  const rangeStart = first.toZonedDateTime(timezone).epochMilliseconds;
+  const rangeEnd = last.add({ days: 2 }).toZonedDateTime(timezone).epochMilliseconds;
+  const indexed = providers.map((provider) => ({ hours: provider.hours, busy: BookingIndex.build(provider.bookings, rule, rangeStart, rangeEnd) }));
+  const candidates = new CandidateCache(timezone, rule);
 
   const days: string[] = [];
   for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
-    const candidates = dayCandidates(day, rule, date);
-    if (candidates.some((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule))) {
-      days.push(date.toString());
-    }
+    const open = indexed.some(({ hours, busy }) =>
+      candidates.of(hours, date).some((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule)),
+    );
+    if (open) days.push(date.toString());
   }
   return days;
 }
@@ -249,18 +275,64 @@ function label(minutes: number): string {
   return `${hours < 10 ? '0' : ''}${hours}:${rest < 10 ? '0' : ''}${rest}`;
 }
 
-/** Every start of the day that fits its working interval, before the clock and bookings are consulted. */
-function dayCandidates(day: ProviderDay, rule: Rule, date: Temporal.PlainDate): Slot[] {
-  const intervals = intervalsOf(day.hours, date);
+/**
+ * Epoch ms of `date`'s wall-clock 00:00 when the zone's offset stays the same from then until the next day
+ * begins, else null (a transition that day, or a day that does not begin at 00:00). On such a steady day every
+ * wall-clock time exists once, at midnight plus its minutes, so its starts need no Temporal conversion each.
+ */
+function steadyMidnight(date: Temporal.PlainDate, timezone: string): number | null {
+  const start = date.toZonedDateTime(timezone);
+  if (start.hour !== 0 || start.minute !== 0 || start.second !== 0 || start.millisecond !== 0) return null;
+  const next = start.getTimeZoneTransition('next');
+  if (next === null) return start.epochMilliseconds;
+  const nextDay = date.add({ days: 1 }).toZonedDateTime(timezone).epochMilliseconds;
+  return next.epochMilliseconds < nextDay ? null : start.epochMilliseconds;
+}
+
+/** The candidate starts of days, kept per date and set of working intervals for the length of one call. */
+class CandidateCache {
+  private readonly midnights = new Map<string, number | null>();
+  private readonly slots = new Map<string, Slot[]>();
+
+  constructor(
+    private readonly timezone: string,
+    private readonly rule: Rule,
+  ) {}
+
+  of(hours: WorkingHours, date: Temporal.PlainDate): Slot[] {
+    const intervals = intervalsOf(hours, date);
+    if (intervals.length === 0) return [];
+    const iso = date.toString();
+    let key = iso;
+    for (const interval of intervals) key += ` ${interval.start}-${interval.end}`;
+    let slots = this.slots.get(key);
+    if (slots === undefined) {
+      let midnight = this.midnights.get(iso);
+      if (midnight === undefined) {
+        midnight = steadyMidnight(date, this.timezone);
+        this.midnights.set(iso, midnight);
+      }
+      slots = dayCandidates(intervals, this.timezone, this.rule, date, midnight);
+      this.slots.set(key, slots);
+    }
+    return slots;
+  }
+}
+
+/**
+ * Every start of the day that fits its working interval, before the clock and bookings are consulted.
+ * `midnight`: the day's steadyMidnight when known to be steady (starts are then plain arithmetic), else null.
+ */
+function dayCandidates(intervals: readonly WorkingInterval[], timezone: string, rule: Rule, date: Temporal.PlainDate, midnight: number | null = null): Slot[] {
   if (intervals.length === 0) return [];
   const slots: Slot[] = [];
   for (const interval of intervals) {
     const from = parseClock(interval.start, false);
     const to = parseClock(interval.end, true);
     if (to <= from) continue;
-    const intervalEnd = endInstant(date, to, day.timezone);
+    const intervalEnd = midnight !== null && to < MINUTES_PER_DAY ? midnight + to * MINUTE_MS : endInstant(date, to, timezone);
     for (let minutes = from; minutes < to; minutes += rule.stepMinutes) {
-      const start = startInstant(date, minutes, day.timezone);
+      const start = midnight !== null ? midnight + minutes * MINUTE_MS : startInstant(date, minutes, timezone);
       if (start === null) continue;
       const end = start + rule.durationMs;
       if (end > intervalEnd) break;

@@ -4,6 +4,9 @@ import {
   WEEKDAYS,
   daySlots,
   daysWithSlots,
+  mergeSlots,
+  unionDaySlots,
+  unionDaysWithSlots,
   whyUnavailable,
   type BusyBooking,
   type ProviderDay,
@@ -283,6 +286,50 @@ describe('slot engine properties (fast-check, fixed seed)', () => {
           if (daySlots(day, rules, current, now).length > 0) expected.push(current);
         }
         expect(daysWithSlots(day, rules, from.toString(), from.add({ days: 4 }).toString(), now)).toEqual(expected);
+      }),
+      { ...options, numRuns: 100 },
+    );
+  });
+});
+
+describe('several providers at once (unionDaySlots, unionDaysWithSlots)', () => {
+  /** A scenario with 1 to 8 providers: 1 to 3 distinct sets of hours (some shared), each with its own bookings. */
+  const many = scenario.chain((base) =>
+    fc.record({
+      base: fc.constant(base),
+      hours: fc.array(hoursFor(base.date), { minLength: 0, maxLength: 2 }),
+      providers: fc.array(fc.record({ which: fc.nat(2), bookings: fc.shuffledSubarray(base.day.bookings) }), { minLength: 1, maxLength: 8 }),
+    }),
+  );
+  const providersOf = ({ base, hours, providers }: { base: Scenario; hours: WorkingHours[]; providers: { which: number; bookings: BusyBooking[] }[] }) => {
+    const sets = [base.day.hours, ...hours];
+    return providers.map(({ which, bookings }) => ({ timezone: base.day.timezone, hours: sets[which % sets.length]!, bookings }));
+  };
+
+  test("unionDaySlots is mergeSlots of each provider's daySlots, on DST days and plain ones", () => {
+    fc.assert(
+      fc.property(many, (input) => {
+        const { rules, date, now, day } = input.base;
+        const providers = providersOf(input);
+        const expected = mergeSlots(providers.map((provider) => daySlots(provider, rules, date, now)));
+        expect(unionDaySlots(day.timezone, providers, rules, date, now)).toEqual(expected);
+      }),
+      { ...options, numRuns: 150 },
+    );
+  });
+
+  test('unionDaysWithSlots over a window across the DST day lists the days any provider has a slot on', () => {
+    fc.assert(
+      fc.property(many, (input) => {
+        const { rules, date, now, day } = input.base;
+        const providers = providersOf(input);
+        const from = Temporal.PlainDate.from(date).subtract({ days: 2 });
+        const expected: string[] = [];
+        for (let offset = 0; offset < 5; offset++) {
+          const current = from.add({ days: offset }).toString();
+          if (providers.some((provider) => daySlots(provider, rules, current, now).length > 0)) expected.push(current);
+        }
+        expect(unionDaysWithSlots(day.timezone, providers, rules, from.toString(), from.add({ days: 4 }).toString(), now)).toEqual(expected);
       }),
       { ...options, numRuns: 100 },
     );

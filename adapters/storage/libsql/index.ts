@@ -132,6 +132,10 @@ export function libsqlStorage(url: string): Storage {
       await walReady;
       await lock.run(() => applyMigrations(client));
     },
+    async analyze() {
+      // SQLite's own choice of what needs new statistics (it runs ANALYZE where they are missing or stale).
+      await lock.run(() => client.execute('PRAGMA optimize'));
+    },
     async ping() {
       await client.execute('SELECT 1');
     },

@@ -97,5 +97,14 @@ export const migrations: EmbeddedMigration[] = [
     "statements": [
       "ALTER TABLE `workspaces` ADD `notification_email` text;"
     ]
+  },
+  {
+    "tag": "0005_bored_terror",
+    "hash": "63b3beae12dec2db733f5eaf8e9fdce778b741647917bcd12fc4eea5e6e873f4",
+    "folderMillis": 1795714680618,
+    "statements": [
+      "DROP INDEX `bookings_provider_time_idx`;",
+      "CREATE INDEX `bookings_provider_time_idx` ON `bookings` (`provider_id`,`start_time`,`id`);"
+    ]
   }
 ];

@@ -100,6 +100,7 @@ export function postgresStorage(urlOrClient: string | Sql, options: PostgresOpti
       return false;
     },
     async migrate() {
+      let applied = 0;
       await client.begin(async (tx) => {
         // a migration may rewrite a big table: it is not held to the serving statement timeout
         await tx.unsafe('set local statement_timeout = 0');
@@ -112,8 +113,16 @@ export function postgresStorage(urlOrClient: string | Sql, options: PostgresOpti
           if (migration.folderMillis <= appliedUpTo) continue;
           for (const statement of migration.statements) await tx.unsafe(statement);
           await tx.unsafe(`insert into "${MIGRATIONS_TABLE}" (hash, created_at) values ($1, $2)`, [migration.hash, migration.folderMillis]);
+          applied += 1;
         }
       });
+      // A migration can create or rebuild indexes: fresh statistics let the planner use them at once.
+      if (applied > 0) await dialect.analyze();
+    },
+    async analyze() {
+      // Table by table in svc's schema only: a plain ANALYZE would go through every schema of the database.
+      const tables = await client<{ name: string }[]>`select tablename as name from pg_tables where schemaname = current_schema()`;
+      for (const { name } of tables) await client.unsafe(`analyze "${name.replaceAll('"', '""')}"`);
     },
     async ping() {
       await client`select 1`;

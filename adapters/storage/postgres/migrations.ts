@@ -116,5 +116,14 @@ export const migrations: EmbeddedMigration[] = [
     "statements": [
       "ALTER TABLE \"workspaces\" ADD COLUMN \"notification_email\" text;"
     ]
+  },
+  {
+    "tag": "0005_silly_spectrum",
+    "hash": "52f41e2093f13ed185b9f5518cf8f4af9386c27658494b207ae978305dd9996b",
+    "folderMillis": 1795714688828,
+    "statements": [
+      "DROP INDEX \"bookings_provider_time_idx\";",
+      "CREATE INDEX \"bookings_provider_time_idx\" ON \"bookings\" USING btree (\"provider_id\",\"start_time\",\"id\");"
+    ]
   }
 ];

@@ -1,6 +1,14 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { MAX_BOOKING_MS, type BookingRecord, type BookingStore, type BookingTransition, type BusyInterval } from '../../../src/ports/storage/index.ts';
-import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import {
+  MAX_BOOKING_MS,
+  MAX_BUFFER_MS,
+  type BookingFilter,
+  type BookingRecord,
+  type BookingStore,
+  type BookingTransition,
+  type BusyInterval,
+} from '../../../src/ports/storage/index.ts';
+import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 
@@ -29,11 +37,35 @@ export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, 
   return booking;
 }
 
+/** The query of BookingStore.listBookings (exported so tests can check its plan). */
+export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter: BookingFilter) {
+  const b = t.bookings;
+  const conditions: (SQL | undefined)[] = [eq(b.workspaceId, workspaceId)];
+  if (filter.status) conditions.push(eq(b.status, filter.status));
+  if (filter.from !== undefined) conditions.push(gte(b.startTime, filter.from));
+  if (filter.to !== undefined) conditions.push(lt(b.startTime, filter.to));
+  if (filter.serviceId) conditions.push(eq(b.serviceId, filter.serviceId));
+  if (filter.providerId) conditions.push(eq(b.providerId, filter.providerId));
+  if (filter.after) {
+    // A row-value comparison, which both databases take as a range of the (workspace, start, id) index.
+    conditions.push(sql`(${b.startTime}, ${b.id}) > (${filter.after.startTime}, ${filter.after.id})`);
+  }
+  return db
+    .select()
+    .from(b)
+    .where(and(...conditions))
+    .orderBy(asc(b.startTime), asc(b.id))
+    .limit(filter.limit);
+}
+
 export function bookingQueries(dialect: Dialect): BookingStore {
   const { db, tables: t } = dialect;
 
-  function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string) {
+  function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number) {
     const b = t.bookings;
+    // With a buffer, each booking counts widened by max(buffer, its own bufferTime): the outer bounds (a booking
+    // keeps at most MAX_BUFFER_MS) keep it a range of the (provider, start) index; the exact test follows.
+    const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
     return on
       .select({
         bookingId: b.id,
@@ -48,11 +80,16 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         and(
           inArray(b.providerId, providerIds),
           inArray(b.status, [...HOLDING]),
-          lt(b.startTime, to),
+          lt(b.startTime, to + reach),
           // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
           // skip the provider's whole history instead of reading it.
-          gt(b.startTime, from - MAX_BOOKING_MS),
-          gt(b.endTime, from),
+          gt(b.startTime, from - reach - MAX_BOOKING_MS),
+          buffer === undefined
+            ? gt(b.endTime, from)
+            : and(
+                or(lt(b.startTime, to + buffer), sql`${b.startTime} - ${b.bufferTime} * 60000 < ${to}`),
+                or(gt(b.endTime, from - buffer), sql`${b.endTime} + ${b.bufferTime} * 60000 > ${from}`),
+              ),
           excluding ? ne(b.id, excluding) : undefined,
         ),
       )
@@ -70,28 +107,13 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     },
 
     async listBookings(workspaceId, filter) {
-      const b = t.bookings;
-      const conditions: (SQL | undefined)[] = [eq(b.workspaceId, workspaceId)];
-      if (filter.status) conditions.push(eq(b.status, filter.status));
-      if (filter.from !== undefined) conditions.push(gte(b.startTime, filter.from));
-      if (filter.to !== undefined) conditions.push(lt(b.startTime, filter.to));
-      if (filter.serviceId) conditions.push(eq(b.serviceId, filter.serviceId));
-      if (filter.providerId) conditions.push(eq(b.providerId, filter.providerId));
-      if (filter.after) {
-        conditions.push(or(gt(b.startTime, filter.after.startTime), and(eq(b.startTime, filter.after.startTime), gt(b.id, filter.after.id))));
-      }
-      const rows = await db
-        .select()
-        .from(b)
-        .where(and(...conditions))
-        .orderBy(asc(b.startTime), asc(b.id))
-        .limit(filter.limit);
+      const rows = await listBookingsQuery(db, t, workspaceId, filter);
       return rows.map(toBooking);
     },
 
-    async listBusy(providerIds, from, to): Promise<BusyInterval[]> {
+    async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {
       if (providerIds.length === 0) return [];
-      return busyQuery(db, providerIds, from, to);
+      return busyQuery(db, providerIds, from, to, undefined, buffer);
     },
 
     async reserveBooking(request) {

@@ -26,6 +26,7 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   getSetting: read,
   putSettingIfAbsent: none,
   deleteSetting: none,
+  analyze: none,
 
   // Workspaces and API keys.
   createWorkspace: ([workspace, firstKey]) => [

@@ -26,6 +26,8 @@ export interface Dialect {
   claimDueMessages(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookMessageRecord[]>;
   isUniqueViolation(error: unknown): boolean;
   migrate(): Promise<void>;
+  /** SettingsStore.analyze */
+  analyze(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

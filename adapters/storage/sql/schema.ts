@@ -256,7 +256,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       manageTokenSealed: text('manage_token_sealed'),
     },
     (table) => [
-      index('bookings_provider_time_idx').on(table.providerId, table.startTime),
+      index('bookings_provider_time_idx').on(table.providerId, table.startTime, table.id),
       index('bookings_workspace_time_idx').on(table.workspaceId, table.startTime, table.id),
       index('bookings_status_idx').on(table.status, table.endTime),
       uniqueIndex('bookings_manage_token_idx').on(table.manageTokenHash),

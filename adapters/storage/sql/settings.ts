@@ -10,6 +10,7 @@ export function settingsQueries(dialect: Dialect): SettingsStore {
   };
   return {
     migrate: () => dialect.migrate(),
+    analyze: () => dialect.analyze(),
     ping: () => dialect.ping(),
     close: () => dialect.close(),
     getSetting,

@@ -1,7 +1,16 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { AppError, validation } from '../../core/errors.ts';
 import type { BookingStore, BusyInterval, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { daySlots, daysWithSlots, mergeSlots, whyUnavailable, type ProviderDay, type SlotRules, type Unavailability } from '../../core/slot-engine.ts';
+import {
+  unionDaySlots,
+  unionDaysWithSlots,
+  whyUnavailable,
+  type BusyBooking,
+  type ProviderDay,
+  type ProviderHours,
+  type SlotRules,
+  type Unavailability,
+} from '../../core/slot-engine.ts';
 
 /*
  * Glue between storage and the pure slot engine: which providers offer a service, whose hours they work, which
@@ -79,10 +88,22 @@ export function providerDay(workspace: WorkspaceRecord, provider: ProviderRecord
   return {
     timezone: workspace.timezone,
     hours: provider.hours ?? workspace.hours,
-    bookings: busy
-      .filter((interval) => interval.providerId === provider.id)
-      .map((interval) => ({ serviceId: interval.serviceId, start: interval.startTime, end: interval.endTime, bufferTime: interval.bufferTime })),
+    bookings: busy.filter((interval) => interval.providerId === provider.id).map(busyBooking),
   };
+}
+
+const busyBooking = (interval: BusyInterval): BusyBooking => ({
+  serviceId: interval.serviceId,
+  start: interval.startTime,
+  end: interval.endTime,
+  bufferTime: interval.bufferTime,
+});
+
+/** Every provider of the offering with its hours and its own busy intervals, the list split once. */
+function providerHours(workspace: WorkspaceRecord, offering: Offering, busy: readonly BusyInterval[]): ProviderHours[] {
+  const byProvider = new Map<string, BusyBooking[]>(offering.providers.map((provider) => [provider.id, []]));
+  for (const interval of busy) byProvider.get(interval.providerId)?.push(busyBooking(interval));
+  return offering.providers.map((provider) => ({ hours: provider.hours ?? workspace.hours, bookings: byProvider.get(provider.id)! }));
 }
 
 /** `value` as a calendar date, or a 400 naming `field`. */
@@ -105,12 +126,17 @@ function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.Pl
   };
 }
 
+/**
+ * The PENDING and CONFIRMED bookings of the offering's providers that can keep a start inside `span` from being
+ * bookable (every slot of the span starts and ends inside it), in one read for every provider.
+ */
 async function busyAround(deps: { storage: BookingStore }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
   if (offering.providers.length === 0) return [];
   return deps.storage.listBusy(
     offering.providers.map((provider) => provider.id),
-    span.from - offering.margin,
-    span.to + offering.margin,
+    span.from,
+    span.to,
+    offering.service.bufferTime * MINUTE_MS,
   );
 }
 
@@ -148,8 +174,7 @@ async function computeSlots(
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
-  const lists = offering.providers.map((provider) => daySlots(providerDay(workspace, provider, busy), rules, day.toString(), now));
-  return mergeSlots(lists).map((slot) => slot.label);
+  return unionDaySlots(workspace.timezone, providerHours(workspace, offering, busy), rules, day.toString(), now).map((slot) => slot.label);
 }
 
 /** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
@@ -171,6 +196,11 @@ export async function availableDays(
   );
 }
 
+/**
+ * A day is open when any provider has a slot on it, so the providers are asked in rounds of growing size (1, 2,
+ * 4, …), each round reading the bookings of its providers only over the days still closed. A calendar with room
+ * is answered by its first provider's bookings; only a full one reads every provider's.
+ */
 async function computeDays(
   deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
   workspace: WorkspaceRecord,
@@ -179,14 +209,23 @@ async function computeDays(
   last: Temporal.PlainDate,
   duration?: number,
 ): Promise<string[]> {
-  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
-  const days = new Set<string>();
-  for (const provider of offering.providers) {
-    for (const day of daysWithSlots(providerDay(workspace, provider, busy), rules, first.toString(), last.toString(), now)) days.add(day);
+  const closed: Temporal.PlainDate[] = [];
+  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) closed.push(date);
+  const open = new Set<string>();
+  let next = 0;
+  for (let size = 1; next < offering.providers.length && closed.length > 0; size *= 2) {
+    const round: Offering = { ...offering, providers: offering.providers.slice(next, next + size) };
+    next += size;
+    const from = closed[0]!;
+    const to = closed[closed.length - 1]!;
+    const busy = await busyAround(deps, round, daysSpan(workspace.timezone, from, to));
+    for (const day of unionDaysWithSlots(workspace.timezone, providerHours(workspace, round, busy), rules, from.toString(), to.toString(), now)) open.add(day);
+    const still = closed.filter((date) => !open.has(date.toString()));
+    closed.splice(0, closed.length, ...still);
   }
-  return [...days].sort();
+  return [...open].sort();
 }
 
 /**

@@ -4,6 +4,8 @@ import type { OutboxEvent } from './outbox-store.ts';
 
 /** The longest a booking may last (a day), which bounds how far back a busy-interval query must look. */
 export const MAX_BOOKING_MS = 24 * 60 * 60 * 1000;
+/** The longest buffer a booking may keep (a service's bufferTime is at most 1440 minutes), ms. */
+export const MAX_BUFFER_MS = 24 * 60 * 60 * 1000;
 
 export interface BookingRecord {
   id: string;
@@ -104,8 +106,12 @@ export interface BookingStore {
   getBooking(workspaceId: string, id: string): Promise<BookingRecord | null>;
   /** Ordered by startTime, then id. */
   listBookings(workspaceId: string, filter: BookingFilter): Promise<BookingRecord[]>;
-  /** PENDING and CONFIRMED bookings of these providers overlapping [from, to). */
-  listBusy(providerIds: string[], from: number, to: number): Promise<BusyInterval[]>;
+  /**
+   * PENDING and CONFIRMED bookings of these providers overlapping [from, to). With `buffer` (ms): those
+   * overlapping it once each is widened by the larger of `buffer` and its own bufferTime, i.e. exactly the
+   * bookings that can conflict with a slot inside [from, to) of a service with that buffer.
+   */
+  listBusy(providerIds: string[], from: number, to: number, buffer?: number): Promise<BusyInterval[]>;
   /**
    * Checks and reserves in one atomic step: for each candidate in order, with every other writer for that
    * provider excluded, reads its busy intervals, asks `fits`, and inserts (or, with `replacing`, moves) the

@@ -2,6 +2,11 @@
 export interface SettingsStore {
   /** Applies pending migrations; safe to call on every start and from several processes at once. */
   migrate(): Promise<void>;
+  /**
+   * Refreshes the query planner's statistics of svc's tables (after a bulk write, such as the demo seed, so the
+   * planner does not keep planning for empty tables until the database's own autovacuum comes round).
+   */
+  analyze(): Promise<void>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -165,6 +165,28 @@ export function bookingsContract() {
       expect((await storage.listBusy([prv.id], from, to)).sort(byBookingId)).toEqual(inside.map(busyOf).sort(byBookingId));
     });
 
+    test('listBusy with a buffer widens each booking by the larger of that buffer and its own, no further', async () => {
+      const { srv, prv } = await seed(storage);
+      const from = SLOT;
+      const to = SLOT + HOUR;
+      const ownBufferBefore = await book(storage, aBooking(srv, prv, { startTime: from - 2 * HOUR, endTime: from - 30 * MINUTE, bufferTime: 31 }));
+      const plainBefore = await book(storage, aBooking(srv, prv, { startTime: from - 2 * HOUR, endTime: from - 30 * MINUTE, bufferTime: 0 }));
+      const ownBufferAfter = await book(storage, aBooking(srv, prv, { startTime: to + 20 * MINUTE, endTime: to + HOUR, bufferTime: 20 }));
+      const plainAfter = await book(storage, aBooking(srv, prv, { startTime: to + 20 * MINUTE, endTime: to + HOUR, bufferTime: 0 }));
+      // a day-long buffer (the most a service has) reaches a window a day away
+      const farBuffer = await book(storage, aBooking(srv, prv, { startTime: from - DAY, endTime: from - DAY + HOUR, bufferTime: 1440 }));
+      const sorted = (list: BusyInterval[]) => list.sort(byBookingId);
+      expect(sorted(await storage.listBusy([prv.id], from, to, 0))).toEqual(sorted([ownBufferBefore, farBuffer].map(busyOf)));
+      expect(sorted(await storage.listBusy([prv.id], from, to, 30 * MINUTE))).toEqual(
+        sorted([ownBufferBefore, ownBufferAfter, plainAfter, farBuffer].map(busyOf)),
+      );
+      expect(sorted(await storage.listBusy([prv.id], from, to, 31 * MINUTE))).toEqual(
+        sorted([ownBufferBefore, plainBefore, ownBufferAfter, plainAfter, farBuffer].map(busyOf)),
+      );
+      // without a buffer, plain overlap as before
+      expect(await storage.listBusy([prv.id], from, to)).toEqual([]);
+    });
+
     test('listBusy covers only the given providers; no providers -> []', async () => {
       const { ws, srv, prv } = await seed(storage);
       const second = await addProvider(storage, ws);

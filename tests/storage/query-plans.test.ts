@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { createClient, type Client } from '@libsql/client';
+import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as libsqlSchema from '../../adapters/storage/libsql/schema.ts';
+import * as postgresSchema from '../../adapters/storage/postgres/schema.ts';
+import { listBookingsQuery } from '../../adapters/storage/sql/bookings.ts';
+import type { Db, Tables } from '../../adapters/storage/sql/dialect.ts';
+import type { BookingFilter } from '../../src/ports/storage/index.ts';
+import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
+import { aBooking, aProvider, aService, aWorkspace } from './contract/fixtures.ts';
+
+/*
+ * The plans the databases choose for a deep keyset page of listBookings, on a workspace with enough bookings
+ * (and fresh statistics) that a plan reading from the workspace's first booking, or sorting what is left after
+ * the cursor, would be chosen only if the query gave the index no range to start from.
+ */
+
+const BOOKINGS = 6000;
+const MINUTE = 60_000;
+const T0 = Date.parse('2030-03-04T09:00:00.000Z');
+
+describeEachAdapter('query plans', (adapter) => {
+  let database: TestDatabase;
+  let db: Db;
+  let tables: Tables;
+  let explain: (sql: string, params: unknown[]) => Promise<string>;
+  let close: () => Promise<unknown>;
+  const ws = aWorkspace();
+  const providers = [aProvider(ws), aProvider(ws)];
+  const srv = aService(ws, { providerIds: providers.map((provider) => provider.id) });
+  let middle: { startTime: number; id: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(adapter);
+    const { storage } = database;
+    await storage.createWorkspace(ws);
+    for (const provider of providers) await storage.createProvider(provider);
+    await storage.createService(srv);
+    // Two bookings share each start, so the cursor's id matters.
+    const rows = Array.from({ length: BOOKINGS }, (_, i) =>
+      aBooking(srv, providers[i % 2]!, { startTime: T0 + Math.floor(i / 2) * 30 * MINUTE, status: i % 7 === 0 ? 'CANCELLED' : 'CONFIRMED' }),
+    );
+    if (adapter === 'libsql') {
+      const client: Client = createClient({ url: database.env.DATABASE_URL! });
+      db = drizzleLibsql(client, { schema: libsqlSchema }) as unknown as Db;
+      tables = libsqlSchema as unknown as Tables;
+      explain = async (sql, params) =>
+        (await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as never })).rows.map((row) => String(row.detail)).join('\n');
+      close = async () => client.close();
+    } else {
+      const client = postgres(database.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      db = drizzlePostgres(client, { schema: postgresSchema }) as unknown as Db;
+      tables = postgresSchema as unknown as Tables;
+      explain = async (sql, params) =>
+        (await client.unsafe(`EXPLAIN (COSTS OFF) ${sql}`, params as never[])).map((row) => String(row['QUERY PLAN'])).join('\n');
+      close = () => client.end();
+    }
+    for (let i = 0; i < rows.length; i += 500) await db.insert(tables.bookings).values(rows.slice(i, i + 500));
+    await storage.analyze();
+    const sorted = rows.sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : 1));
+    middle = { startTime: sorted[BOOKINGS / 2]!.startTime, id: sorted[BOOKINGS / 2]!.id };
+  }, 120_000);
+
+  afterAll(async () => {
+    await close?.();
+    await database?.drop();
+  });
+
+  const planOf = async (filter: Omit<BookingFilter, 'limit'>) => {
+    const query = listBookingsQuery(db, tables, ws.id, { limit: 50, ...filter }).toSQL();
+    return explain(query.sql, query.params);
+  };
+
+  /** One of `indexes` entered at the cursor (the row value is its constraint, not a filter afterwards), no sort. */
+  const expectRangeScanWithoutSort = (plan: string, indexes: string[]) => {
+    const index = indexes.find((name) => plan.includes(name)) ?? indexes[0]!;
+    if (adapter === 'libsql') {
+      expect(plan).toContain(`USING INDEX ${index} (`);
+      expect(plan).toMatch(/\(start_time,id\)>\(\?,\?\)/);
+      expect(plan).not.toContain('TEMP B-TREE');
+    } else {
+      expect(plan).toContain(`Index Scan using ${index}`);
+      expect(plan).toMatch(/Index Cond: .*ROW\(start_time, id\) > ROW\(/);
+      expect(plan).not.toContain('Sort');
+    }
+  };
+
+  test('a deep page of a workspace starts the (workspace, start, id) index at the cursor and sorts nothing', async () => {
+    expectRangeScanWithoutSort(await planOf({ after: middle }), ['bookings_workspace_time_idx']);
+  });
+
+  test('a deep page of one provider starts an index on (…, start, id) at the cursor and sorts nothing', async () => {
+    // Either index serves: (provider, start, id) directly, or (workspace, start, id) with the provider as a filter.
+    const plan = await planOf({ after: middle, providerId: providers[0]!.id });
+    expectRangeScanWithoutSort(plan, ['bookings_provider_time_idx', 'bookings_workspace_time_idx']);
+  });
+
+  test('the deep page holds the rows after the cursor, in order (ties on the start time by id)', async () => {
+    const page = await database.storage.listBookings(ws.id, { limit: 4, after: middle });
+    const expected = await database.storage.listBookings(ws.id, { limit: BOOKINGS });
+    const at = expected.findIndex((booking) => booking.id === middle.id);
+    expect(page.map((booking) => booking.id)).toEqual(expected.slice(at + 1, at + 5).map((booking) => booking.id));
+  });
+});
