@@ -12,8 +12,17 @@ import { syncConnection } from './service.ts';
 /*
  * `GET /oauth/{kind}/callback`: where Google's and Microsoft's consent ends (docs/contract/calendars.md §2). It
  * completes the connection and says in words what happened: connected, refused, expired, or failed. The page is in
- * the workspace's language (the browser's when the state names no workspace).
+ * the language the owner's browser asks for first among svc's (English, German), else the workspace's.
  */
+
+/** The first of svc's languages the Accept-Language header names, or null. */
+function browserLanguage(header: string | null): string | null {
+  for (const part of (header ?? '').split(',')) {
+    const tag = part.split(';')[0]!.trim().slice(0, 2).toLowerCase();
+    if (tag === 'en' || tag === 'de') return tag;
+  }
+  return null;
+}
 
 const PROVIDER_NAMES = { google: 'Google', microsoft: 'Microsoft' } as const;
 const STATUS: Record<ConsentOutcome, number> = { granted: 200, refused: 200, expired: 400, failed: 502 };
@@ -24,7 +33,7 @@ export function oauthCallbackRoutes(deps: AppDeps) {
     async ({ params, query, request }) => {
       const kind = params.kind;
       const { outcome, workspace, connection } = await completeOAuthConnection(deps, kind, query, (pending) => syncConnection(deps, pending));
-      const language = workspace?.language ?? (/^de\b/i.test(request.headers.get('accept-language') ?? '') ? 'de' : 'en');
+      const language = browserLanguage(request.headers.get('accept-language')) ?? workspace?.language ?? 'en';
       const words = translator(language, 'pages.calendarConsent');
       const provider = PROVIDER_NAMES[kind];
       const [title, lead, next] =

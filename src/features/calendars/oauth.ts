@@ -153,6 +153,6 @@ export async function completeOAuthConnection(
   const stored = await deps.storage.updateCalendarConnection(connection.id, { sealedSecret: await seal(deps, connection.id, { tokens }) }, now);
   if (!stored) return { outcome: 'expired', workspace, connection: null };
   const synced = await sync(stored);
-  if (!synced || synced.status !== 'ok') return { outcome: 'failed', workspace, connection: synced };
+  if (synced?.status !== 'ok') return { outcome: 'failed', workspace, connection: synced };
   return { outcome: 'granted', workspace, connection: synced };
 }
