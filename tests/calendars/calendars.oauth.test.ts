@@ -189,6 +189,19 @@ for (const kind of ['google', 'microsoft'] as StandInKind[]) {
       expect(standIn.tokenRequests).toEqual([]);
     });
 
+    test('a code the provider refuses: the page says the calendar could not be connected, and the connection shows why', async () => {
+      const created = await t.request('POST', path(), { key: t.apiKey, body: { kind } });
+      const consent = await fetch(created.body.authorizeUrl, { redirect: 'manual' });
+      const back = new URL(consent.headers.get('location')!);
+      back.searchParams.set('code', 'forged-code');
+      const page = await t.request('GET', back.pathname + back.search);
+      expect(page.status).toBe(502);
+      expect(page.body).toContain('could not be connected');
+      expect(standIn.tokenRequests).toEqual([{ grantType: 'authorization_code', pkce: null }]);
+      const connection = (await t.request('GET', `${path()}/${created.body.connection.id}`, { key: t.apiKey })).body.connection;
+      expect(connection).toMatchObject({ status: 'error', lastError: expect.stringContaining('reconnect') });
+    });
+
     test('a consent completed after 10 minutes is expired', async () => {
       const created = await t.request('POST', path(), { key: t.apiKey, body: { kind } });
       const consent = await fetch(created.body.authorizeUrl, { redirect: 'manual' });

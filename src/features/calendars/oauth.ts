@@ -153,6 +153,11 @@ export async function completeOAuthConnection(
   const stored = await deps.storage.updateCalendarConnection(connection.id, { sealedSecret: await seal(deps, connection.id, { tokens }) }, now);
   if (!stored) return { outcome: 'expired', workspace, connection: null };
   const synced = await sync(stored);
-  if (synced?.status !== 'ok') return { outcome: 'failed', workspace, connection: synced };
+  if (!synced) return { outcome: 'expired', workspace, connection: null };
+  if (synced.status !== 'ok') {
+    // A first sync that failed for a passing reason leaves it pending: the owner sees it failed, not waiting.
+    const failed = synced.status === 'pending' ? await deps.storage.updateCalendarConnection(synced.id, { status: 'error' }, deps.clock.now()) : synced;
+    return { outcome: 'failed', workspace, connection: failed };
+  }
   return { outcome: 'granted', workspace, connection: synced };
 }
