@@ -13,7 +13,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from './platform/openapi/d
 import { DOCS_PAGE } from './platform/openapi/docs-page.ts';
 import { AppError, errorBody } from './core/errors.ts';
 import { bookingRoutes } from './features/bookings/index.ts';
-import { calendarRoutes } from './features/calendars/index.ts';
+import { calendarRoutes, oauthCallbackRoutes } from './features/calendars/index.ts';
 import { availabilityRoutes } from './features/scheduling/index.ts';
 import { hoursRoutes } from './features/scheduling/index.ts';
 import { serviceRoutes } from './features/services/index.ts';
@@ -128,6 +128,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(pageRoutes(deps))
     .use(manageRoutes(deps))
     .use(calendarFeedDocumentRoutes(deps))
+    .use(oauthCallbackRoutes(deps))
     .get(
       `${API_PREFIX}/openapi.json`,
       (): OpenApiDocument =>

@@ -1,4 +1,4 @@
-import { calendarConnector } from '../adapters/calendar/index.ts';
+import { type CalendarConnectorOptions, calendarConnector } from '../adapters/calendar/index.ts';
 import type { AppDeps } from './platform/app-deps.ts';
 import { createAvailabilityCache, invalidateOnStorageChanges } from './features/scheduling/index.ts';
 import type { Storage } from './ports/storage/index.ts';
@@ -26,6 +26,30 @@ export const AVAILABILITY_CACHE_MS = 1000;
  * announces after each commit, and the catalogue reads are answered by the read cache (which follows them
  * too). The caches run on `parts.clock`.
  */
+/** The calendar adapters' settings: the fetch rules, and the OAuth clients that are configured. */
+function calendarOptions({ config, clock }: DepsParts): CalendarConnectorOptions {
+  const google =
+    config.SVC_GOOGLE_CLIENT_ID && config.SVC_GOOGLE_CLIENT_SECRET
+      ? {
+          clientId: config.SVC_GOOGLE_CLIENT_ID,
+          clientSecret: config.SVC_GOOGLE_CLIENT_SECRET,
+          oauthUrl: config.SVC_GOOGLE_OAUTH_URL,
+          apiUrl: config.SVC_GOOGLE_API_URL,
+        }
+      : undefined;
+  const microsoft =
+    config.SVC_MICROSOFT_CLIENT_ID && config.SVC_MICROSOFT_CLIENT_SECRET
+      ? {
+          clientId: config.SVC_MICROSOFT_CLIENT_ID,
+          clientSecret: config.SVC_MICROSOFT_CLIENT_SECRET,
+          tenant: config.SVC_MICROSOFT_TENANT,
+          loginUrl: config.SVC_MICROSOFT_LOGIN_URL,
+          graphUrl: config.SVC_MICROSOFT_GRAPH_URL,
+        }
+      : undefined;
+  return { allowPrivate: config.SVC_CALENDAR_ALLOW_PRIVATE, google, microsoft, now: () => clock.now() };
+}
+
 export function buildDeps(parts: DepsParts): AppDeps {
   const { storage: adapter, onOutboxWrite, calendars, ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
@@ -36,6 +60,6 @@ export function buildDeps(parts: DepsParts): AppDeps {
     ...rest,
     storage,
     availabilityCache,
-    calendars: calendars ?? calendarConnector({ allowPrivate: parts.config.SVC_CALENDAR_ALLOW_PRIVATE }),
+    calendars: calendars ?? calendarConnector(calendarOptions(parts)),
   };
 }

@@ -49,6 +49,34 @@ export const ConfigSchema = t.Object({
   }),
   SVC_WEBHOOK_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow webhook URLs on loopback/private addresses' }),
   SVC_CALENDAR_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow calendar URLs on loopback/private addresses' }),
+  SVC_GOOGLE_CLIENT_ID: t.Optional(
+    t.String({ minLength: 1, description: 'OAuth client id of the Google Calendar connection (with SVC_GOOGLE_CLIENT_SECRET)' }),
+  ),
+  SVC_GOOGLE_CLIENT_SECRET: t.Optional(t.String({ minLength: 1, description: 'OAuth client secret of the Google Calendar connection' })),
+  SVC_GOOGLE_OAUTH_URL: t.Optional(
+    t.String({
+      pattern: '^https?://',
+      description: 'Google consent and token endpoints (tests, proxies); default https://accounts.google.com and https://oauth2.googleapis.com',
+    }),
+  ),
+  SVC_GOOGLE_API_URL: t.Optional(
+    t.String({ pattern: '^https?://', description: 'Google Calendar API base (tests, proxies); default https://www.googleapis.com' }),
+  ),
+  SVC_MICROSOFT_CLIENT_ID: t.Optional(
+    t.String({ minLength: 1, description: 'application (client) id of the Microsoft 365 connection (with SVC_MICROSOFT_CLIENT_SECRET)' }),
+  ),
+  SVC_MICROSOFT_CLIENT_SECRET: t.Optional(t.String({ minLength: 1, description: 'client secret of the Microsoft 365 connection' })),
+  SVC_MICROSOFT_TENANT: t.String({
+    minLength: 1,
+    default: 'common',
+    description: 'Microsoft identity tenant: common, organizations, consumers or a tenant id',
+  }),
+  SVC_MICROSOFT_LOGIN_URL: t.Optional(
+    t.String({ pattern: '^https?://', description: 'Microsoft identity platform base (tests, proxies); default https://login.microsoftonline.com' }),
+  ),
+  SVC_MICROSOFT_GRAPH_URL: t.Optional(
+    t.String({ pattern: '^https?://', description: 'Microsoft Graph base (tests, proxies); default https://graph.microsoft.com' }),
+  ),
   SVC_RATE_LIMIT: t.Integer({ minimum: 1, default: 120, description: 'v1 requests per minute per API key (per client IP without a key)' }),
   SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),

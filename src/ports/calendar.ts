@@ -1,20 +1,45 @@
 import type { BusyWindow, CalendarEvent } from '../core/busy-times.ts';
 
 /*
- * The calendar port: a provider's other calendar (a CalDAV server or a read-only iCalendar URL) as svc reads and
- * writes it (docs/contract/calendars.md). Adapters live in adapters/calendar/<kind>/; every network call they make
- * obeys the destination rules (public addresses only unless allowed, 10 s and 10 MiB per request).
+ * The calendar port: a provider's other calendar (a CalDAV server, a read-only iCalendar URL, a Google or a
+ * Microsoft 365 account) as svc reads and writes it (docs/contract/calendars.md). Adapters live in
+ * adapters/calendar/<kind>/; every network call they make obeys the destination rules (public addresses only
+ * unless allowed, 10 s and 10 MiB per request).
  */
 
-export type CalendarKind = 'caldav' | 'ics';
+export type CalendarKind = 'caldav' | 'ics' | 'google' | 'microsoft';
+/** The kinds connected through OAuth 2.0 (authorization code with PKCE). */
+export type OAuthKind = 'google' | 'microsoft';
+
+/** An OAuth account's tokens; plain here and nowhere else (they are stored sealed). */
+export interface OAuthTokens {
+  accessToken: string;
+  /** null when the provider gave none (then the connection ends with the access token) */
+  refreshToken: string | null;
+  /** when the access token expires, epoch ms */
+  expiresAt: number;
+}
 
 /** What a connection is opened with; the password is plain here and nowhere else (it is stored sealed). */
 export interface CalendarAccount {
   kind: CalendarKind;
-  /** http(s):// (webcal:// is read as https://); may be a CalDAV server, principal or calendar URL */
+  /** http(s):// (webcal:// is read as https://); may be a CalDAV server, principal or calendar URL; '' for OAuth kinds */
   url: string;
   username?: string | null;
   password?: string | null;
+  /** google, microsoft: the tokens, and where the adapter hands refreshed ones to be stored */
+  oauth?: { tokens: OAuthTokens; save(tokens: OAuthTokens): Promise<void> };
+}
+
+/**
+ * One OAuth provider's consent round (RFC 6749 authorization code with RFC 7636 PKCE, S256). The caller makes
+ * the state and the verifier and keeps them; the client only builds the URL and redeems the code.
+ */
+export interface OAuthClient {
+  /** The provider's consent page for this round. */
+  authorizeUrl(round: { state: string; codeChallenge: string; redirectUri: string }): string;
+  /** Redeems the code of a granted consent; a refused code throws CalendarAccessError('auth'). */
+  exchange(round: { code: string; codeVerifier: string; redirectUri: string }): Promise<OAuthTokens>;
 }
 
 /** A calendar found behind a connection. */
@@ -74,4 +99,6 @@ export interface CalendarSource {
 /** Opens calendar accounts; the composition builds it from the adapters with the fetch rules of the config. */
 export interface CalendarConnector {
   open(account: CalendarAccount): CalendarSource;
+  /** The consent round of an OAuth kind; null when the server has no client id and secret for it. */
+  oauth(kind: OAuthKind): OAuthClient | null;
 }

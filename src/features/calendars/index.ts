@@ -1,5 +1,6 @@
 /** The calendars feature's public face: what other features, the scheduler and the composition use of it. */
 export { calendarRoutes } from './routes.ts';
+export { oauthCallbackRoutes } from './consent-page.ts';
 /** @public the scheduler's periodic sync calls it (docs/contract/calendars.md §6) */
 export { syncConnection } from './service.ts';
 /** @public */

@@ -72,3 +72,12 @@ export const CalendarConnectionsResponse = t.Object(
   { success: t.Literal(true), connections: t.Array(CalendarConnection) },
   { $id: 'CalendarConnectionsResponse' },
 );
+
+export const CalendarConnectionCreated = t.Object(
+  {
+    success: t.Literal(true),
+    connection: CalendarConnection,
+    authorizeUrl: t.Optional(t.String({ description: "google, microsoft: the provider's consent page, which completes the connection" })),
+  },
+  { $id: 'CalendarConnectionCreated' },
+);

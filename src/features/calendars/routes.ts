@@ -7,12 +7,22 @@ import { refuseUnknownFields } from '../../platform/http/unknown-fields.ts';
 import { ProviderParams } from '../services/index.ts';
 import {
   CalendarConnectionCreate,
+  CalendarConnectionCreated,
   CalendarConnectionParams,
   CalendarConnectionPatch,
   CalendarConnectionResponse,
   CalendarConnectionsResponse,
 } from './model.ts';
-import { chooseCalendars, createConnection, deleteConnection, getConnection, listConnections, syncNow, toConnectionJson } from './service.ts';
+import {
+  chooseCalendars,
+  createConnection,
+  createOAuthConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  syncNow,
+  toConnectionJson,
+} from './service.ts';
 
 const tags = ['Calendars'];
 
@@ -45,23 +55,28 @@ export function calendarRoutes(deps: AppDeps) {
     )
     .post(
       base,
-      async ({ principal, params, body }) => ({
-        success: true,
-        connection: toConnectionJson(await createConnection(deps, principal.workspace, params.providerId, body)),
-      }),
+      async ({ principal, params, body }) => {
+        if (body.kind === 'google' || body.kind === 'microsoft') {
+          const { connection, authorizeUrl } = await createOAuthConnection(deps, principal.workspace, params.providerId, body.kind);
+          return { success: true as const, connection: toConnectionJson(connection), authorizeUrl };
+        }
+        return { success: true as const, connection: toConnectionJson(await createConnection(deps, principal.workspace, params.providerId, body)) };
+      },
       {
         access: keyOrSession('svc_manage_operations'),
         params: ProviderParams,
         body: CalendarConnectionCreate,
-        response: { 200: CalendarConnectionResponse, ...keyedWriteErrors },
+        response: { 200: CalendarConnectionCreated, ...keyedWriteErrors },
         detail: {
           operationId: 'createCalendarConnection',
-          summary: 'Connect a calendar of the provider: a CalDAV account or an iCalendar URL',
+          summary: 'Connect a calendar of the provider: a CalDAV account, an iCalendar URL, Google Calendar or Microsoft 365',
           description:
             '`{ kind: "caldav", url, username?, password? }`: a CalDAV server, principal or calendar URL; svc finds the calendars. '
             + '`{ kind: "ics", url }`: a read-only iCalendar URL (http(s):// or webcal://). The connection is tried and synced once before '
             + 'the answer: refused credentials → 400 CALENDAR_AUTH_FAILED; unreachable, or not a calendar → 400 CALENDAR_UNREACHABLE; '
-            + 'google and microsoft → 400 NOT_CONFIGURED on a server without their client id and secret. The password is stored '
+            + '`{ kind: "google" }`, `{ kind: "microsoft" }`: a pending connection and `authorizeUrl`, the provider\'s consent page (OAuth 2.0 '
+            + 'with PKCE; its state works once, for 10 minutes), which returns to {app_url}/oauth/{kind}/callback and completes the connection; '
+            + '400 NOT_CONFIGURED on a server without their client id and secret. The password and the tokens are stored '
             + `encrypted and never returned. Discovered calendars start with blocks: true, writes: false. ${FETCH_RULES}`,
           tags,
         },

@@ -6,7 +6,7 @@ import { isoTime } from '../../core/models.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { openCalendarSecret, sealCalendarSecret } from '../../platform/sealed-secrets.ts';
 import type { Config } from '../../platform/config.ts';
-import { type CalendarAccount, CalendarAccessError, type CalendarConnector, type CalendarDiscovery } from '../../ports/calendar.ts';
+import { type CalendarAccount, CalendarAccessError, type CalendarConnector, type CalendarDiscovery, type OAuthKind } from '../../ports/calendar.ts';
 import type {
   CalendarBusyTimes,
   CalendarConnectionRecord,
@@ -19,6 +19,7 @@ import type {
 } from '../../ports/storage/index.ts';
 import { findProvider } from '../services/index.ts';
 import type { CalendarConnectionCreate, CalendarConnectionJson, CalendarConnectionPatch } from './model.ts';
+import { oauthAccountOf, startOAuthConnection } from './oauth.ts';
 
 /*
  * A provider's other calendars (docs/contract/calendars.md): connecting one (checked and synced before the answer),
@@ -91,6 +92,7 @@ function requireSecret(config: CalendarDeps['config']): string {
 
 /** The account a stored connection opens, its password unsealed. */
 async function accountOf(deps: CalendarDeps, connection: CalendarConnectionRecord): Promise<CalendarAccount> {
+  if (connection.kind === 'google' || connection.kind === 'microsoft') return oauthAccountOf(deps, connection);
   const password = connection.sealedSecret ? await openCalendarSecret(connection.sealedSecret, requireSecret(deps.config), connection.id) : null;
   return { kind: connection.kind as CalendarAccount['kind'], url: connection.url ?? '', username: connection.username, password };
 }
@@ -205,6 +207,14 @@ async function findConnection(deps: CalendarDeps, workspace: WorkspaceRecord, pr
 }
 
 /**
+ * Connects a Google or Microsoft calendar: a pending connection and the consent URL that completes it
+ * (src/features/calendars/oauth.ts).
+ */
+export async function createOAuthConnection(deps: CalendarDeps, workspace: WorkspaceRecord, providerId: string, kind: OAuthKind) {
+  return startOAuthConnection(deps, workspace, await findProvider(deps, workspace, providerId), kind);
+}
+
+/**
  * Connects a calendar: the account is tried first (CALENDAR_AUTH_FAILED, CALENDAR_UNREACHABLE), then stored with
  * its password sealed, then synced once, so the answer shows it `ok` with its calendars.
  */
@@ -215,12 +225,7 @@ export async function createConnection(
   body: CalendarConnectionCreate,
 ): Promise<CalendarConnectionRecord> {
   const provider = await findProvider(deps, workspace, providerId);
-  if (body.kind === 'google' || body.kind === 'microsoft') {
-    throw new AppError(
-      'NOT_CONFIGURED',
-      `${body.kind === 'google' ? 'Google' : 'Microsoft'} calendars cannot be connected on this server: its client id and secret are not configured`,
-    );
-  }
+  if (body.kind === 'google' || body.kind === 'microsoft') return (await startOAuthConnection(deps, workspace, provider, body.kind)).connection;
   if (!('url' in body)) throw validation('url is required', [{ path: '/url', message: 'required' }]);
   const split = splitUrl(body.kind, body.url);
   const username = ('username' in body ? body.username : undefined) ?? split.username;

@@ -85,4 +85,17 @@ export const pages: PageMessages = {
     notFoundTitle: 'Verwaltung nicht gefunden',
     needsScript: 'Die Verwaltung von svc braucht JavaScript.',
   },
+  calendarConsent: {
+    grantedTitle: 'Kalender verbunden',
+    grantedLead: ({ provider, account }) =>
+      `Ihr ${provider}-Kalender ${account} ist verbunden: Seine Termine blockieren ab jetzt Zeiten in Ihrem Buchungskalender.`,
+    grantedNext: 'Sie können dieses Fenster schließen. In der Verwaltung wählen Sie, in welchen Kalender Ihre Buchungen eingetragen werden.',
+    refusedTitle: 'Kalender nicht verbunden',
+    refusedLead: ({ provider }) => `Der Zugriff auf Ihren ${provider}-Kalender wurde nicht erlaubt, daher wurde nichts verbunden.`,
+    expiredTitle: 'Dieser Link ist abgelaufen',
+    expiredLead: 'Dieser Verbindungsversuch gilt nicht mehr: Er wurde schon verwendet oder nicht innerhalb von 10 Minuten abgeschlossen.',
+    failedTitle: 'Kalender nicht verbunden',
+    failedLead: ({ provider }) => `${provider} hat den Zugriff erlaubt, aber der Kalender konnte nicht verbunden werden.`,
+    again: 'Beginnen Sie erneut in den Kalendereinstellungen der Verwaltung.',
+  },
 };

@@ -87,6 +87,19 @@ export const pages = {
     notFoundTitle: 'Admin panel not found',
     needsScript: 'The svc admin panel needs JavaScript.',
   },
+  calendarConsent: {
+    grantedTitle: 'Calendar connected',
+    grantedLead: ({ provider, account }: { provider: string; account: string }) =>
+      `Your ${provider} calendar ${account} is connected: its events now block times in your booking calendar.`,
+    grantedNext: 'You can close this window. In the admin panel you choose which calendar receives your bookings.',
+    refusedTitle: 'Calendar not connected',
+    refusedLead: ({ provider }: { provider: string }) => `Access to your ${provider} calendar was not granted, so nothing was connected.`,
+    expiredTitle: 'This link has expired',
+    expiredLead: 'This connection attempt is no longer valid: it was already used, or not completed within 10 minutes.',
+    failedTitle: 'Calendar not connected',
+    failedLead: ({ provider }: { provider: string }) => `${provider} granted access, but the calendar could not be connected.`,
+    again: 'Start again from the calendar settings in the admin panel.',
+  },
 };
 
 export type PageMessages = typeof pages;
