@@ -80,6 +80,11 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
 
     chooseCalendars(id, choices, now) {
       return dialect.write(async (tx) => {
+        const found = await locked(tx, id);
+        if (!found) return null;
+        // Choices for one provider are made one at a time: two connections of the provider choosing a write
+        // calendar at once would each clear the other and keep their own.
+        await dialect.lockProviders(tx, [found.providerId]);
         const connection = await locked(tx, id);
         if (!connection) return null;
         const byId = new Map(choices.map((choice) => [choice.id, choice]));
