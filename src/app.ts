@@ -54,7 +54,7 @@ async function pingWithin(deps: AppDeps, ms: number): Promise<'ready' | 'timeout
   }
 }
 
-/** A path no route declares still counts against the v1 limit under the v1 prefix (decisions section 6). */
+/** A path no route declares still counts against the v1 limit under the v1 prefix (docs/contract/limits.md). */
 const undeclared = (path: string) => (path.startsWith(`${API_PREFIX}/`) ? openRoute('v1') : openRoute());
 
 export interface AppOptions {
@@ -152,7 +152,7 @@ export type App = AnyElysia;
 
 /**
  * The server's `fetch` for the app (src/runtime `serve`): hands the socket's peer address in with each request,
- * so that keyless clients are told apart (decisions section 6).
+ * so that keyless clients are told apart (docs/contract/limits.md).
  */
 export function serveFetch(app: App) {
   return (request: Request, peerAddress: string | undefined) => app.handle(withPeerAddress(request, peerAddress));

@@ -13,7 +13,7 @@ export function nonePayments(): PaymentProvider {
 }
 
 /**
- * The payment provider SVC_PAYMENTS names (decisions section 9). `stripeApi` points the Stripe client somewhere
+ * The payment provider SVC_PAYMENTS names (docs/contract/payments.md). `stripeApi` points the Stripe client somewhere
  * other than api.stripe.com (tests: a local fake); the environment has no setting for it.
  */
 export function openPayments(

@@ -1,4 +1,4 @@
-/** The closed list of error codes of the public contract (decisions section 2), with their HTTP status. */
+/** The closed list of error codes of the public contract (docs/contract/errors.md), with their HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   CAPTCHA_FAILED: 400,
@@ -15,12 +15,12 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   SLOT_UNAVAILABLE: 409,
   INVALID_TRANSITION: 409,
-  /** a customer's cancel or reschedule through the manage link inside cancellationHours (decisions section 14) */
+  /** a customer's cancel or reschedule through the manage link inside cancellationHours (docs/contract/notifications.md) */
   TOO_LATE_TO_CHANGE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
-  /** the payment provider could not open a checkout; the booking was released (decisions section 4) */
+  /** the payment provider could not open a checkout; the booking was released (docs/contract/lifecycle.md) */
   PAYMENT_PROVIDER_ERROR: 502,
   /** the database does not answer (down, restarting, overloaded): try again after `Retry-After` (docs/contract/operations.md §13) */
   UNAVAILABLE: 503,

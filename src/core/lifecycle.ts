@@ -1,5 +1,5 @@
 /**
- * The booking lifecycle (decisions section 4) as plain values in, plain values out.
+ * The booking lifecycle (docs/contract/lifecycle.md) as plain values in, plain values out.
  *
  * Nothing here reads a clock, a database or a config: callers pass the booking's current status and times
  * and `now`, and get back whether the move is allowed, the new status and the events to write in the same
@@ -99,7 +99,7 @@ export function receivePayment(current: LifecycleBooking, now: number): Move {
 }
 
 /**
- * Initial status at creation (decisions section 4):
+ * Initial status at creation (docs/contract/lifecycle.md):
  * - PENDING awaiting payment when a payment is due (deposit, else price, > 0) and a payment provider is configured;
  *   the payment then confirms it, even when the workspace also requires manual confirmation;
  * - PENDING without checkout when the workspace requires manual confirmation;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
-/** The contract's error body (decisions section 2). */
+/** The contract's error body (docs/contract/errors.md). */
 export const ErrorResponse = t.Object(
   {
     success: t.Literal(false),
@@ -16,7 +16,7 @@ export const ErrorResponse = t.Object(
   { $id: 'Error', description: 'The error body of every failure' },
 );
 
-/** The errors every keyed route can answer (decisions section 2: unknown slug, then key). */
+/** The errors every keyed route can answer (docs/contract/errors.md: unknown slug, then key). */
 export const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
 /** The errors of a keyed route that takes a body. */
 export const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
@@ -25,7 +25,7 @@ export const SlugParams = t.Object({
   slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),
 });
 
-/** An RFC 3339 date-time that must carry an offset (decisions section 1). */
+/** An RFC 3339 date-time that must carry an offset (docs/contract/limits.md). */
 export const DateTimeWithOffset = t.String({
   format: 'date-time',
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}:\\d{2})$',
@@ -35,7 +35,7 @@ export const DateTimeWithOffset = t.String({
 /** Epoch milliseconds to the contract's date-time form: RFC 3339 in UTC with Z. */
 export const isoTime = (epochMs: number) => new Date(epochMs).toISOString();
 
-/** Shortest booking, minutes (spec section 8). */
+/** Shortest booking, minutes (docs/contract/limits.md). */
 export const MIN_DURATION = 5;
 /** Longest booking, minutes: a slot never outlasts the working interval of one day. */
 export const MAX_DURATION = 1440;

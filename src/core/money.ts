@@ -1,6 +1,6 @@
 /**
  * Money in minor units. The API carries `price`, `deposit` and `amount` as decimal major units (35.5 EUR,
- * decisions section 1); storage and payment providers work in integer minor units (3550). Conversions go
+ * docs/contract/limits.md); storage and payment providers work in integer minor units (3550). Conversions go
  * through decimal strings, never `major * 100`, which drifts (19.99 * 100 === 1998.9999999999998).
  */
 

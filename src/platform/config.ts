@@ -3,7 +3,7 @@ import { Value, type ValueError } from '@sinclair/typebox/value';
 import { LOG_FORMATS, LOG_LEVELS } from './logger.ts';
 
 /**
- * Every setting svc reads, as one schema over environment variables (decisions section 10). This is the
+ * Every setting svc reads, as one schema over environment variables (docs/contract/operations.md). This is the
  * only module that reads `process.env`; command-line flags (`--port`, `--host`) override the variables.
  */
 export const ConfigSchema = t.Object({
@@ -190,7 +190,7 @@ export function retrySchedule(config: Config): number[] {
   return config.SVC_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number);
 }
 
-/** Whether customer mails are sent (decisions section 14): SMTP and a From address are both configured. */
+/** Whether customer mails are sent (docs/contract/notifications.md): SMTP and a From address are both configured. */
 export function mailEnabled(config: Pick<Config, 'SVC_SMTP_URL' | 'SVC_MAIL_FROM'>): boolean {
   return Boolean(config.SVC_SMTP_URL && config.SVC_MAIL_FROM);
 }

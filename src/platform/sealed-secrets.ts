@@ -1,5 +1,5 @@
 /*
- * Webhook signing secrets (decisions section 5): `whsec_` + base64 of 32 random bytes, shown once at creation.
+ * Webhook signing secrets (docs/contract/events.md): `whsec_` + base64 of 32 random bytes, shown once at creation.
  * The delivery loop must sign with the secret later, so it cannot be kept as a hash like API keys are; it is
  * stored sealed instead: AES-256-GCM under a key derived (HKDF-SHA-256) from SVC_SECRET, with the webhook id
  * as additional data, so a sealed secret copied onto another webhook's row does not open. Calendar passwords

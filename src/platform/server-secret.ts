@@ -9,7 +9,7 @@ import type { SettingsStore } from '../ports/storage/index.ts';
 export const LEGACY_SECRET_SETTING = 'svc_secret';
 
 /**
- * Where the server secret comes from (decisions section 10, README "Configuration"):
+ * Where the server secret comes from (docs/contract/operations.md, README "Configuration"):
  * - `SVC_SECRET` when set;
  * - with an embedded libSQL file and no SVC_SECRET, a file beside the database (`./data/svc.db` →
  *   `./data/svc.secret`, mode 0600), generated on the first start: a copy of the database alone opens nothing;

@@ -1,5 +1,5 @@
 /*
- * The payment port: how svc collects the sum due on a booking (decisions sections 4 and 9). One interface;
+ * The payment port: how svc collects the sum due on a booking (docs/contract/lifecycle.md, docs/contract/payments.md). One interface;
  * the adapters live in adapters/payments/<backend>/ (`testPayments`, `stripePayments`) and are chosen by
  * SVC_PAYMENTS in adapters/payments/index.ts (`none` is the default and collects nothing online).
  * Money is integer minor units of an ISO 4217 currency (src/core/money.ts); instants are epoch ms.

@@ -18,7 +18,7 @@ for (const adapter of ADAPTERS) {
     let operations: Operation[];
 
     beforeAll(async () => {
-      // Every refused request counts against the client address (decisions section 6); this suite sends hundreds.
+      // Every refused request counts against the client address (docs/contract/limits.md); this suite sends hundreds.
       ctx = await createTestApp(adapter, { config: { SVC_RATE_LIMIT: 100_000 } });
       otherKey = (await createWorkspace(ctx.deps, { slug: 'other-shop', name: 'Other Shop' })).apiKey;
       operations = documentedOperations((await ctx.request('GET', '/api/v1/openapi.json')).body);

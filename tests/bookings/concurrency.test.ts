@@ -6,7 +6,7 @@ import { addProvider, addService, bookingBody, catalogue, storedBookings, tuesda
 const RACERS = 50;
 
 /*
- * The capacity invariant under concurrent requests (decisions section 4): the check and the insert happen in
+ * The capacity invariant under concurrent requests (docs/contract/lifecycle.md): the check and the insert happen in
  * one reservation, so racing requests for one slot never overbook it.
  */
 describeEachAdapter('concurrent createBooking', (adapter) => {

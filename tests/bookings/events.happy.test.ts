@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addWebhook, bookingBody, catalogue, outbox, setWorkspace, tuesday } from './fixtures.ts';
 
-/** The webhook body of decisions section 5, with the Booking JSON exactly as the API returned it. */
+/** The webhook body of docs/contract/events.md, with the Booking JSON exactly as the API returned it. */
 const event = (type: string, timestamp: string, booking: unknown) => ({ type, timestamp, data: { workspace: 'acme', booking } });
 
 describeEachAdapter('booking events (outbox)', (adapter) => {

@@ -46,7 +46,7 @@ function nextWorkday(): string {
 
 /*
  * Two real server processes on one Postgres database, racing bookings for the same few slots over HTTP: the
- * capacity invariant holds across instances (decisions section 4), checked in the database.
+ * capacity invariant holds across instances (docs/contract/lifecycle.md), checked in the database.
  */
 (POSTGRES_URL ? describe : describe.skip)('createBooking across two server instances [postgres]', () => {
   let db: TestDatabase;

@@ -8,7 +8,7 @@ import { waitFor } from '../support/wait.ts';
 import { bearer, embeddedSession, link } from '../panel/support.ts';
 
 /*
- * A provider's calendar feed (decisions section 14): POST …/providers/{id}/calendar-feed hands out
+ * A provider's calendar feed (docs/contract/notifications.md): POST …/providers/{id}/calendar-feed hands out
  * `{app_url}/ics/{token}.ics`; the feed is an iCalendar document (parsed here with node-ical, as a calendar app
  * would) of the provider's PENDING and CONFIRMED bookings from 30 days back, with the UIDs of the customer's invites.
  */

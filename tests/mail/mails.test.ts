@@ -11,7 +11,7 @@ import { berlin, catalogue, tuesday } from '../bookings/fixtures.ts';
 import { startTestSmtp, type TestSmtp } from './smtp.ts';
 
 /*
- * The customer's mails end to end (decisions section 14): a booking change writes its mail to the outbox in
+ * The customer's mails end to end (docs/contract/notifications.md): a booking change writes its mail to the outbox in
  * its transaction, the mail loop sends it over real SMTP (smtp-server in this process), and the mail is read
  * back with mailparser: parts, language, times in the workspace zone, From, the calendar invite.
  */

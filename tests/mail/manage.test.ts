@@ -5,7 +5,7 @@ import { describeEachAdapter } from '../support/storage.ts';
 import { catalogue } from '../bookings/fixtures.ts';
 import { waitFor } from '../support/wait.ts';
 
-/* The manage link (decisions section 14): its JSON routes and its page in every state. */
+/* The manage link (docs/contract/notifications.md): its JSON routes and its page in every state. */
 
 const DATABASE_TIMEOUT_MS = 30_000;
 const HOUR = 3_600_000;

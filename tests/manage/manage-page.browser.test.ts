@@ -4,7 +4,7 @@ import { acmeApi, seedCatalogue, type Catalogue } from '../widget/catalogue.ts';
 import { axeViolations } from '../widget/drive.ts';
 
 /*
- * The customer's manage page (decisions section 14) as a customer on a phone meets it, in Chromium with
+ * The customer's manage page (docs/contract/notifications.md) as a customer on a phone meets it, in Chromium with
  * JavaScript off: the booking, a move to a free time of another day, a cancel with a reason, and a booking
  * inside the cancellation window that only explains. axe-core and screenshots in both colour schemes.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
-/** decisions section 12: the panel page loads at most 150 KB of JavaScript, gzip. */
+/** docs/contract/panel.md: the panel page loads at most 150 KB of JavaScript, gzip. */
 const BUDGET_BYTES = 150 * 1024;
 
 let ctx: TestApp;

@@ -9,7 +9,7 @@ import { go, seed, signIn, type Seeded } from './support.ts';
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 const SCREENSHOTS = join(import.meta.dir, '..', '..', 'test-output', 'screenshots', 'panel');
 
-describeBrowser("the providers section offers a provider's calendar feed (decisions section 14)", () => {
+describeBrowser("the providers section offers a provider's calendar feed (docs/contract/notifications.md)", () => {
   let env: PanelBrowserEnv;
   let data: Seeded;
   beforeAll(async () => {

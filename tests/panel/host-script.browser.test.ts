@@ -7,7 +7,7 @@ import { mountPage, startPanelBrowserEnv, type PanelBrowserEnv } from './panel-b
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
 /*
- * The host script (web/panel-host/main.ts, decisions sections 8 and 12) in Chromium: `destroy()` removes the
+ * The host script (web/panel-host/main.ts, docs/contract/panel.md) in Chromium: `destroy()` removes the
  * iframe and every listener, and each of the spec's four checks (origin, source, version, channelId) drops a
  * panel message on its own. The panel's side of the checks (a host message with a wrong channelId, source,
  * version or origin) is in panel.browser.test.ts.

@@ -18,7 +18,7 @@ import { CHROMIUM, SCREENSHOTS } from '../widget/browser-env.ts';
 /** The linked host site; pages on OTHER_HOST (same port) are on an origin no workspace linked. */
 export const HOST = '127.0.0.2';
 export const OTHER_HOST = '127.0.0.3';
-/** Short sessions, so a test sees the panel renew (decisions section 8 with SVC_PANEL_SESSION_SECONDS). */
+/** Short sessions, so a test sees the panel renew (docs/contract/panel.md with SVC_PANEL_SESSION_SECONDS). */
 export const SESSION_SECONDS = 12;
 
 export interface PanelBrowserEnv {

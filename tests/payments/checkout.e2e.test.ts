@@ -83,7 +83,7 @@ describeEachAdapter('svc serve with SVC_PAYMENTS=test', (adapter) => {
     const done = await fetch(`${url}${path}/done`);
     expect(await done.text()).toContain('<h1>Booking confirmed</h1>');
 
-    // A keyless read of the demo workspace hides the visitor's contact data (decisions section 7); webhooks carry it.
+    // A keyless read of the demo workspace hides the visitor's contact data (docs/contract/widget.md); webhooks carry it.
     const booking = { ...created.body.booking, status: 'CONFIRMED', awaitingPayment: false };
     expect((await api('GET', `/bookings/${created.body.booking.id}`)).body.booking).toEqual(withoutContactData(booking));
 

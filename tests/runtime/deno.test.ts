@@ -11,7 +11,7 @@ import { startTestSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver, verify, workdayAt, type Receiver } from '../webhooks/support.ts';
 
 /*
- * svc on Deno (decisions section 15): `deno run -A src/main.ts serve` on libSQL and on Postgres, driven over real
+ * svc on Deno (docs/contract/operations.md): `deno run -A src/main.ts serve` on libSQL and on Postgres, driven over real
  * HTTP through every route family, the webhook delivery loop (a retry after a failed attempt), the mail loop
  * (SMTP), the built-in test checkout, the manage link, a calendar feed, the widget, the hosted booking page and
  * the panel, the croner jobs, and a graceful SIGTERM; the commands (`workspace create --json`, `apikey create`,

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 /*
- * svc runs on Bun and on Deno (decisions section 15): whatever differs between them sits in src/platform/runtime/. A
+ * svc runs on Bun and on Deno (docs/contract/operations.md): whatever differs between them sits in src/platform/runtime/. A
  * `Bun.` or `Deno.` call anywhere else in src/ or adapters/, or an import from `bun` or `bun:*`, fails here.
  * Comments and strings do not count: the sources are read with TypeScript's parser.
  */

@@ -34,7 +34,7 @@ export async function otherWorkspace(t: TestApp): Promise<{ workspace: Workspace
   return createWorkspace(t.deps, { slug: 'other', name: 'Other Studio', timezone: 'UTC' });
 }
 
-/** The demo workspace (decisions section 7), as a fresh install creates it. */
+/** The demo workspace (docs/contract/widget.md), as a fresh install creates it. */
 export async function demoWorkspace(t: TestApp): Promise<WorkspaceRecord> {
   await ensureDemoWorkspace(t.deps);
   const demo = await t.deps.storage.getWorkspaceBySlug('demo');

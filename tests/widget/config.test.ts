@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
-describe('getWidgetConfig: everything the widget needs in one answer (decisions section 11)', () => {
+describe('getWidgetConfig: everything the widget needs in one answer (docs/contract/widget.md)', () => {
   let t: TestApp;
   let ids: { alex: string; sam: string; retired: string; haircut: string; colour: string };
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { initialState, next, offeredServices, type FlowState } from '../../web/widget/machine.ts';
 import type { WidgetConfig } from '../../src/core/widget-protocol.ts';
 
-/* data-provider (decisions section 11) limits the widget to that provider: only the services she gives are offered. */
+/* data-provider (docs/contract/widget.md) limits the widget to that provider: only the services she gives are offered. */
 
 const service = (id: string, providerIds: string[]) => ({
   id,

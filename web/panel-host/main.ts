@@ -1,6 +1,5 @@
 /*
- * `{app_url}/svc-panel-host.js`: embeds the svc admin panel in a host platform's admin page (decisions sections
- * 8, 12 and 13). One global, `window.SvcPanelHost`, with `mount(options)`. Nothing is done before mount; every
+ * `{app_url}/svc-panel-host.js`: embeds the svc admin panel in a host platform's admin page (docs/contract/panel.md, docs/contract/wordpress.md). One global, `window.SvcPanelHost`, with `mount(options)`. Nothing is done before mount; every
  * failure is reported through `onError` (and the console) and shown in the container, never thrown at the page.
  */
 import {

@@ -1,8 +1,8 @@
 /*
- * The message protocol between a host page and the svc admin panel (spec section 6, decisions sections 8 and 12),
+ * The message protocol between a host page and the svc admin panel (docs/contract/events.md, docs/contract/panel.md),
  * imported by both sides (web/panel-host and web/panel) so they cannot drift. A message is a plain object:
- * `{ type, source, version, channelId, ...payload }`. Every receiver runs the same four checks, in the spec's
- * order, and drops anything that fails one.
+ * `{ type, source, version, channelId, ...payload }`. Every receiver runs the same four checks, in the order of
+ * docs/contract/panel.md, and drops anything that fails one.
  */
 
 export const PROTOCOL_VERSION = 1;
@@ -14,7 +14,7 @@ export const HOST_SOURCE = 'svc-wordpress';
 export const SECTIONS = ['dashboard', 'bookings', 'calendar', 'services', 'providers', 'hours', 'fields', 'settings'] as const;
 export type Section = (typeof SECTIONS)[number];
 
-/** A known section, else `dashboard` (decisions section 12). */
+/** A known section, else `dashboard` (docs/contract/panel.md). */
 export function sectionOf(value: unknown): Section {
   return (SECTIONS as readonly unknown[]).includes(value) ? (value as Section) : 'dashboard';
 }
@@ -112,7 +112,7 @@ export function acceptHostMessage(event: { origin: string; data: unknown }, orig
   }
 }
 
-/** The iframe address of spec section 4: both values URL-encoded, so a `#` or `+` in them survives. */
+/** The iframe address of docs/contract/routes.md: both values URL-encoded, so a `#` or `+` in them survives. */
 export function panelAddress(panelOrigin: string, workspaceSlug: string, channelId: string, frameContext: string, section: string): string {
   const query = `channelId=${encodeURIComponent(channelId)}&frameContext=${encodeURIComponent(frameContext)}&section=${encodeURIComponent(section)}`;
   return `${panelOrigin}/widget/panel/admin/${encodeURIComponent(workspaceSlug)}?${query}`;

@@ -125,7 +125,7 @@ export function chosenService(state: FlowState): WidgetService | null {
   return state.config?.services.find((service) => service.id === state.serviceId) ?? null;
 }
 
-/** The services the widget offers: with data-provider, only those that provider gives (decisions section 11). */
+/** The services the widget offers: with data-provider, only those that provider gives (docs/contract/widget.md). */
 export function offeredServices(config: WidgetConfig, providerId: string | null): WidgetService[] {
   return providerId ? config.services.filter((service) => service.providerIds.includes(providerId)) : config.services;
 }

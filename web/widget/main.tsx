@@ -1,5 +1,5 @@
 /*
- * The booking widget's loader (decisions section 11): every `<script src=".../svc-widget.min.js" data-slug=…>`
+ * The booking widget's loader (docs/contract/widget.md): every `<script src=".../svc-widget.min.js" data-slug=…>`
  * on the page becomes one independent widget in an open shadow root on a `<svc-booking>` element. It adds one
  * global, `window.SvcWidget`, and no global CSS; failures are reported on the console, never thrown at the page.
  */

@@ -40,7 +40,7 @@ export const successUrl = (publicUrl: string) => `${publicUrl}/checkout/stripe/d
 export const cancelUrl = (publicUrl: string) => `${publicUrl}/checkout/stripe/cancelled`;
 
 /**
- * SVC_PAYMENTS=stripe: Stripe Checkout through the official SDK (decisions section 9).
+ * SVC_PAYMENTS=stripe: Stripe Checkout through the official SDK (docs/contract/payments.md).
  *
  * createCheckout opens a Checkout Session (mode `payment`, one line item priced in minor units, the booking id as
  * `client_reference_id` and in `metadata`, `expires_at` at the hold end); the session id is the reference.

@@ -9,7 +9,7 @@ const VERIFY_TIMEOUT_MS = 10_000;
 const failed = (message: string) => new AppError('CAPTCHA_FAILED', message);
 
 /**
- * Verifies the captcha of a keyless createBooking when SVC_CAPTCHA_SECRET is set (decisions section 3): POSTs
+ * Verifies the captcha of a keyless createBooking when SVC_CAPTCHA_SECRET is set (docs/contract/routes.md): POSTs
  * `secret` and `response` form-encoded to SVC_CAPTCHA_VERIFY_URL (reCAPTCHA, Turnstile and hCaptcha share this
  * siteverify form) and accepts only `{ "success": true }`. Anything else, an unreachable service included,
  * is a 400 CAPTCHA_FAILED: failing closed keeps bots out while the verifier is down. The answer must also name

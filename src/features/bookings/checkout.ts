@@ -29,7 +29,7 @@ export interface CheckoutStart {
 }
 
 /**
- * The payment half of createBooking (decisions section 4): opens the provider's checkout for a booking that
+ * The payment half of createBooking (docs/contract/lifecycle.md): opens the provider's checkout for a booking that
  * awaits payment, records the payment (status `pending`) and returns the checkout URL.
  *
  * When the provider cannot open a checkout, the booking is cancelled at once (its slot freed, with

@@ -4,7 +4,7 @@ import type { Booking } from './model.ts';
 export const HIDDEN_EMAIL = 'hidden@example.invalid';
 
 /**
- * A booking as a keyless reader of the demo workspace sees it (decisions section 7): no visitor's contact
+ * A booking as a keyless reader of the demo workspace sees it (docs/contract/widget.md): no visitor's contact
  * data. `customerEmail` becomes HIDDEN_EMAIL, `customerName` its first word; `phone`, `notes`, `customFields`
  * and `cancelReason` are left out. A key or a panel session sees everything.
  */

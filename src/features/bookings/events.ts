@@ -4,7 +4,7 @@ import type { OutboxEvent, PaymentRecord } from '../../ports/storage/index.ts';
 import type { BookingEventType } from '../../core/lifecycle.ts';
 import type { Booking } from './model.ts';
 
-/** The body of a booking webhook (decisions section 5). */
+/** The body of a booking webhook (docs/contract/events.md). */
 export interface BookingEventBody {
   type: BookingEventType;
   /** RFC 3339, UTC */
@@ -24,7 +24,7 @@ export function bookingEvents(types: readonly BookingEventType[], workspace: { i
   });
 }
 
-/** The body of a `payment.*` webhook (decisions section 5): a booking event's plus the payment. */
+/** The body of a `payment.*` webhook (docs/contract/events.md): a booking event's plus the payment. */
 export interface PaymentEventBody {
   type: BookingEventType;
   timestamp: string;

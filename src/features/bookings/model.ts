@@ -15,7 +15,7 @@ export const BookingStatus = t.Union([t.Literal('PENDING'), t.Literal('CONFIRMED
   description: BOOKING_STATUSES.join(', '),
 });
 
-/** A booking as the API returns it: the spec's fields plus those of decisions section 3. */
+/** A booking as the API returns it: the fields of docs/contract/resources.md. */
 export const Booking = t.Object(
   {
     id: t.String(),
@@ -33,7 +33,7 @@ export const Booking = t.Object(
     amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
     serviceId: t.String(),
     providerId: t.String(),
-    // The four below are left out of the demo workspace's keyless reads (decisions section 7); always present otherwise.
+    // The four below are left out of the demo workspace's keyless reads (docs/contract/widget.md); always present otherwise.
     phone: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
     notes: t.Optional(nullable(t.String({ description: 'absent in keyless reads of the demo workspace' }))),
     customFields: t.Optional(
@@ -131,7 +131,7 @@ export const RescheduleBody = t.Object(
   { $id: 'BookingReschedule' },
 );
 
-/** One customer mail of a booking and how its sending went (decisions section 14). */
+/** One customer mail of a booking and how its sending went (docs/contract/notifications.md). */
 export const BookingMail = t.Object(
   {
     id: t.String(),

@@ -33,7 +33,7 @@ export interface BookingNames {
   providerName: string | null;
 }
 
-/** A booking record as the API returns it (decisions section 3); nothing internal leaks. */
+/** A booking record as the API returns it (docs/contract/routes.md); nothing internal leaks. */
 export function toBookingJson(booking: BookingRecord, names: BookingNames): Booking {
   return {
     id: booking.id,

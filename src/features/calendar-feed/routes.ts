@@ -16,7 +16,7 @@ const CalendarFeedResponse = t.Object(
 
 const FeedParams = t.Object({ file: t.String({ minLength: 1, maxLength: 200 }) });
 
-/** v1: a provider's calendar feed address (decisions section 14). */
+/** v1: a provider's calendar feed address (docs/contract/notifications.md). */
 export function calendarFeedRoutes(deps: AppDeps) {
   return new Elysia({ name: 'calendar-feed', prefix: '/workspaces' })
     .use(accessDeclarations)
@@ -63,7 +63,7 @@ export function calendarFeedDocumentRoutes(deps: AppDeps) {
         },
       });
     },
-    // The token in the path is the credential: guesses count against the client address (decisions section 6).
+    // The token in the path is the credential: guesses count against the client address (docs/contract/limits.md).
     { params: FeedParams, openAccess: openRoute('v1'), detail: { hide: true } },
   );
 }

@@ -5,7 +5,7 @@ import { CAPABILITY_TOKEN_BYTES, isCapabilityToken, randomToken, sha256Hex } fro
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 
 /*
- * A provider's calendar feed (decisions section 14): `{app_url}/ics/{token}.ics`, subscribed to by any calendar
+ * A provider's calendar feed (docs/contract/notifications.md): `{app_url}/ics/{token}.ics`, subscribed to by any calendar
  * app. The token is the only credential (256 random bits, stored as its SHA-256, redacted from the request log);
  * a new feed replaces the provider's old one, whose address then stops working.
  */

@@ -109,7 +109,7 @@ export function manageRoutes(deps: AppDeps) {
     }
   }
 
-  // The token is the credential: guesses count against the client address like failed API keys (decisions section 6).
+  // The token is the credential: guesses count against the client address like failed API keys (docs/contract/limits.md).
   const hidden = { openAccess: openRoute('v1'), detail: { hide: true } } as const;
   return new Elysia({ name: 'manage' })
     .use(accessDeclarations)

@@ -45,7 +45,7 @@ export function refusal(managed: ManagedBooking, now: number): AppError | null {
   return null;
 }
 
-/** The customer's cancel (decisions section 14): the same move as the API's, so the same events and mails follow. */
+/** The customer's cancel (docs/contract/notifications.md): the same move as the API's, so the same events and mails follow. */
 export async function cancelManaged(deps: AppDeps, token: string, reason: string | undefined) {
   const managed = await openManagedBooking(deps, token);
   const refused = refusal(managed, deps.clock.now());

@@ -37,7 +37,7 @@ const toOriginJson = (linked: HostCredentialRecord): PanelOriginJson => ({
   lastUsedAt: linked.lastUsedAt === null ? null : isoTime(linked.lastUsedAt),
 });
 
-/** v1 routes of decisions section 12 that administer access: API keys, pairing codes, linked sites. Settings writes. */
+/** v1 routes of docs/contract/panel.md that administer access: API keys, pairing codes, linked sites. Settings writes. */
 export function panelAdminRoutes(deps: AppDeps) {
   return new Elysia({ name: 'panel-admin', prefix: '/workspaces' })
     .use(accessDeclarations)

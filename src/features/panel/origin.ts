@@ -1,4 +1,4 @@
-/** Platforms whose path segment the panel routes answer to (decisions section 8). */
+/** Platforms whose path segment the panel routes answer to (docs/contract/panel.md). */
 export const PANEL_PLATFORMS = ['hostplatform', 'wordpress'] as const;
 export type PanelPlatform = (typeof PANEL_PLATFORMS)[number];
 

@@ -3,7 +3,7 @@ import { newId } from '../../core/ids.ts';
 import { randomToken, sha256Hex } from '../../core/secrets.ts';
 
 export const PAIRING_CODE_PREFIX = 'svc_pair_';
-/** A pairing code links one origin within this time, once (decisions section 8). */
+/** A pairing code links one origin within this time, once (docs/contract/panel.md). */
 export const PAIRING_CODE_TTL_MS = 60 * 60 * 1000;
 
 export async function createPairingCode(deps: Pick<AppDeps, 'storage' | 'clock'>, workspaceId: string): Promise<{ pairingCode: string; expiresAt: string }> {

@@ -14,7 +14,7 @@ const panelErrors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse
 const title = (platform: string) => (platform === 'wordpress' ? 'WordPress' : 'host platform');
 const idSuffix = (platform: string) => (platform === 'wordpress' ? 'Wordpress' : '');
 
-/** Origin linking and bootstrap, served under both path segments (decisions section 8). */
+/** Origin linking and bootstrap, served under both path segments (docs/contract/panel.md). */
 function integrationRoutes(deps: AppDeps) {
   let routes = new Elysia({ name: 'panel-integrations' }).use(accessDeclarations);
   for (const platform of PANEL_PLATFORMS) {
@@ -93,7 +93,7 @@ function integrationRoutes(deps: AppDeps) {
   return routes;
 }
 
-/** Routes of {app_url} for the embedded and standalone admin panel (spec section 4, decisions sections 8 and 12). */
+/** Routes of {app_url} for the embedded and standalone admin panel (docs/contract/routes.md, docs/contract/panel.md). */
 export function panelRoutes(deps: AppDeps) {
   return new Elysia({ name: 'panel' })
     .use(accessDeclarations)
@@ -113,7 +113,7 @@ export function panelRoutes(deps: AppDeps) {
         return { success: true, ...issued };
       },
       {
-        // A guessed code, key or token counts against the client address like a failed API key (decisions section 6).
+        // A guessed code, key or token counts against the client address like a failed API key (docs/contract/limits.md).
         openAccess: openRoute('v1'),
         body: SessionBody,
         response: { 201: SessionResponse, ...panelErrors },
@@ -135,7 +135,7 @@ export function panelRoutes(deps: AppDeps) {
         return { success: true, ...issued };
       },
       {
-        // A guessed code, key or token counts against the client address like a failed API key (decisions section 6).
+        // A guessed code, key or token counts against the client address like a failed API key (docs/contract/limits.md).
         openAccess: openRoute('v1'),
         response: { 201: SessionResponse, 401: ErrorResponse, 429: ErrorResponse },
         detail: {

@@ -14,11 +14,11 @@ import { parseOrigin, type PanelPlatform } from './origin.ts';
 export const HOST_CREDENTIAL_PREFIX = 'svc_host_';
 export const PANEL_CODE_PREFIX = 'svc_code_';
 export const SESSION_TOKEN_PREFIX = 'svc_sess_';
-/** A bootstrap code opens the panel within this time, once (decisions section 8). */
+/** A bootstrap code opens the panel within this time, once (docs/contract/panel.md). */
 export const PANEL_CODE_TTL_MS = 60_000;
-/** No renewal is granted this long after sign-in (decisions section 12). */
+/** No renewal is granted this long after sign-in (docs/contract/panel.md). */
 export const SESSION_MAX_AGE_MS = 12 * 60 * 60 * 1000;
-/** Only this role yields a session; the others are refused by design (spec section 4, rule 1). */
+/** Only this role yields a session; the others are refused by design (docs/contract/routes.md). */
 export const ADMIN_ROLE = 'ADMIN';
 
 type PanelDeps = Pick<AppDeps, 'storage' | 'clock' | 'config'>;

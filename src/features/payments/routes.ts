@@ -14,7 +14,7 @@ const ProviderParams = t.Object({ provider: t.String({ minLength: 1, maxLength: 
 const StripeReturnQuery = t.Object({ session_id: t.String({ minLength: 1, maxLength: 255, description: 'the Checkout Session id Stripe fills in' }) });
 
 /**
- * Payment routes at the application root (decisions section 9), outside /api/v1 and its OpenAPI document:
+ * Payment routes at the application root (docs/contract/payments.md), outside /api/v1 and its OpenAPI document:
  *
  * - `POST /api/payments/{provider}/webhook`: the provider's callbacks (Stripe: `/api/payments/stripe/webhook`).
  *   The raw body is verified by the adapter (400 VALIDATION_ERROR, nothing changed, when the signature is missing
@@ -87,7 +87,7 @@ export function paymentRoutes(deps: AppDeps) {
   );
 
   // The checkout id is the capability to pay or cancel a hold: every request counts against the client address,
-  // so ids cannot be guessed without limit (decisions section 6).
+  // so ids cannot be guessed without limit (docs/contract/limits.md).
   const checkoutPage = { openAccess: openRoute('v1'), detail: { hide: true } } as const;
   if (provider === 'test') {
     return routes

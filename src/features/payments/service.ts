@@ -64,7 +64,7 @@ export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, 
 }
 
 /**
- * Applies a verified provider event to its payment and booking (decisions sections 4 and 9). Every write is a
+ * Applies a verified provider event to its payment and booking (docs/contract/lifecycle.md, docs/contract/payments.md). Every write is a
  * compare-and-set on the payment status; a booking move goes through applyBookingMove, which settles the
  * payment in the same transaction, so a repeated or concurrent event changes nothing the second time.
  *

@@ -46,7 +46,7 @@ export const AvailableDaysResponse = t.Object(
 
 const TAGS = ['Availability'];
 
-/** Public v1 routes: available slots and days (decisions section 3). */
+/** Public v1 routes: available slots and days (docs/contract/routes.md). */
 export function availabilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'availability', prefix: '/workspaces' })
     .use(accessDeclarations)

@@ -3,7 +3,7 @@ import { validation } from '../../core/errors.ts';
 import { WEEKDAYS, type WorkingHours, type WorkingInterval } from '../../core/slot-engine.ts';
 
 /*
- * Working hours on the wire (decisions section 3): `{ weekly: { mon: [{ start: "09:00", end: "17:00" }], …,
+ * Working hours on the wire (docs/contract/routes.md): `{ weekly: { mon: [{ start: "09:00", end: "17:00" }], …,
  * sun: [] }, exceptions: [{ date: "2026-12-24", intervals: [] }] }`, wall-clock times of the workspace's zone.
  */
 

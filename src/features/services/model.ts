@@ -8,7 +8,7 @@ import { t } from 'elysia';
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
-/** The spec's Service (section 2) plus `providerIds` and `slotInterval`. */
+/** The Service of docs/contract/resources.md plus `providerIds` and `slotInterval`. */
 export const ServiceJson = t.Object(
   {
     id: t.String(),

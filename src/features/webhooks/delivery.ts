@@ -6,7 +6,7 @@ import type { Webhook as Signer } from 'standardwebhooks';
 import type { MessageStatus, WebhookMessageRecord, WebhookPatch, WebhookRecord } from '../../ports/storage/index.ts';
 
 /*
- * One delivery attempt (decisions section 5, the Standard Webhooks form) and what it means for the message
+ * One delivery attempt (docs/contract/events.md, the Standard Webhooks form) and what it means for the message
  * and its endpoint. `sendAttempt` does the HTTP; `planOutcome` is pure: the dispatcher records its answer.
  */
 

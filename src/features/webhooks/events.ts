@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/models.ts';
 import type { OutboxEvent, WebhookRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 
-/** The event types a webhook may subscribe to (decisions section 5); `events: []` means all of them. */
+/** The event types a webhook may subscribe to (docs/contract/events.md); `events: []` means all of them. */
 export const WEBHOOK_EVENT_TYPES = [
   'booking.created',
   'booking.confirmed',

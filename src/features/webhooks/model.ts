@@ -10,7 +10,7 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
 
 const EVENTS_DESCRIPTION = `event types subscribed to: ${WEBHOOK_EVENT_TYPES.join(', ')}; empty means all of them`;
 
-/** The spec's Webhook (section 2), without `secret`: every route but create answers this. */
+/** The Webhook of docs/contract/resources.md, without `secret`: every route but create answers this. */
 export const WebhookJson = t.Object(
   {
     id: t.String({ description: 'wh_…' }),
@@ -115,7 +115,7 @@ export const TestResponse = t.Object(
 );
 
 /*
- * What svc POSTs to a webhook endpoint (decisions section 5), documented under the OpenAPI `webhooks` section.
+ * What svc POSTs to a webhook endpoint (docs/contract/events.md), documented under the OpenAPI `webhooks` section.
  * The bodies are built in src/features/bookings/events.ts, src/features/payments/service.ts and ./events.ts; a test checks that
  * the bodies they build match these schemas.
  */

@@ -29,7 +29,7 @@ const DELIVERY_NOTES =
   + '10 h and 10 h (±10%; a longer Retry-After on 429/503 is honoured), then the message is failed. A 410 answer, or 5 days '
   + 'in which every delivery failed, sets `isActive: false`.';
 
-/** v1 routes of a workspace's webhooks (decisions section 3); every one needs the workspace's API key. */
+/** v1 routes of a workspace's webhooks (docs/contract/routes.md); every one needs the workspace's API key. */
 export function webhookRoutes(deps: AppDeps) {
   return (
     new Elysia({ name: 'webhooks', prefix: '/workspaces' })

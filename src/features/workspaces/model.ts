@@ -55,7 +55,7 @@ export const WorkspacePatchBody = t.Object(
 );
 export type WorkspacePatchBody = typeof WorkspacePatchBody.static;
 
-/** Allowed widget domains (decisions section 7). */
+/** Allowed widget domains (docs/contract/widget.md). */
 export const MAX_DOMAINS = 100;
 
 export const DomainsBody = t.Object(

@@ -9,11 +9,11 @@ import type { WidgetConfig, WidgetCustomField } from '../../core/widget-protocol
 /** The currency of a workspace without services: its widget shows no price anyway. */
 export const FALLBACK_CURRENCY = 'EUR';
 
-/** How long browsers and proxies may keep a config answer, seconds (decisions section 11). */
+/** How long browsers and proxies may keep a config answer, seconds (docs/contract/widget.md). */
 export const CONFIG_MAX_AGE_SECONDS = 30;
 
 /**
- * getWidgetConfig (decisions section 11): everything the widget needs before the visitor acts, in one answer.
+ * getWidgetConfig (docs/contract/widget.md): everything the widget needs before the visitor acts, in one answer.
  * `origin` is the request's Origin header: `booking.allowed` says whether a keyless booking from that page would
  * pass the domain check (true without one).
  */

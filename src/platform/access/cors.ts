@@ -3,7 +3,7 @@ import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { isWidgetOriginAllowed } from './domains.ts';
 
 /**
- * CORS for the widget's public routes only (decisions section 7), decided from the route's declared
+ * CORS for the widget's public routes only (docs/contract/widget.md), decided from the route's declared
  * `browsers` (src/platform/access/policy.ts). Keyed routes get no CORS headers at all, so a browser can never call them
  * with an API key. We do not use @elysiajs/cors: its origin check is synchronous (ours reads the workspace's
  * domains) and it sets headers on every route.

@@ -10,7 +10,7 @@ export interface PanelSession {
   capabilities: readonly Capability[];
 }
 
-/** A live host credential (decisions section 8): bound to one workspace and one linked origin. */
+/** A live host credential (docs/contract/panel.md): bound to one workspace and one linked origin. */
 export interface HostCredentialGrant {
   id: string;
   workspaceId: string;

@@ -39,7 +39,7 @@ function originOf(url: string): string | null {
 }
 
 /**
- * Whether a keyless widget call from a page at `origin` may book for `workspace` (decisions sections 7 and 11):
+ * Whether a keyless widget call from a page at `origin` may book for `workspace` (docs/contract/widget.md):
  * every workspace takes svc's own origin (`publicUrl`, its hosted booking pages) and the hosts of its allowed
  * domains. (A workspace a route opens to everyone takes any origin: the access step decides that.)
  */

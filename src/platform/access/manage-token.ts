@@ -2,7 +2,7 @@ import { CAPABILITY_TOKEN_BYTES, randomToken, sha256Hex } from '../../core/secre
 import { openSigningSecret, sealSigningSecret } from '../sealed-secrets.ts';
 
 /*
- * Manage-link tokens (decisions section 14): 256 random bits, looked up by their SHA-256. The reminder mails
+ * Manage-link tokens (docs/contract/notifications.md): 256 random bits, looked up by their SHA-256. The reminder mails
  * the link again days later, so the token is also kept sealed (AES-256-GCM under SVC_SECRET, the sealing the
  * webhook signing secrets use, bound to the booking id): a database dump alone holds no working link.
  */

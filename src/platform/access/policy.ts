@@ -14,7 +14,7 @@ export type CredentialKind = 'apiKey' | 'panelSession' | 'hostCredential';
 export type RateLimitRuleName = 'v1' | 'panelLinking' | 'panelBootstrap';
 
 /**
- * Which browsers may read a keyless answer of the route (decisions section 7): `anyOrigin` (widget config),
+ * Which browsers may read a keyless answer of the route (docs/contract/widget.md): `anyOrigin` (widget config),
  * `allowedDomains` (the workspace's widget domains; any origin on the route's open workspace), or none (keyed
  * routes send no CORS headers, so a browser cannot use an API key).
  */

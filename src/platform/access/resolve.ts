@@ -26,7 +26,7 @@ function authorization(headers: Headers, scheme: 'Bearer' | 'SvcHost'): string |
 const missingCredential = () => unauthorized(`missing API key: send it in the ${API_KEY_HEADER} header`);
 
 /**
- * Resolves the principal of a workspace route, or throws the contract's error. Order (decisions section 2):
+ * Resolves the principal of a workspace route, or throws the contract's error. Order (docs/contract/errors.md):
  * unknown slug → 404; then a missing, wrong or foreign credential → 401; a panel session without the
  * capability → 403 FORBIDDEN; a keyless widget call from a foreign origin → 403 DOMAIN_NOT_ALLOWED.
  * `perCredential`: whether the route's rate limit counts per key or session (else per client address).

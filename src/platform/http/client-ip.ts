@@ -17,7 +17,7 @@ export function peerAddressOf(request: Request): string | undefined {
 }
 
 /**
- * The client's address (decisions section 6): the socket's, or, behind a trusted proxy (SVC_TRUST_PROXY), the
+ * The client's address (docs/contract/limits.md): the socket's, or, behind a trusted proxy (SVC_TRUST_PROXY), the
  * last address in X-Forwarded-For: the one our own proxy appended, which the client cannot forge. `unknown`
  * for a request handed to the app without its peer address (in-process tests).
  */

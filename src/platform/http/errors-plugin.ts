@@ -5,7 +5,7 @@ import { loggableError } from '../../core/loggable-error.ts';
 import { requestIdOf } from './request-log.ts';
 import { describeValueError } from './validation-messages.ts';
 
-/** Turns whatever a handler or Elysia throws into the contract's error body (decisions section 2). */
+/** Turns whatever a handler or Elysia throws into the contract's error body (docs/contract/errors.md). */
 export function toAppError(error: unknown, code: string | number): AppError | null {
   if (error instanceof AppError) return error;
   // Elysia wraps whatever a parser throws (our body-size limit included) in a ParseError.

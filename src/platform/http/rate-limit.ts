@@ -10,7 +10,7 @@ export interface RateLimitRule {
   limit: number;
   /**
    * whether an authenticated request counts per API key or panel session; else, and for every request that
-   * does not authenticate, per client address (decisions section 6)
+   * does not authenticate, per client address (docs/contract/limits.md)
    */
   perCredential: boolean;
 }

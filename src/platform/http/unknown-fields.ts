@@ -3,7 +3,7 @@ import { validation } from '../../core/errors.ts';
 
 /**
  * A `transform` hook that refuses a JSON body naming a field the route does not know, with a 400 naming it
- * (decisions section 12): the app's validator drops unknown properties silently, which would hide a typo.
+ * (docs/contract/panel.md): the app's validator drops unknown properties silently, which would hide a typo.
  */
 export function refuseUnknownFields(schema: TObject) {
   const known = Object.keys(schema.properties);

@@ -7,7 +7,7 @@ import { Problem } from '../api/client.ts';
 import type { Strings } from '../i18n.ts';
 import type { Route } from '../route.ts';
 
-/** What the panel tells its host from a section (decisions section 12). */
+/** What the panel tells its host from a section (docs/contract/panel.md). */
 export type SectionNotice =
   | { type: 'svc:panel:changed' }
   | { type: 'svc:panel:focus-mode'; enabled: boolean }

@@ -1,4 +1,4 @@
-/* The panel's sections by name (decisions section 12); the shell renders the one its navigation shows. */
+/* The panel's sections by name (docs/contract/panel.md); the shell renders the one its navigation shows. */
 import type { Section } from '../../protocol/panel-protocol.ts';
 import { Bookings } from './bookings/index.tsx';
 import { Calendar } from './calendar.tsx';

@@ -225,7 +225,7 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
 }
 
 /**
- * What the API tells about a booking's payment (decisions sections 4 and 9): with a sum due, a PENDING booking is not
+ * What the API tells about a booking's payment (docs/contract/lifecycle.md, docs/contract/payments.md): with a sum due, a PENDING booking is not
  * paid (a payment received confirms it) and a CONFIRMED or COMPLETED one has nothing open in svc. Of a cancelled one
  * the booking alone does not say whether money went in, so nothing is claimed; a free booking has no payment.
  */
