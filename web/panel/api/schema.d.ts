@@ -296,8 +296,8 @@ export interface paths {
         get: operations["listCalendarConnections"];
         put?: never;
         /**
-         * Connect a calendar of the provider: a CalDAV account or an iCalendar URL
-         * @description `{ kind: "caldav", url, username?, password? }`: a CalDAV server, principal or calendar URL; svc finds the calendars. `{ kind: "ics", url }`: a read-only iCalendar URL (http(s):// or webcal://). The connection is tried and synced once before the answer: refused credentials → 400 CALENDAR_AUTH_FAILED; unreachable, or not a calendar → 400 CALENDAR_UNREACHABLE; google and microsoft → 400 NOT_CONFIGURED on a server without their client id and secret. The password is stored encrypted and never returned. Discovered calendars start with blocks: true, writes: false. Calendar URLs must be on public hosts (loopback, private and link-local addresses are refused, also when a name resolves to one, unless the server sets SVC_CALENDAR_ALLOW_PRIVATE; every redirect is checked again); each request may take 10 s and return 10 MiB.
+         * Connect a calendar of the provider: a CalDAV account, an iCalendar URL, Google Calendar or Microsoft 365
+         * @description `{ kind: "caldav", url, username?, password? }`: a CalDAV server, principal or calendar URL; svc finds the calendars. `{ kind: "ics", url }`: a read-only iCalendar URL (http(s):// or webcal://). The connection is tried and synced once before the answer: refused credentials → 400 CALENDAR_AUTH_FAILED; unreachable, or not a calendar → 400 CALENDAR_UNREACHABLE; `{ kind: "google" }`, `{ kind: "microsoft" }`: a pending connection and `authorizeUrl`, the provider's consent page (OAuth 2.0 with PKCE; its state works once, for 10 minutes), which returns to {app_url}/oauth/{kind}/callback and completes the connection; 400 NOT_CONFIGURED on a server without their client id and secret. The password and the tokens are stored encrypted and never returned. Discovered calendars start with blocks: true, writes: false. Calendar URLs must be on public hosts (loopback, private and link-local addresses are refused, also when a name resolves to one, unless the server sets SVC_CALENDAR_ALLOW_PRIVATE; every redirect is checked again); each request may take 10 s and return 10 MiB.
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
@@ -1215,6 +1215,13 @@ export interface components {
             /** @enum {string} */
             kind: "google" | "microsoft";
         };
+        CalendarConnectionCreated: {
+            /** @constant */
+            success: true;
+            connection: components["schemas"]["CalendarConnection"];
+            /** @description google, microsoft: the provider's consent page, which completes the connection */
+            authorizeUrl?: string;
+        };
         CalendarConnectionPatch: {
             calendars: {
                 id: string;
@@ -1339,7 +1346,7 @@ export interface components {
             /** @description what went wrong and what to fix */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR";
+            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
             details?: {
                 path: string;
                 message: string;
@@ -3682,7 +3689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CalendarConnectionResponse"];
+                    "application/json": components["schemas"]["CalendarConnectionCreated"];
                 };
             };
             /** @description Error VALIDATION_ERROR, CALENDAR_AUTH_FAILED, CALENDAR_UNREACHABLE or NOT_CONFIGURED */
