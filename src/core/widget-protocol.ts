@@ -117,6 +117,8 @@ export interface WidgetBookingResponse {
   success: true;
   booking: WidgetBooking;
   checkoutUrl?: string | null;
+  /** the customer's manage page (`{app_url}/manage/{token}`): shown on the confirmation, the only copy without mail */
+  manageUrl?: string | null;
 }
 
 export interface ApiErrorBody {

@@ -186,6 +186,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 <dt>Time</dt><dd>10:00 (Europe/Berlin)</dd>
 <dt>Amount</dt><dd>€35.50</dd>
 </dl>
+<p class="actions"><a class="button" href="${created.manageUrl}">Manage booking</a></p>
 <p class="note">Test checkout: no real payment is taken.</p>
 </section>`);
   });

@@ -105,7 +105,7 @@ export class BookingFlow {
       this.dispatch({ type: 'bookingFailed', failure: result.failure });
       return;
     }
-    this.dispatch({ type: 'booked', booking: result.booking, checkoutUrl: result.checkoutUrl });
+    this.dispatch({ type: 'booked', booking: result.booking, checkoutUrl: result.checkoutUrl, manageUrl: result.manageUrl ?? null });
     this.hooks.booked(result.booking, result.checkoutUrl);
     if (result.checkoutUrl) this.hooks.redirect(result.checkoutUrl);
   }

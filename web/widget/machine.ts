@@ -53,6 +53,8 @@ export interface FlowState {
   submitting: boolean;
   booking: WidgetBooking | null;
   checkoutUrl: string | null;
+  /** the customer's manage page of the booking made */
+  manageUrl: string | null;
   /** the flow moved to a new step: components move the focus to its heading */
   stepChanges: number;
 }
@@ -80,7 +82,7 @@ export type FlowEvent =
   | { type: 'prefill'; values: Prefill }
   | { type: 'submit' }
   | { type: 'captchaMissing' }
-  | { type: 'booked'; booking: WidgetBooking; checkoutUrl: string | null }
+  | { type: 'booked'; booking: WidgetBooking; checkoutUrl: string | null; manageUrl?: string | null }
   | { type: 'bookingFailed'; failure: BookingFailure }
   | { type: 'back' }
   | { type: 'restart' };
@@ -116,6 +118,7 @@ export function initialState(options: FlowOptions = {}): FlowState {
     submitting: false,
     booking: null,
     checkoutUrl: null,
+    manageUrl: null,
     stepChanges: 0,
   };
 }
@@ -306,6 +309,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
         submitting: false,
         booking: event.booking,
         checkoutUrl: event.checkoutUrl,
+        manageUrl: event.manageUrl ?? null,
         notice: null,
       };
     case 'bookingFailed':
@@ -325,6 +329,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
         time: null,
         booking: null,
         checkoutUrl: null,
+        manageUrl: null,
         notice: null,
         days: { status: 'loading' },
       };

@@ -33,6 +33,8 @@ export interface CheckoutPage {
   payment: Pick<PaymentRecord, 'amountMinor' | 'currency' | 'reference'>;
   /** the test provider's page: shows the Pay and Cancel forms when open, and says that no money moves */
   test: boolean;
+  /** the customer's manage page, offered once the booking stands (without mail this is the customer's only way to it) */
+  manageUrl?: string | null;
 }
 
 /**
@@ -80,6 +82,7 @@ export function renderCheckoutPage(page: CheckoutPage): string {
     && html`\n<form method="post" action="/checkout/${id}/pay"><button type="submit" class="pay">${t('pay', { amount })}</button></form>
 <form method="post" action="/checkout/${id}/cancel"><button type="submit" class="cancel">${t('cancel')}</button></form>`;
   const note = page.test && html`\n<p class="note">${t('testNote')}</p>`;
+  const manage = page.manageUrl && state === 'paid' && html`\n<p class="actions"><a class="button" href="${page.manageUrl}">${t('manage')}</a></p>`;
   return layout({
     title: `${title} · ${workspace.name}`,
     lang: workspace.language,
@@ -94,7 +97,7 @@ export function renderCheckoutPage(page: CheckoutPage): string {
 <p>${t(`${state}.message`)}</p>${held}
 <dl>
 ${rows.map(([label, value], i) => html`${i > 0 ? '\n' : ''}<dt>${label}</dt><dd>${value}</dd>`)}
-</dl>${actions}${note}
+</dl>${manage}${actions}${note}
 </section>
 </main>`,
   });

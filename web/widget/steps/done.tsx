@@ -59,8 +59,14 @@ export function DoneStep({ state }: { state: FlowState }) {
       </dl>
       {other && <p class="note">{other}</p>}
       <p class="note">{booking.status === 'CONFIRMED' ? strings.confirmedNote(booking.customerEmail) : strings.pendingNote}</p>
+      {state.manageUrl && <p class="note">{strings.manageNote}</p>}
       <div class="actions">
-        <a class="btn" href={icsUrl} download={`booking-${booking.id}.ics`}>
+        {state.manageUrl && (
+          <a class="btn" href={state.manageUrl} target="_blank" rel="noopener">
+            {strings.manageBooking}
+          </a>
+        )}
+        <a class={state.manageUrl ? 'btn secondary' : 'btn'} href={icsUrl} download={`booking-${booking.id}.ics`}>
           <Icon path={ICONS.calendar} />
           {strings.addToCalendar}
         </a>

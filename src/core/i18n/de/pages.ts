@@ -77,6 +77,7 @@ export const pages: PageMessages = {
     heldUntil: ({ time }) => `Ihr Termin ist bis ${time} reserviert.`,
     pay: ({ amount }) => `${amount} bezahlen`,
     cancel: 'Buchung stornieren',
+    manage: 'Buchung verwalten',
     testNote: 'Testkasse: Es wird kein echtes Geld bewegt.',
   },
   panel: {

@@ -47,6 +47,8 @@ export const widget: WidgetMessages = {
   summaryTime: 'Uhrzeit',
   summaryProvider: 'Bei',
   addToCalendar: 'Zum Kalender hinzufügen (.ics)',
+  manageBooking: 'Buchung verwalten',
+  manageNote: 'Bewahren Sie den Link „Buchung verwalten“ auf: Dort können Sie diese Buchung verschieben oder stornieren.',
   bookAnother: 'Weiteren Termin buchen',
   pendingNote: 'Das Unternehmen bestätigt Ihre Buchung.',
   confirmedNote: (email) => `Gebucht für ${email}.`,

@@ -79,6 +79,7 @@ export const pages = {
     heldUntil: ({ time }: { time: string }) => `Your time is held until ${time}.`,
     pay: ({ amount }: { amount: string }) => `Pay ${amount}`,
     cancel: 'Cancel booking',
+    manage: 'Manage booking',
     testNote: 'Test checkout: no real payment is taken.',
   },
   panel: {

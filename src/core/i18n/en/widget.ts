@@ -45,6 +45,8 @@ export const widget = {
   summaryTime: 'Time',
   summaryProvider: 'With',
   addToCalendar: 'Add to calendar (.ics)',
+  manageBooking: 'Manage booking',
+  manageNote: 'Keep the Manage booking link: there you can move or cancel this booking.',
   bookAnother: 'Book another appointment',
   pendingNote: 'The business will confirm your booking.',
   confirmedNote: (email: string) => `Booked for ${email}.`,
