@@ -52,6 +52,8 @@ export interface WidgetWorkspace {
   timezone: string;
   /** BCP 47 */
   language: string;
+  /** BCP 47 locale days and amounts are written in (`en-GB` writes 24 March 2026); the language when none is set */
+  locale: string;
   timeFormat: '24h' | '12h';
   /** ISO 4217 */
   currency: string;

@@ -78,6 +78,9 @@ describeEachAdapter('workspace settings: security', (adapter) => {
         timeFormat: '24h',
         cancellationHours: 24,
         logoUrl: null,
+        locale: 'en',
+        contactEmail: null,
+        contactPhone: null,
         requiresConfirmation: false,
       },
     });

@@ -89,5 +89,15 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE TABLE `calendar_connections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`provider_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`name` text NOT NULL,\n\t`url` text,\n\t`account` text,\n\t`username` text,\n\t`sealed_secret` text,\n\t`status` text NOT NULL,\n\t`last_synced_at` integer,\n\t`last_error` text,\n\t`failures` integer NOT NULL,\n\t`calendars` text NOT NULL,\n\t`sync_state` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE INDEX `calendar_connections_provider_idx` ON `calendar_connections` (`provider_id`);"
     ]
+  },
+  {
+    "tag": "0004_curved_dagger",
+    "hash": "166052b602f3fd43ec1896a9d2795415db05a69d325c138be444d649efb67c49",
+    "folderMillis": 1795713148135,
+    "statements": [
+      "ALTER TABLE `workspaces` ADD `locale` text;",
+      "ALTER TABLE `workspaces` ADD `contact_email` text;",
+      "ALTER TABLE `workspaces` ADD `contact_phone` text;"
+    ]
   }
 ];

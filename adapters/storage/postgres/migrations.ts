@@ -108,5 +108,15 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX \"calendar_busy_times_connection_idx\" ON \"calendar_busy_times\" USING btree (\"connection_id\",\"calendar_id\");",
       "CREATE INDEX \"calendar_connections_provider_idx\" ON \"calendar_connections\" USING btree (\"provider_id\");"
     ]
+  },
+  {
+    "tag": "0004_fine_gideon",
+    "hash": "01acb6e2b009ecc7e807c7897d1c5a839906fcd3172eb81b14ce1d9eb241d1d7",
+    "folderMillis": 1795713149588,
+    "statements": [
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"locale\" text;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
+    ]
   }
 ];

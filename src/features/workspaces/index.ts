@@ -12,4 +12,5 @@ export {
   requireText,
   toWorkspaceJson,
   withoutRepeats,
+  workspaceLocale,
 } from './service.ts';
