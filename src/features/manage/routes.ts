@@ -11,6 +11,8 @@ import { pageResponse } from '../../platform/pages/response.ts';
 import { availableSlots, parseCalendarDate } from '../scheduling/index.ts';
 import { AppError } from '../../core/errors.ts';
 import { ErrorResponse } from '../../core/models.ts';
+import { mailEnabled } from '../../platform/config.ts';
+import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { cancelManaged, managedJson, managedOffering, openManagedBooking, refusal, rescheduleManaged, type ManagedBooking } from './service.ts';
 
 const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: 200 }) });
@@ -24,10 +26,28 @@ const ManageResponse = t.Object({ success: t.Boolean(), booking: Booking });
  * only credential; the request log never writes it (src/platform/http/request-log.ts redacts the segment after
  * `manage`).
  */
+/** The instant a `move` query names, or null for anything else. */
+function movedTo(value: string): number | null {
+  const at = Date.parse(value);
+  return /^\d{4}-\d{2}-\d{2}T/.test(value) && Number.isFinite(at) ? at : null;
+}
+
+const dayOf = (at: number, zone: string) => Temporal.Instant.fromEpochMilliseconds(at).toZonedDateTimeISO(zone).toPlainDate().toString();
+
+/** How to reach the workspace when the page can no longer change the booking: its contact email and phone, as links. */
+function contactLine(workspace: WorkspaceRecord, t: ReturnType<typeof translator<'pages.manage'>>): Html {
+  const ways = [
+    workspace.contactEmail && html`<a href="mailto:${workspace.contactEmail}">${workspace.contactEmail}</a>`,
+    workspace.contactPhone && html`<a href="tel:${workspace.contactPhone.replace(/[^0-9+]/g, '')}">${workspace.contactPhone}</a>`,
+  ].filter((way): way is Html => Boolean(way));
+  if (ways.length === 0) return html`${t('contactDirectly', { workspace: workspace.name })}`;
+  return html`${t('contactBy', { workspace: workspace.name })} ${ways.map((way, i) => html`${i > 0 ? ', ' : ''}${way}`)}.`;
+}
+
 export function manageRoutes(deps: AppDeps) {
   const respond = (document: string, status = 200) => pageResponse(document, { status, cache: 'no-store', referrer: 'no-referrer' });
 
-  async function renderPage(token: string, query: { day?: string; done?: string; error?: string }): Promise<Response> {
+  async function renderPage(token: string, query: { day?: string; done?: string; error?: string; move?: string; confirm?: string }): Promise<Response> {
     let managed: ManagedBooking;
     try {
       managed = await openManagedBooking(deps, token);
@@ -46,9 +66,11 @@ export function manageRoutes(deps: AppDeps) {
     const t = translator(workspace.language, 'pages.manage');
     const format = timeFormatter(workspace);
     const base = `/manage/${encodeURIComponent(token)}`;
+    // Mail follows a change only when svc can send it: a promise of mail on an install without SMTP is not made.
+    const mailFollows = mailEnabled(deps.config) ? ` ${t('mailFollows')}` : '';
     const parts: Html[] = [html`<main class="wrap narrow manage">`, html`<header class="booking-head"><p>${workspace.name}</p><h1>${t('title')}</h1></header>`];
-    if (query.done === 'cancelled') parts.push(html`<p class="notice" role="status">${t('cancelled')}</p>`);
-    if (query.done === 'rescheduled') parts.push(html`<p class="notice" role="status">${t('rescheduled')}</p>`);
+    if (query.done === 'cancelled') parts.push(html`<p class="notice" role="status">${t('cancelled')}${mailFollows}</p>`);
+    if (query.done === 'rescheduled') parts.push(html`<p class="notice" role="status">${t('rescheduled')}${mailFollows}</p>`);
     if (query.error) parts.push(html`<p class="notice" role="alert">${query.error}</p>`);
     parts.push(
       html`<dl>`,
@@ -60,14 +82,25 @@ export function manageRoutes(deps: AppDeps) {
       html`</dl>`,
     );
     const refused = refusal(managed, deps.clock.now());
+    const move = query.move ? movedTo(query.move) : null;
     if (refused?.code === 'TOO_LATE_TO_CHANGE') {
-      parts.push(html`<p class="notice">${t('tooLate', { hours: workspace.cancellationHours, workspace: workspace.name })}</p>`);
+      parts.push(html`<p class="notice">${t('tooLate', { hours: workspace.cancellationHours })} ${contactLine(workspace, t)}</p>`);
+    } else if (!refused && move !== null) {
+      // One tap on a time only asks: the booking moves when the customer confirms (a form, so no script is needed).
+      parts.push(
+        html`<h2>${t('confirmMoveHeading')}</h2>`,
+        html`<p>${t('confirmMove', { from: `${format.date(booking.startTime)}, ${format.time(booking.startTime)}`, to: `${format.date(move)}, ${format.time(move)}` })}</p>`,
+        html`<form method="post" action="${base}/reschedule"><input type="hidden" name="date" value="${new Date(move).toISOString()}"><div class="buttons"><button type="submit" class="primary">${t('moveButton')}</button><a href="${base}?day=${dayOf(move, workspace.timezone)}">${t('keepTime')}</a></div></form>`,
+      );
+    } else if (!refused && query.confirm === 'cancel') {
+      parts.push(
+        html`<h2>${t('confirmCancelHeading')}</h2>`,
+        html`<p>${t('confirmCancelLead')}</p>`,
+        html`<form method="post" action="${base}/cancel"><label for="reason">${t('reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><div class="buttons"><button type="submit" class="danger">${t('confirmCancelButton')}</button><a href="${base}">${t('keepBooking')}</a></div></form>`,
+      );
     } else if (!refused) {
       const offering = await managedOffering(deps, managed);
-      const day =
-        query.day && /^\d{4}-\d{2}-\d{2}$/.test(query.day)
-          ? query.day
-          : Temporal.Instant.fromEpochMilliseconds(booking.startTime).toZonedDateTimeISO(workspace.timezone).toPlainDate().toString();
+      const day = query.day && /^\d{4}-\d{2}-\d{2}$/.test(query.day) ? query.day : dayOf(booking.startTime, workspace.timezone);
       let times: string[] = [];
       try {
         if (offering) times = await availableSlots(deps, workspace, offering, parseCalendarDate('day', day).toString());
@@ -83,12 +116,12 @@ export function manageRoutes(deps: AppDeps) {
         parts.push(html`<p class="zone">${t('timesIn', { zone: workspace.timezone })}</p>`);
         const instants = times.map((time) => Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(workspace.timezone).toInstant().toString());
         parts.push(
-          html`<form method="post" action="${base}/reschedule"><div class="times">${times.map((time, i) => html`<button type="submit" name="date" value="${instants[i]!}">${time}</button>`)}</div></form>`,
+          html`<form method="get" action="${base}"><input type="hidden" name="day" value="${day}"><div class="times">${times.map((time, i) => html`<button type="submit" name="move" value="${instants[i]!}">${time}</button>`)}</div></form>`,
         );
       }
       parts.push(
         html`<h2>${t('cancelHeading')}</h2>`,
-        html`<form method="post" action="${base}/cancel"><label for="reason">${t('reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><button type="submit">${t('cancelButton')}</button></form>`,
+        html`<form method="get" action="${base}"><input type="hidden" name="confirm" value="cancel"><button type="submit">${t('cancelButton')}</button></form>`,
       );
     }
     parts.push(html`</main>`);
