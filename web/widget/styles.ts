@@ -25,12 +25,12 @@ const DEFAULT_ACCENT = '#2563eb';
 type Palette = typeof LIGHT;
 
 const tokens = (palette: Palette, primary: string | null) => {
-  const { accent, onAccent } = accentOn(primary, palette.bg, DEFAULT_ACCENT);
+  const { fill, onFill, line } = accentOn(primary, palette.bg, DEFAULT_ACCENT);
   return (
     `--svc-color-bg:${palette.bg};--svc-color-surface:${palette.surface};--svc-color-text:${palette.text};`
     + `--svc-color-muted:${palette.muted};--svc-color-border:${palette.border};--svc-color-danger:${palette.danger};`
     + `--svc-color-danger-bg:${palette.dangerBg};--svc-color-success:${palette.success};`
-    + `--svc-color-primary:${accent};--svc-color-on-primary:${onAccent};color-scheme:${palette === DARK ? 'dark' : 'light'};`
+    + `--svc-color-primary:${fill};--svc-color-on-primary:${onFill};--svc-color-primary-line:${line};color-scheme:${palette === DARK ? 'dark' : 'light'};`
   );
 };
 
@@ -56,7 +56,7 @@ h2,h3,p,ul,ol,dl,dd,fieldset{margin:0;padding:0}
 ul,ol{list-style:none}
 fieldset{border:0;min-width:0}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-:focus-visible{outline:3px solid var(--svc-color-primary);outline-offset:2px}
+:focus-visible{outline:3px solid var(--svc-color-primary-line);outline-offset:2px}
 .panel{background:var(--svc-color-bg);color:var(--svc-color-text);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius,14px);padding:20px;max-width:var(--svc-inline-width,560px);width:100%}
 .head{display:flex;align-items:center;gap:12px;margin-bottom:16px}
 .logo{width:36px;height:36px;border-radius:8px;object-fit:cover}
@@ -69,13 +69,13 @@ h2:focus,h2:focus-visible{outline:none}
 .icon-btn[disabled]{opacity:.4;cursor:default}
 .btn svg{width:20px;height:20px;flex:none}
 .icon-btn svg{width:20px;height:20px}
-.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border-radius:10px;border:1px solid transparent;background:var(--svc-color-primary);color:var(--svc-color-on-primary);font-weight:600;cursor:pointer;text-decoration:none}
+.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border-radius:10px;border:1px solid var(--svc-color-primary-line);background:var(--svc-color-primary);color:var(--svc-color-on-primary);font-weight:600;cursor:pointer;text-decoration:none}
 .btn[disabled]{opacity:.7;cursor:progress}
 .btn.secondary{background:var(--svc-color-bg);color:var(--svc-color-text);border-color:var(--svc-color-border)}
 .btn.wide{width:100%}
 .list{display:grid;gap:10px}
 .choice{display:block;width:100%;text-align:start;padding:14px 16px;border:1px solid var(--svc-color-border);border-radius:12px;background:var(--svc-color-bg);cursor:pointer}
-.choice:hover{border-color:var(--svc-color-primary);background:var(--svc-color-surface)}
+.choice:hover{border-color:var(--svc-color-primary-line);background:var(--svc-color-surface)}
 .choice-top{display:flex;justify-content:space-between;gap:12px;font-weight:600}
 .choice-meta{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:2px}
 .choice-desc{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:6px}
@@ -90,12 +90,12 @@ td{padding:2px;text-align:center}
 .day{width:100%;aspect-ratio:1;max-height:48px;min-height:40px;border-radius:10px;border:1px solid transparent;background:transparent;cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
 .day[aria-disabled=true]{color:var(--svc-color-muted);font-weight:400;cursor:default;text-decoration:line-through;text-decoration-color:transparent}
 .day.open{background:var(--svc-color-surface);border-color:var(--svc-color-border)}
-.day.open:hover{border-color:var(--svc-color-primary)}
+.day.open:hover{border-color:var(--svc-color-primary-line)}
 .day.today{box-shadow:inset 0 -3px 0 var(--svc-color-muted)}
-.day[aria-selected=true]{background:var(--svc-color-primary);color:var(--svc-color-on-primary);border-color:var(--svc-color-primary)}
+.day[aria-selected=true]{background:var(--svc-color-primary);color:var(--svc-color-on-primary);border-color:var(--svc-color-primary-line)}
 .times{display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px}
 .time{width:100%;min-height:44px;border-radius:10px;border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
-.time:hover{border-color:var(--svc-color-primary);background:var(--svc-color-surface)}
+.time:hover{border-color:var(--svc-color-primary-line);background:var(--svc-color-surface)}
 .zone{color:var(--svc-color-muted);font-size:.875rem;margin:12px 0 0}
 form{display:grid;gap:14px}
 .field{display:grid;gap:4px}
@@ -105,7 +105,7 @@ input[type=text],input[type=email],input[type=tel],input[type=number],input[type
 textarea{min-height:88px;resize:vertical}
 input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--svc-color-danger);border-width:2px}
 .check{display:flex;gap:10px;align-items:flex-start}
-.check input{width:22px;height:22px;margin:1px 0 0;accent-color:var(--svc-color-primary)}
+.check input{width:22px;height:22px;margin:1px 0 0;accent-color:var(--svc-color-primary-line)}
 .error{color:var(--svc-color-danger);font-size:.875rem;font-weight:500}
 .error[role=alert]{margin-bottom:10px}
 .notice{border-radius:10px;padding:12px 14px;margin-bottom:14px;background:var(--svc-color-danger-bg);color:var(--svc-color-text);border:1px solid var(--svc-color-danger)}
