@@ -38,6 +38,50 @@ describeBrowser('the widget on a first day, in Chromium', () => {
   });
 });
 
+describeBrowser('the widget theme follows the host page', () => {
+  let env: BrowserEnv;
+  beforeAll(async () => {
+    env = await startBrowserEnv();
+    await seedCatalogue(env);
+  }, 30_000);
+  afterAll(() => env?.close());
+
+  /** The widget's background token and the radius of its first service card, once it shows the services. */
+  async function look(path: string, html: string, colorScheme: 'light' | 'dark') {
+    env.hostPage(path, { html });
+    const { context, page } = await env.open({ colorScheme });
+    await page.goto(`${env.hostUrl}${path}`);
+    const widget = widgetOf(page);
+    await heading(widget, 'Choose a service');
+    const background = await widget.evaluate((element) => getComputedStyle(element).getPropertyValue('--svc-color-bg').trim());
+    const radius = await widget
+      .locator('button.choice')
+      .first()
+      .evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
+    await context.close();
+    return { background, radius };
+  }
+  const darkHost = (attributes: Record<string, string>, style = '') =>
+    widgetPage(env.appUrl, attributes).replace('<body>', `<body style="background:#121417;color:#eee${style}">`);
+
+  test('auto (the default): a dark host page gets the dark widget on a light system, a light page the light one on a dark system', async () => {
+    expect((await look('/auto-dark', darkHost({ slug: 'acme', position: 'inline' }), 'light')).background).toBe('#16181d');
+    expect((await look('/auto-light', widgetPage(env.appUrl, { slug: 'acme', position: 'inline' }), 'dark')).background).toBe('#ffffff');
+  });
+
+  test('data-theme="system" keeps following the visitor\'s system', async () => {
+    expect((await look('/system', widgetPage(env.appUrl, { slug: 'acme', position: 'inline', theme: 'system' }), 'dark')).background).toBe('#16181d');
+    expect((await look('/system-light', darkHost({ slug: 'acme', position: 'inline', theme: 'system' }), 'light')).background).toBe('#ffffff');
+  });
+
+  test('--svc-radius reaches the cards inside the widget', async () => {
+    const square = widgetPage(env.appUrl, { slug: 'acme', position: 'inline' }).replace('</head>', '<style>svc-booking{--svc-radius:0px}</style></head>');
+    expect((await look('/square', square, 'light')).radius).toBe('0px');
+    const round = widgetPage(env.appUrl, { slug: 'acme', position: 'inline' }).replace('</head>', '<style>svc-booking{--svc-radius:24px}</style></head>');
+    expect((await look('/round', round, 'light')).radius).toBe('20px');
+  });
+});
+
 describeBrowser('the test checkout on a first day, in Chromium', () => {
   let env: BrowserEnv;
   let colourId: string;

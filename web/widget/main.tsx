@@ -16,7 +16,8 @@ import { FloatingWidget, InlineWidget } from './shell.tsx';
 import { visitorZone } from './time.ts';
 
 type Position = 'bottom-right' | 'bottom-left' | 'inline';
-type Theme = 'auto' | 'light' | 'dark';
+/** `auto`: the host page's colours; `system`: the visitor's system preference; or fixed. */
+type Theme = 'auto' | 'system' | 'light' | 'dark';
 
 interface Mounted {
   slug: string;
@@ -47,8 +48,37 @@ const emit = (name: string, detail: unknown) => window.dispatchEvent(new CustomE
 const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T =>
   (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 
-function prefersDark(theme: Theme): boolean {
-  return theme === 'dark' || (theme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/** The relative luminance of a computed `rgb(…)`/`rgba(…)` colour, or null when it is (nearly) transparent. */
+function backgroundLuminance(color: string): number | null {
+  const channels = color.match(/[\d.]+/g)?.map(Number);
+  if (!channels || channels.length < 3 || (channels.length > 3 && channels[3]! < 0.5)) return null;
+  const [r, g, b] = channels.map((channel) => {
+    const c = channel / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/**
+ * Whether the host page around `element` is dark: the first opaque background from the element up to <html>
+ * decides; with none, the page's `color-scheme` (a page that allows dark and runs on a dark system is dark).
+ */
+function hostIsDark(element: HTMLElement): boolean {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const luminance = backgroundLuminance(getComputedStyle(node).backgroundColor);
+    if (luminance !== null) return luminance < 0.2;
+  }
+  const scheme = getComputedStyle(document.documentElement).colorScheme;
+  return /\bdark\b/.test(scheme) && (!/\blight\b/.test(scheme) || window.matchMedia(DARK_QUERY).matches);
+}
+
+/** light or dark as the widget shows it now. */
+function resolvedTheme(theme: Theme, element: HTMLElement): 'light' | 'dark' {
+  if (theme === 'light' || theme === 'dark') return theme;
+  if (theme === 'system') return window.matchMedia(DARK_QUERY).matches ? 'dark' : 'light';
+  return hostIsDark(element) ? 'dark' : 'light';
 }
 
 function whenBodyReady(then: () => void) {
@@ -64,10 +94,11 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     return;
   }
   const position = oneOf(data.position, ['bottom-right', 'bottom-left', 'inline'] as const, 'bottom-right');
-  const theme = oneOf(data.theme, ['auto', 'light', 'dark'] as const, 'auto');
+  const theme = oneOf(data.theme, ['auto', 'system', 'light', 'dark'] as const, 'auto');
   const element = document.createElement(TAG);
   element.setAttribute('position', position);
-  element.setAttribute('theme', theme);
+  // `auto` is resolved once the element is on the page (below), and again when the system scheme changes
+  element.setAttribute('theme', theme === 'auto' ? 'light' : theme);
   element.setAttribute('data-slug', slug);
   const shadow = element.attachShadow({ mode: 'open' });
   const themeSheet = sheet(themeCss(null));
@@ -116,7 +147,7 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
         const holder = document.createElement('div');
         holder.slot = 'captcha';
         element.appendChild(holder);
-        captcha.mount(holder, prefersDark(theme) ? 'dark' : 'light').catch((error) => report('the captcha could not be loaded', error));
+        captcha.mount(holder, resolvedTheme(theme, element)).catch((error) => report('the captcha could not be loaded', error));
       },
     };
     return (
@@ -140,6 +171,11 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     else if (target) target.appendChild(element);
     else if (script.parentElement && script.parentElement !== document.head) script.after(element);
     else document.body.appendChild(element);
+    if (theme === 'auto') {
+      const follow = () => element.setAttribute('theme', resolvedTheme(theme, element));
+      follow();
+      window.matchMedia(DARK_QUERY).addEventListener('change', follow);
+    }
     render(<Root />, shadow);
   };
   if (position === 'inline' && !data.target && script.parentElement && script.parentElement !== document.head) place();

@@ -36,18 +36,19 @@ const tokens = (palette: Palette, primary: string | null) => {
 
 /**
  * The design tokens for a workspace colour: CSS custom properties on the host element, light by default, dark
- * with `theme="dark"` or with `theme="auto"` when the visitor prefers dark. A host page overrides any of them
- * with a rule on `svc-booking`.
+ * with `theme="dark"` or with `theme="system"` when the visitor's system prefers dark (main.tsx resolves
+ * `data-theme="auto"` to light or dark from the host page). A host page overrides any of them with a rule on
+ * `svc-booking`; `--svc-radius` rounds the panel and, a little less, every card and button inside it.
  */
 export function themeCss(primaryColor: string | null): string {
   const light = tokens(LIGHT, primaryColor);
   const dark = tokens(DARK, primaryColor);
-  return `:host{${light}}:host([theme=dark]){${dark}}@media (prefers-color-scheme:dark){:host([theme=auto]){${dark}}}`;
+  return `:host{${light}}:host([theme=dark]){${dark}}@media (prefers-color-scheme:dark){:host([theme=system]){${dark}}}`;
 }
 
 /** Layout and components; every colour comes from a token. */
 export const BASE_CSS = `
-:host{all:initial;display:block;font-family:var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);font-size:16px;line-height:1.45;color:var(--svc-color-text)}
+:host{all:initial;display:block;--svc-inner-radius:max(0px,calc(var(--svc-radius,14px) - 4px));font-family:var(--svc-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);font-size:16px;line-height:1.45;color:var(--svc-color-text)}
 :host([position=bottom-right]),:host([position=bottom-left]){display:contents}
 *,*::before,*::after{box-sizing:border-box}
 [hidden]{display:none!important}
@@ -59,22 +60,22 @@ fieldset{border:0;min-width:0}
 :focus-visible{outline:3px solid var(--svc-color-primary-line);outline-offset:2px}
 .panel{background:var(--svc-color-bg);color:var(--svc-color-text);border:1px solid var(--svc-color-border);border-radius:var(--svc-radius,14px);padding:20px;max-width:var(--svc-inline-width,560px);width:100%}
 .head{display:flex;align-items:center;gap:12px;margin-bottom:16px}
-.logo{width:36px;height:36px;border-radius:8px;object-fit:cover}
+.logo{width:36px;height:36px;border-radius:var(--svc-inner-radius);object-fit:cover}
 .titles{flex:1;min-width:0}
 .workspace{font-size:.875rem;color:var(--svc-color-muted);margin:0}
 h2{font-size:1.25rem;line-height:1.3;font-weight:650}
 h2:focus,h2:focus-visible{outline:none}
-.icon-btn{display:inline-flex;align-items:center;justify-content:center;min-width:44px;min-height:44px;border-radius:10px;border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;padding:0 12px}
+.icon-btn{display:inline-flex;align-items:center;justify-content:center;min-width:44px;min-height:44px;border-radius:var(--svc-inner-radius);border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;padding:0 12px}
 .icon-btn:hover{background:var(--svc-color-surface)}
 .icon-btn[disabled]{opacity:.4;cursor:default}
 .btn svg{width:20px;height:20px;flex:none}
 .icon-btn svg{width:20px;height:20px}
-.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border-radius:10px;border:1px solid var(--svc-color-primary-line);background:var(--svc-color-primary);color:var(--svc-color-on-primary);font-weight:600;cursor:pointer;text-decoration:none}
+.btn{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 18px;border-radius:var(--svc-inner-radius);border:1px solid var(--svc-color-primary-line);background:var(--svc-color-primary);color:var(--svc-color-on-primary);font-weight:600;cursor:pointer;text-decoration:none}
 .btn[disabled]{opacity:.7;cursor:progress}
 .btn.secondary{background:var(--svc-color-bg);color:var(--svc-color-text);border-color:var(--svc-color-border)}
 .btn.wide{width:100%}
 .list{display:grid;gap:10px}
-.choice{display:block;width:100%;text-align:start;padding:14px 16px;border:1px solid var(--svc-color-border);border-radius:12px;background:var(--svc-color-bg);cursor:pointer}
+.choice{display:block;width:100%;text-align:start;padding:14px 16px;border:1px solid var(--svc-color-border);border-radius:var(--svc-inner-radius);background:var(--svc-color-bg);cursor:pointer}
 .choice:hover{border-color:var(--svc-color-primary-line);background:var(--svc-color-surface)}
 .choice-top{display:flex;justify-content:space-between;gap:12px;font-weight:600}
 .choice-meta{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:2px}
@@ -87,30 +88,30 @@ h2:focus,h2:focus-visible{outline:none}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
 th{font-size:.75rem;font-weight:600;color:var(--svc-color-muted);padding:4px 0;text-align:center}
 td{padding:2px;text-align:center}
-.day{width:100%;aspect-ratio:1;max-height:48px;min-height:40px;border-radius:10px;border:1px solid transparent;background:transparent;cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
+.day{width:100%;aspect-ratio:1;max-height:48px;min-height:40px;border-radius:var(--svc-inner-radius);border:1px solid transparent;background:transparent;cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
 .day[aria-disabled=true]{color:var(--svc-color-muted);font-weight:400;cursor:default;text-decoration:line-through;text-decoration-color:transparent}
 .day.open{background:var(--svc-color-surface);border-color:var(--svc-color-border)}
 .day.open:hover{border-color:var(--svc-color-primary-line)}
 .day.today{box-shadow:inset 0 -3px 0 var(--svc-color-muted)}
 .day[aria-selected=true]{background:var(--svc-color-primary);color:var(--svc-color-on-primary);border-color:var(--svc-color-primary-line)}
 .times{display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px}
-.time{width:100%;min-height:44px;border-radius:10px;border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
+.time{width:100%;min-height:44px;border-radius:var(--svc-inner-radius);border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
 .time:hover{border-color:var(--svc-color-primary-line);background:var(--svc-color-surface)}
 .zone{color:var(--svc-color-muted);font-size:.875rem;margin:12px 0 0}
 form{display:grid;gap:14px}
 .field{display:grid;gap:4px}
 label,.legend{font-weight:600;font-size:.9rem}
 .hint{font-weight:400;color:var(--svc-color-muted)}
-input[type=text],input[type=email],input[type=tel],input[type=number],input[type=date],select,textarea{width:100%;min-height:44px;padding:10px 12px;border:1px solid var(--svc-color-border);border-radius:10px;background:var(--svc-color-bg)}
+input[type=text],input[type=email],input[type=tel],input[type=number],input[type=date],select,textarea{width:100%;min-height:44px;padding:10px 12px;border:1px solid var(--svc-color-border);border-radius:var(--svc-inner-radius);background:var(--svc-color-bg)}
 textarea{min-height:88px;resize:vertical}
 input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--svc-color-danger);border-width:2px}
 .check{display:flex;gap:10px;align-items:flex-start}
 .check input{width:22px;height:22px;margin:1px 0 0;accent-color:var(--svc-color-primary-line)}
 .error{color:var(--svc-color-danger);font-size:.875rem;font-weight:500}
 .error[role=alert]{margin-bottom:10px}
-.notice{border-radius:10px;padding:12px 14px;margin-bottom:14px;background:var(--svc-color-danger-bg);color:var(--svc-color-text);border:1px solid var(--svc-color-danger)}
+.notice{border-radius:var(--svc-inner-radius);padding:12px 14px;margin-bottom:14px;background:var(--svc-color-danger-bg);color:var(--svc-color-text);border:1px solid var(--svc-color-danger)}
 .notice .btn{margin-top:10px}
-.chosen{background:var(--svc-color-surface);border-radius:12px;padding:12px 14px;margin-bottom:16px}
+.chosen{background:var(--svc-color-surface);border-radius:var(--svc-inner-radius);padding:12px 14px;margin-bottom:16px}
 .chosen strong{display:block}
 .chosen p{font-size:.875rem;color:var(--svc-color-muted)}
 dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:4px 0 18px}
