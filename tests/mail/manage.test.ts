@@ -118,7 +118,9 @@ describeEachAdapter('manage link', (adapter) => {
       expect(page.body).not.toContain(`action="/manage/${token}/reschedule"`);
       expect(page.body).toContain('<button type="submit" name="move" value="2026-11-26T08:00:00Z">09:00</button>');
       const confirm = await app.request('GET', `/manage/${token}?day=2026-11-26&move=2026-11-26T08:00:00Z`);
-      expect(confirm.body).toContain(`<form method="post" action="/manage/${token}/reschedule"><input type="hidden" name="date" value="2026-11-26T08:00:00.000Z">`);
+      expect(confirm.body).toContain(
+        `<form method="post" action="/manage/${token}/reschedule"><input type="hidden" name="date" value="2026-11-26T08:00:00.000Z">`,
+      );
       const cancelStep = await app.request('GET', `/manage/${token}?confirm=cancel`);
       expect(cancelStep.body).toContain(`<form method="post" action="/manage/${token}/cancel">`);
       expect(page.body).not.toContain(`action="/manage/${token}/cancel"`);

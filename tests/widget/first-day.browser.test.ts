@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
-import { seedCatalogue } from './catalogue.ts';
+import { acmeApi, seedCatalogue } from './catalogue.ts';
 import { axeViolations, bookFirstFreeTime, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, submit, widgetOf } from './drive.ts';
 
 /*
@@ -34,6 +34,129 @@ describeBrowser('the widget on a first day, in Chromium', () => {
     await manage.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
     expect(await manage.locator('dd').filter({ hasText: 'Consultation' }).count()).toBe(1);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describeBrowser('the widget on a first day: what the customer reads', () => {
+  let env: BrowserEnv;
+  beforeAll(async () => {
+    env = await startBrowserEnv();
+    await seedCatalogue(env);
+  }, 30_000);
+  afterAll(() => env?.close());
+
+  const inline = (path: string, extra: Record<string, string> = {}) => {
+    env.hostPage(path, { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', ...extra }) });
+    return `${env.hostUrl}${path}`;
+  };
+
+  test('a PENDING booking gets no tick and no "Add to calendar": it says it is not confirmed yet', async () => {
+    await acmeApi(env, 'PATCH', '', { requiresConfirmation: true });
+    try {
+      const { context, page } = await env.open();
+      await page.goto(inline('/pending'));
+      const widget = widgetOf(page);
+      await chooseService(widget, 'Consultation');
+      await chooseFirstDay(widget);
+      await chooseTime(widget);
+      await fillDetails(widget, { name: 'Pia Roth', email: 'pia@example.com', allergies: 'none' });
+      await submit(widget);
+      await heading(widget, 'Booking received');
+      await widget.getByText('Not confirmed yet').waitFor();
+      expect(await widget.locator('.done-mark.pending').count()).toBe(1);
+      expect(await widget.getByRole('link', { name: /Add to calendar/ }).count()).toBe(0);
+      expect(await widget.getByRole('link', { name: 'Manage booking' }).count()).toBe(1);
+      await env.screenshot(page, 'widget-pending-light-1280');
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    } finally {
+      await acmeApi(env, 'PATCH', '', { requiresConfirmation: false });
+    }
+  });
+
+  test('"Please check the highlighted fields" goes once the fields are fixed', async () => {
+    const { context, page } = await env.open();
+    await page.goto(inline('/fix'));
+    const widget = widgetOf(page);
+    await chooseService(widget, 'Consultation');
+    await chooseFirstDay(widget);
+    await chooseTime(widget);
+    await submit(widget);
+    const notice = widget.getByText('Please check the highlighted fields.');
+    await notice.waitFor();
+    await fillDetails(widget, { name: 'Lea Berg', email: 'lea@example.com' });
+    expect(await notice.count()).toBe(1);
+    await fillDetails(widget, { allergies: 'none' });
+    await notice.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  test("a visitor in another zone reads, beside the days and the times, how far their clock is from the workspace's; the zone is written one way", async () => {
+    const { context, page } = await env.open({ timezoneId: 'Asia/Kolkata' });
+    await page.goto(inline('/kolkata'));
+    const widget = widgetOf(page);
+    await chooseService(widget, 'Consultation');
+    const note = /^Your time zone \(India Standard Time\) is (4 h 30 min|3 h 30 min) ahead of these times\.$/;
+    await widget.getByText(note).waitFor();
+    await chooseFirstDay(widget);
+    await widget.getByText(note).waitFor();
+    await env.screenshot(page, 'widget-zone-kolkata-time-light-1280');
+    await chooseTime(widget);
+    await fillDetails(widget, { name: 'Ravi Iyer', email: 'ravi@example.com', allergies: 'none' });
+    await submit(widget);
+    await heading(widget, 'Booking confirmed');
+    await widget.getByText('Times are in Europe/Berlin.').waitFor();
+    expect(await widget.getByText('(Europe/Berlin)').count()).toBe(0);
+    await context.close();
+  });
+
+  test("dates follow the workspace's locale: en-GB writes the day before the month", async () => {
+    await acmeApi(env, 'PATCH', '', { locale: 'en-GB' });
+    try {
+      const { context, page } = await env.open();
+      await page.goto(inline('/gb'));
+      const widget = widgetOf(page);
+      await chooseService(widget, 'Consultation');
+      await chooseFirstDay(widget);
+      const chosen = (await widget.locator('.chosen strong').textContent())!;
+      expect(chosen).toMatch(/^Consultation · [A-Z][a-z]+,? \d{1,2} [A-Z][a-z]+ \d{4}$/);
+      await context.close();
+    } finally {
+      await acmeApi(env, 'PATCH', '', { locale: null });
+    }
+  });
+
+  test('while the config loads the widget shows the shape of what is coming, not an empty box', async () => {
+    const { context, page } = await env.open();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/workspaces/acme/config', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(inline('/slow'));
+    const widget = widgetOf(page);
+    await widget.locator('.skeleton[aria-busy=true] span').first().waitFor();
+    expect(await widget.locator('.skeleton span').count()).toBe(3);
+    await env.screenshot(page, 'widget-skeleton-light-1280');
+    release();
+    await heading(widget, 'Choose a service');
+    expect(await widget.locator('.skeleton').count()).toBe(0);
+    await context.close();
+  });
+
+  test('the welcome page snippet breaks between attributes, never inside one, at 390 px', async () => {
+    const { context, page } = await env.open({ viewport: { width: 390, height: 800 } });
+    await page.goto(`${env.appUrl}/`);
+    const lines = await page.locator('pre code').evaluate((code) => {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBe(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await env.screenshot(page, 'welcome-light-390');
     await context.close();
   });
 });

@@ -280,7 +280,9 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
         ? { ...state.form, custom: { ...state.form.custom, [event.field.slice(3)]: event.value } }
         : { ...state.form, [event.field]: String(event.value) };
       const { [event.field]: _fixed, ...errors } = state.errors;
-      return { ...state, form, errors };
+      // "Please check the highlighted fields" goes with the last highlighted field
+      const notice = state.notice?.kind === 'fixFields' && Object.keys(errors).length === 0 ? null : state.notice;
+      return { ...state, form, errors, notice };
     }
     case 'prefill': {
       const { values } = event;

@@ -9,7 +9,7 @@ import { httpApi } from './api.ts';
 import { Captcha } from './captcha.ts';
 import { WidgetProvider, type WidgetContext } from './context.ts';
 import { BookingFlow } from './flow.ts';
-import { localeFor, stringsFor } from './i18n.ts';
+import { stringsFor, widgetLocale } from './i18n.ts';
 import type { Prefill } from './machine.ts';
 import { BASE_CSS, sheet, themeCss } from './styles.ts';
 import { FloatingWidget, InlineWidget } from './shell.tsx';
@@ -137,7 +137,7 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     const ctx: WidgetContext = {
       flow,
       strings: stringsFor(language),
-      locale: localeFor(language),
+      locale: widgetLocale(language, data.language ? null : state.config?.workspace.locale),
       visitorZone: visitorZone(),
       svcHost: svc.host,
       mountCaptcha() {

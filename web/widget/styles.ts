@@ -119,9 +119,14 @@ dt{color:var(--svc-color-muted)}
 dd{font-weight:600}
 .done-mark{display:inline-flex;width:44px;height:44px;border-radius:50%;align-items:center;justify-content:center;background:var(--svc-color-surface);color:var(--svc-color-success);margin-bottom:8px}
 .done-mark svg{width:26px;height:26px}
+.done-mark.pending{color:var(--svc-color-muted)}
 .actions{display:flex;flex-wrap:wrap;gap:10px}
 .note+.actions{margin-top:16px}
 .loading{color:var(--svc-color-muted);padding:16px 0}
+.skeleton{display:grid;gap:10px}
+.skeleton span{display:block;height:64px;border-radius:var(--svc-inner-radius);background:var(--svc-color-surface)}
+.times-skeleton{grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px}
+.times-skeleton span{height:44px}
 .launcher{position:fixed;bottom:20px;z-index:2147483000;display:inline-flex;align-items:center;gap:8px;min-height:48px;padding:12px 20px;border:0;border-radius:999px;background:var(--svc-color-primary);color:var(--svc-color-on-primary);font-weight:650;cursor:pointer;box-shadow:0 6px 24px rgb(0 0 0 / .22)}
 .launcher svg{width:20px;height:20px}
 :host([position=bottom-right]) .launcher{right:20px}
@@ -130,7 +135,8 @@ dialog{padding:0;border:0;background:transparent;max-width:none;max-height:none;
 dialog::backdrop{background:rgb(10 12 16 / .55)}
 dialog .panel{max-height:calc(100dvh - 32px);overflow:auto;box-shadow:0 20px 60px rgb(0 0 0 / .35);max-width:none}
 @media (max-width:480px){.panel{padding:16px}dialog{width:100vw;margin:auto 0 0}dialog .panel{border-radius:16px 16px 0 0;max-height:calc(100dvh - 24px)}.launcher{bottom:16px}:host([position=bottom-right]) .launcher{right:16px}:host([position=bottom-left]) .launcher{left:16px}}
-@media (prefers-reduced-motion:no-preference){.choice,.day,.time,.btn{transition:background-color .12s,border-color .12s}}
+@keyframes svc-pulse{50%{opacity:.55}}
+@media (prefers-reduced-motion:no-preference){.skeleton span{animation:svc-pulse 1.2s ease-in-out infinite}.choice,.day,.time,.btn{transition:background-color .12s,border-color .12s}}
 `;
 
 /** A constructable stylesheet: allowed under a CSP without 'unsafe-inline' in style-src. */

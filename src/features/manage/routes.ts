@@ -1,9 +1,8 @@
 import { Elysia, t } from 'elysia';
 import { openRoute } from '../../platform/access/policy.ts';
 import { accessDeclarations } from '../../platform/access/macro.ts';
-import { Booking } from '../bookings/index.ts';
+import { Booking, displayStart } from '../bookings/index.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
-import { timeFormatter } from '../mail/index.ts';
 import { translator } from '../../core/i18n/catalogue.ts';
 import { html, type Html } from '../../platform/pages/html.ts';
 import { layout } from '../../platform/pages/layout.ts';
@@ -64,7 +63,9 @@ export function manageRoutes(deps: AppDeps) {
     }
     const { booking, workspace } = managed;
     const t = translator(workspace.language, 'pages.manage');
-    const format = timeFormatter(workspace);
+    // one way of writing a time on every customer page: `10:00 (Europe/Berlin)`, dates in the workspace's locale
+    const at = (instant: number) => displayStart(workspace, instant);
+    const when = (instant: number) => `${at(instant).date}, ${at(instant).time} (${workspace.timezone})`;
     const base = `/manage/${encodeURIComponent(token)}`;
     // Mail follows a change only when svc can send it: a promise of mail on an install without SMTP is not made.
     const mailFollows = mailEnabled(deps.config) ? ` ${t('mailFollows')}` : '';
@@ -76,8 +77,8 @@ export function manageRoutes(deps: AppDeps) {
       html`<dl>`,
       html`<dt>${t('service')}</dt><dd>${managed.serviceName ?? ''}</dd>`,
       ...(managed.providerName ? [html`<dt>${t('with')}</dt><dd>${managed.providerName}</dd>`] : []),
-      html`<dt>${t('date')}</dt><dd>${format.date(booking.startTime)}</dd>`,
-      html`<dt>${t('time')}</dt><dd>${format.span(booking.startTime, booking.endTime)}</dd>`,
+      html`<dt>${t('date')}</dt><dd>${at(booking.startTime).date}</dd>`,
+      html`<dt>${t('time')}</dt><dd>${at(booking.startTime).time} – ${at(booking.endTime).time} (${workspace.timezone})</dd>`,
       html`<dt>${t('status')}</dt><dd>${t(`statuses.${booking.status}`)}</dd>`,
       html`</dl>`,
     );
@@ -89,7 +90,7 @@ export function manageRoutes(deps: AppDeps) {
       // One tap on a time only asks: the booking moves when the customer confirms (a form, so no script is needed).
       parts.push(
         html`<h2>${t('confirmMoveHeading')}</h2>`,
-        html`<p>${t('confirmMove', { from: `${format.date(booking.startTime)}, ${format.time(booking.startTime)}`, to: `${format.date(move)}, ${format.time(move)}` })}</p>`,
+        html`<p>${t('confirmMove', { from: when(booking.startTime), to: when(move) })}</p>`,
         html`<form method="post" action="${base}/reschedule"><input type="hidden" name="date" value="${new Date(move).toISOString()}"><div class="buttons"><button type="submit" class="primary">${t('moveButton')}</button><a href="${base}?day=${dayOf(move, workspace.timezone)}">${t('keepTime')}</a></div></form>`,
       );
     } else if (!refused && query.confirm === 'cancel') {
@@ -116,7 +117,7 @@ export function manageRoutes(deps: AppDeps) {
         parts.push(html`<p class="zone">${t('timesIn', { zone: workspace.timezone })}</p>`);
         const instants = times.map((time) => Temporal.PlainDateTime.from(`${day}T${time}`).toZonedDateTime(workspace.timezone).toInstant().toString());
         parts.push(
-          html`<form method="get" action="${base}"><input type="hidden" name="day" value="${day}"><div class="times">${times.map((time, i) => html`<button type="submit" name="move" value="${instants[i]!}">${time}</button>`)}</div></form>`,
+          html`<form method="get" action="${base}"><input type="hidden" name="day" value="${day}"><div class="times">${times.map((_, i) => html`<button type="submit" name="move" value="${instants[i]!}">${at(Date.parse(instants[i]!)).time}</button>`)}</div></form>`,
         );
       }
       parts.push(

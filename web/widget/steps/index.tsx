@@ -13,7 +13,15 @@ export function StepBody({ state }: { state: FlowState }) {
   const { flow, strings } = useWidget();
   switch (state.step) {
     case 'loading':
-      return <p class="loading">{strings.loading}</p>;
+      // the shape of the service list, so the page does not jump when it arrives
+      return (
+        <div class="skeleton" aria-busy="true">
+          <span />
+          <span />
+          <span />
+          <p class="sr-only">{strings.loading}</p>
+        </div>
+      );
     case 'failed':
       return (
         <div class="notice" role="alert">
