@@ -146,6 +146,64 @@ describeBrowser('the widget on a first day: what the customer reads', () => {
     await context.close();
   });
 
+  test('the floating dialog keeps one height from step to step', async () => {
+    env.hostPage('/floating', { html: widgetPage(env.appUrl, { slug: 'acme' }) });
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 800 },
+    ]) {
+      const { context, page } = await env.open({ viewport });
+      await page.goto(`${env.hostUrl}/floating`);
+      const widget = widgetOf(page);
+      await widget.getByRole('button', { name: 'Book now' }).click();
+      await heading(widget, 'Choose a service');
+      const box = () => widget.locator('dialog .panel').boundingBox();
+      const first = (await box())!;
+      await chooseService(widget, 'Consultation');
+      await widget.locator('button.day.open').first().waitFor();
+      expect(await box()).toEqual(first);
+      await chooseFirstDay(widget);
+      await widget.locator('button.time').first().waitFor();
+      expect(await box()).toEqual(first);
+      await env.screenshot(page, `widget-floating-time-light-${viewport.width}`);
+      await context.close();
+    }
+  });
+
+  test('the hosted booking page names the business once', async () => {
+    const { context, page } = await env.open();
+    await page.goto(`${env.appUrl}/book/acme`);
+    const widget = widgetOf(page);
+    await heading(widget, 'Choose a service');
+    expect(await page.getByText('Acme Studio', { exact: true }).count()).toBe(1);
+    await context.close();
+  });
+
+  test('open and closed days differ by more than a fill: weight, border and a dot', async () => {
+    const { context, page } = await env.open();
+    await page.goto(inline('/days'));
+    const widget = widgetOf(page);
+    await chooseService(widget, 'Consultation');
+    await widget.locator('button.day.open').first().waitFor();
+    const look = (selector: string) =>
+      widget
+        .locator(selector)
+        .first()
+        .evaluate((day) => ({
+          dot: getComputedStyle(day, '::after').content,
+          weight: getComputedStyle(day).fontWeight,
+          border: getComputedStyle(day).borderTopColor,
+        }));
+    const open = await look('button.day.open');
+    const closed = await look('button.day[aria-disabled=true]');
+    expect(open.dot).not.toBe('none');
+    expect(closed.dot).toBe('none');
+    expect(open.weight).not.toBe(closed.weight);
+    expect(open.border).not.toBe(closed.border);
+    await env.screenshot(page, 'widget-days-light-1280');
+    await context.close();
+  });
+
   test('the welcome page snippet breaks between attributes, never inside one, at 390 px', async () => {
     const { context, page } = await env.open({ viewport: { width: 390, height: 800 } });
     await page.goto(`${env.appUrl}/`);

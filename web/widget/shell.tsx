@@ -46,6 +46,11 @@ function noticeText(notice: Notice, strings: Strings, workspaceName: string): st
   }
 }
 
+/** Whether the host page's own heading already names the business (as svc's hosted booking page does): then the widget does not repeat it. */
+function namedByPage(name: string): boolean {
+  return document.querySelector('h1')?.textContent?.trim() === name.trim();
+}
+
 /** The whole flow: header, notice, the current step, and the live region that announces step changes. */
 function Flow({ titleId, onClose }: { titleId: string; onClose?: () => void }) {
   const { flow, strings } = useWidget();
@@ -73,7 +78,7 @@ function Flow({ titleId, onClose }: { titleId: string; onClose?: () => void }) {
         )}
         {config?.workspace.logoUrl && <img class="logo" src={config.workspace.logoUrl} alt="" />}
         <div class="titles">
-          {config && <p class="workspace">{config.workspace.name}</p>}
+          {config && !namedByPage(config.workspace.name) && <p class="workspace">{config.workspace.name}</p>}
           <h2 id={titleId} ref={heading} tabIndex={-1}>
             {title}
           </h2>

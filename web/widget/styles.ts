@@ -88,9 +88,11 @@ h2:focus,h2:focus-visible{outline:none}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
 th{font-size:.75rem;font-weight:600;color:var(--svc-color-muted);padding:4px 0;text-align:center}
 td{padding:2px;text-align:center}
-.day{width:100%;aspect-ratio:1;max-height:48px;min-height:40px;border-radius:var(--svc-inner-radius);border:1px solid transparent;background:transparent;cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
+.day{position:relative;width:100%;aspect-ratio:1;max-height:48px;min-height:40px;border-radius:var(--svc-inner-radius);border:1px solid transparent;background:transparent;cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
 .day[aria-disabled=true]{color:var(--svc-color-muted);font-weight:400;cursor:default;text-decoration:line-through;text-decoration-color:transparent}
-.day.open{background:var(--svc-color-surface);border-color:var(--svc-color-border)}
+.day.open{background:var(--svc-color-surface);border-color:var(--svc-color-muted)}
+.day.open::after{content:"";position:absolute;left:50%;bottom:5px;width:6px;height:6px;margin-left:-3px;border-radius:50%;background:var(--svc-color-primary-line)}
+.day[aria-selected=true]::after{background:var(--svc-color-on-primary)}
 .day.open:hover{border-color:var(--svc-color-primary-line)}
 .day.today{box-shadow:inset 0 -3px 0 var(--svc-color-muted)}
 .day[aria-selected=true]{background:var(--svc-color-primary);color:var(--svc-color-on-primary);border-color:var(--svc-color-primary-line)}
@@ -133,8 +135,8 @@ dd{font-weight:600}
 :host([position=bottom-left]) .launcher{left:20px}
 dialog{padding:0;border:0;background:transparent;max-width:none;max-height:none;width:min(560px,calc(100vw - 16px));margin:auto}
 dialog::backdrop{background:rgb(10 12 16 / .55)}
-dialog .panel{max-height:calc(100dvh - 32px);overflow:auto;box-shadow:0 20px 60px rgb(0 0 0 / .35);max-width:none}
-@media (max-width:480px){.panel{padding:16px}dialog{width:100vw;margin:auto 0 0}dialog .panel{border-radius:16px 16px 0 0;max-height:calc(100dvh - 24px)}.launcher{bottom:16px}:host([position=bottom-right]) .launcher{right:16px}:host([position=bottom-left]) .launcher{left:16px}}
+dialog .panel{height:min(720px,calc(100dvh - 32px));overflow:auto;box-shadow:0 20px 60px rgb(0 0 0 / .35);max-width:none}
+@media (max-width:480px){.panel{padding:16px}dialog{width:100vw;margin:auto 0 0}dialog .panel{border-radius:16px 16px 0 0;height:calc(100dvh - 24px)}.launcher{bottom:16px}:host([position=bottom-right]) .launcher{right:16px}:host([position=bottom-left]) .launcher{left:16px}}
 @keyframes svc-pulse{50%{opacity:.55}}
 @media (prefers-reduced-motion:no-preference){.skeleton span{animation:svc-pulse 1.2s ease-in-out infinite}.choice,.day,.time,.btn{transition:background-color .12s,border-color .12s}}
 `;
