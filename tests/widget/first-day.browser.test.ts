@@ -285,10 +285,49 @@ describeBrowser('the test checkout on a first day, in Chromium', () => {
     await page.waitForURL(/\/checkout\/chk_/);
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.getByRole('heading', { level: 1, name: 'Booking confirmed' }).waitFor();
+    // no dead end: back to the business, and the booking into a calendar
+    expect(await page.getByRole('link', { name: 'Back to Acme Studio' }).getAttribute('href')).toBe(`${env.appUrl}/book/acme`);
+    const ics = await page.request.get((await page.getByRole('link', { name: 'Add to calendar (.ics)' }).getAttribute('href'))!);
+    expect(ics.status()).toBe(200);
+    expect(ics.headers()['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(await ics.text()).toContain('STATUS:CONFIRMED');
+    await env.screenshot(page, 'checkout-paid-light-1280');
     await page.getByRole('link', { name: 'Manage booking' }).click();
     await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
     expect(await page.locator('dd').filter({ hasText: 'Colour & cut' }).count()).toBe(1);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('Back from the checkout offers the held booking again: continue to pay, or release it (asked first)', async () => {
+    env.hostPage('/held', { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', service: colourId }) });
+    const { context, page } = await env.open();
+    await page.goto(`${env.hostUrl}/held`);
+    const widget = widgetOf(page);
+    await heading(widget, 'Choose a day');
+    await chooseFirstDay(widget);
+    await chooseTime(widget);
+    await fillDetails(widget, { name: 'Ole Brandt', email: 'ole@example.com', allergies: 'none' });
+    await submit(widget);
+    await page.waitForURL(/\/checkout\/chk_/);
+    const checkoutUrl = page.url();
+    await page.goBack();
+    await heading(widget, 'Awaiting payment');
+    await widget.getByText('This time is held for you until it is paid.', { exact: false }).waitFor();
+    expect(await widget.getByRole('link', { name: 'Continue to payment' }).getAttribute('href')).toBe(checkoutUrl);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await env.screenshot(page, `widget-held-${colorScheme}-1280`);
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await widget.getByRole('link', { name: 'Release this time' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Cancel this booking?' }).waitFor();
+    await page.getByRole('button', { name: 'Yes, cancel booking' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your booking is cancelled.' }).waitFor();
+    const [stored] = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, serviceId: colourId });
+    expect(stored?.customerEmail).toBe('ole@example.com');
+    expect(stored?.status).toBe('CANCELLED');
     await context.close();
   });
 });

@@ -85,7 +85,11 @@ export type FlowEvent =
   | { type: 'booked'; booking: WidgetBooking; checkoutUrl: string | null; manageUrl?: string | null }
   | { type: 'bookingFailed'; failure: BookingFailure }
   | { type: 'back' }
-  | { type: 'restart' };
+  | { type: 'restart' }
+  /** the page was left for the checkout and came back: the booking made then still holds its time */
+  | { type: 'resume'; booking: WidgetBooking; checkoutUrl: string; manageUrl: string | null }
+  /** the visitor leaves the held booking to its hold and books afresh */
+  | { type: 'dismissHeld' };
 
 export interface Prefill {
   name?: string;
@@ -323,6 +327,28 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       if (state.submitting) return state;
       return { ...moved(state, target), notice: null, ...(target === 'time' ? { slots: { status: 'loading' as const } } : {}) };
     }
+    case 'resume':
+      if (state.step !== 'service' && state.step !== 'day') return state;
+      return {
+        ...moved(state, 'redirecting'),
+        serviceId: event.booking.serviceId,
+        booking: event.booking,
+        checkoutUrl: event.checkoutUrl,
+        manageUrl: event.manageUrl,
+        notice: null,
+      };
+    case 'dismissHeld':
+      if (state.step !== 'redirecting') return state;
+      return {
+        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
+        day: null,
+        time: null,
+        booking: null,
+        checkoutUrl: null,
+        manageUrl: null,
+        notice: null,
+        days: { status: 'loading' },
+      };
     case 'restart':
       if (state.step !== 'done') return state;
       return {

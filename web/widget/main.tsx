@@ -11,6 +11,7 @@ import { WidgetProvider, type WidgetContext } from './context.ts';
 import { BookingFlow } from './flow.ts';
 import { stringsFor, widgetLocale } from './i18n.ts';
 import type { Prefill } from './machine.ts';
+import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 import { BASE_CSS, sheet, themeCss } from './styles.ts';
 import { FloatingWidget, InlineWidget } from './shell.tsx';
 import { visitorZone } from './time.ts';
@@ -81,6 +82,43 @@ function resolvedTheme(theme: Theme, element: HTMLElement): 'light' | 'dark' {
   return hostIsDark(element) ? 'dark' : 'light';
 }
 
+/** How long a booking left for the checkout is offered again on return (the longest payment hold svc is set up with). */
+const HELD_FOR_MS = 60 * 60_000;
+
+interface Held {
+  booking: WidgetBooking;
+  checkoutUrl: string;
+  manageUrl: string | null;
+  at: number;
+}
+
+/**
+ * A booking sent to the checkout holds its time until it is paid or its hold ends. Back from the checkout, the
+ * widget offers it again (continue to pay, or release it) instead of starting afresh while the time stays held.
+ * Kept per tab (sessionStorage) and per workspace; storage a page forbids only costs the offer.
+ */
+const heldStore = (slug: string) => {
+  const key = `svc-widget:held:${slug}`;
+  return {
+    read(): Held | null {
+      try {
+        const held = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Held | null;
+        return held && Date.now() - held.at < HELD_FOR_MS && Date.parse(held.booking.startTime) > Date.now() ? held : null;
+      } catch {
+        return null;
+      }
+    },
+    write(held: Held | null) {
+      try {
+        if (held) sessionStorage.setItem(key, JSON.stringify(held));
+        else sessionStorage.removeItem(key);
+      } catch {
+        // storage refused (privacy settings): nothing to offer later
+      }
+    },
+  };
+};
+
 function whenBodyReady(then: () => void) {
   if (document.body) then();
   else document.addEventListener('DOMContentLoaded', then, { once: true });
@@ -107,11 +145,13 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
   const open = signal(false);
   let captcha: Captcha | null = null;
   const svc = new URL(script.src);
+  const held = heldStore(slug);
   const flow = new BookingFlow(
     httpApi(svc.origin, slug),
     {
-      booked: (booking, checkoutUrl) => {
+      booked: (booking, checkoutUrl, manageUrl) => {
         captcha?.reset();
+        if (checkoutUrl) held.write({ booking, checkoutUrl, manageUrl, at: Date.now() });
         emit('svc:booking-created', { booking, checkoutUrl });
       },
       redirect: (url) => window.location.assign(url),
@@ -161,8 +201,12 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     );
   }
 
+  let step = flow.current.step;
   flow.state.subscribe((state) => {
     if (state.config) themeSheet.replaceSync(themeCss(state.config.workspace.primaryColor));
+    // the visitor left the held booking (to book afresh): it is not offered again
+    if (step === 'redirecting' && state.step !== 'redirecting') held.write(null);
+    step = state.step;
   });
   const place = () => {
     const target = data.target ? document.querySelector(data.target) : null;
@@ -180,7 +224,10 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
   };
   if (position === 'inline' && !data.target && script.parentElement && script.parentElement !== document.head) place();
   else whenBodyReady(place);
-  void flow.start();
+  void flow.start().then(() => {
+    const offer = held.read();
+    if (offer) flow.dispatch({ type: 'resume', booking: offer.booking, checkoutUrl: offer.checkoutUrl, manageUrl: offer.manageUrl });
+  });
 }
 
 function install(): SvcWidgetApi {

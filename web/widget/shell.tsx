@@ -23,7 +23,7 @@ function stepTitle(step: Step, state: FlowState, strings: Strings): string {
     case 'details':
       return strings.stepDetails;
     case 'redirecting':
-      return strings.redirecting;
+      return strings.awaitingPayment;
     case 'done':
       return state.booking?.status === 'CONFIRMED' ? strings.stepDone : strings.stepPending;
   }

@@ -11,6 +11,7 @@ import { availableSlots, parseCalendarDate } from '../scheduling/index.ts';
 import { AppError } from '../../core/errors.ts';
 import { ErrorResponse } from '../../core/models.ts';
 import { mailEnabled } from '../../platform/config.ts';
+import { calendarDocument } from '../mail/index.ts';
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { cancelManaged, managedJson, managedOffering, openManagedBooking, refusal, rescheduleManaged, type ManagedBooking } from './service.ts';
 
@@ -41,6 +42,23 @@ function contactLine(workspace: WorkspaceRecord, t: ReturnType<typeof translator
   ].filter((way): way is Html => Boolean(way));
   if (ways.length === 0) return html`${t('contactDirectly', { workspace: workspace.name })}`;
   return html`${t('contactBy', { workspace: workspace.name })} ${ways.map((way, i) => html`${i > 0 ? ', ' : ''}${way}`)}.`;
+}
+
+/** The booking as a calendar entry the customer adds to their calendar: the same UID and SEQUENCE as its mails. */
+function bookingCalendar(managed: ManagedBooking, url: string, publicUrl: string, now: number): string {
+  const { booking, workspace } = managed;
+  return calendarDocument({ publicUrl, timezone: workspace.timezone, name: workspace.name, method: null, stamp: now }, [
+    {
+      bookingId: booking.id,
+      startTime: booking.startTime,
+      endTime: booking.endTime,
+      status: booking.status,
+      revision: booking.revision,
+      summary: `${managed.serviceName ?? ''} · ${workspace.name}`,
+      description: [managed.providerName, url].filter(Boolean).join('\n'),
+      url,
+    },
+  ]);
 }
 
 export function manageRoutes(deps: AppDeps) {
@@ -82,6 +100,8 @@ export function manageRoutes(deps: AppDeps) {
       html`<dt>${t('status')}</dt><dd>${t(`statuses.${booking.status}`)}</dd>`,
       html`</dl>`,
     );
+    if (booking.status === 'CONFIRMED')
+      parts.push(html`<p class="actions"><a class="button secondary" href="${base}/booking.ics" download>${t('addToCalendar')}</a></p>`);
     const refused = refusal(managed, deps.clock.now());
     const move = query.move ? movedTo(query.move) : null;
     if (refused?.code === 'TOO_LATE_TO_CHANGE') {
@@ -158,6 +178,21 @@ export function manageRoutes(deps: AppDeps) {
       body: RescheduleForm,
       ...hidden,
     })
+    .get(
+      '/manage/:token/booking.ics',
+      async ({ params }) => {
+        const managed = await openManagedBooking(deps, params.token);
+        return new Response(bookingCalendar(managed, `${deps.config.SVC_PUBLIC_URL}/manage/${params.token}`, deps.config.SVC_PUBLIC_URL, deps.clock.now()), {
+          headers: {
+            'content-type': 'text/calendar; charset=utf-8',
+            'content-disposition': `attachment; filename="booking-${managed.booking.id}.ics"`,
+            'cache-control': 'no-store',
+            'referrer-policy': 'no-referrer',
+          },
+        });
+      },
+      { params: TokenParams, ...hidden },
+    )
     .get('/api/manage/:token', async ({ params }) => ({ success: true, booking: managedJson(await openManagedBooking(deps, params.token)) }), {
       params: TokenParams,
       response: { 200: ManageResponse, 404: ErrorResponse },

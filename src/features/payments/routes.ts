@@ -51,6 +51,7 @@ export function paymentRoutes(deps: AppDeps) {
         payment: context.payment,
         test: provider === 'test',
         manageUrl: await manageLink(context),
+        businessUrl: `${deps.config.SVC_PUBLIC_URL}/book/${encodeURIComponent(context.workspace.slug)}`,
       }),
     );
   /** After Pay or Cancel: the success page when the checkout ended paid, else the cancelled page. */

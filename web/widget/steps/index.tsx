@@ -6,6 +6,7 @@ import { DetailsStep } from './details.tsx';
 import { DoneStep } from './done.tsx';
 import { ServiceStep } from './service.tsx';
 import { TimeStep } from './time.tsx';
+import { HeldStep } from './held.tsx';
 
 export { Icon, ICONS } from './parts.tsx';
 
@@ -48,13 +49,7 @@ export function StepBody({ state }: { state: FlowState }) {
     case 'details':
       return <DetailsStep state={state} />;
     case 'redirecting':
-      return (
-        <p class="loading">
-          <a class="btn" href={state.checkoutUrl!}>
-            {strings.confirmAndPay}
-          </a>
-        </p>
-      );
+      return <HeldStep state={state} />;
     case 'done':
       return <DoneStep state={state} />;
   }

@@ -55,6 +55,7 @@ export const pages: PageMessages = {
     confirmCancelLead: 'Der Termin wird für andere freigegeben.',
     confirmCancelButton: 'Ja, Buchung stornieren',
     keepBooking: 'Buchung behalten',
+    addToCalendar: 'Zum Kalender hinzufügen (.ics)',
   },
   checkout: {
     open: { title: 'Buchung abschließen', message: 'Bezahlen Sie jetzt, um diese Buchung zu bestätigen.' },
@@ -88,6 +89,8 @@ export const pages: PageMessages = {
     pay: ({ amount }) => `${amount} bezahlen`,
     cancel: 'Buchung stornieren',
     manage: 'Buchung verwalten',
+    addToCalendar: 'Zum Kalender hinzufügen (.ics)',
+    backTo: ({ workspace }) => `Zurück zu ${workspace}`,
     testNote: 'Testkasse: Es wird kein echtes Geld bewegt.',
   },
   panel: {

@@ -57,6 +57,7 @@ export const pages = {
     confirmCancelLead: 'Its time is released for others to book.',
     confirmCancelButton: 'Yes, cancel booking',
     keepBooking: 'Keep my booking',
+    addToCalendar: 'Add to calendar (.ics)',
   },
   checkout: {
     open: { title: 'Complete your booking', message: 'Pay now to confirm this booking.' },
@@ -90,6 +91,8 @@ export const pages = {
     pay: ({ amount }: { amount: string }) => `Pay ${amount}`,
     cancel: 'Cancel booking',
     manage: 'Manage booking',
+    addToCalendar: 'Add to calendar (.ics)',
+    backTo: ({ workspace }: { workspace: string }) => `Back to ${workspace}`,
     testNote: 'Test checkout: no real payment is taken.',
   },
   panel: {
