@@ -12,5 +12,4 @@ export {
   requireText,
   toWorkspaceJson,
   withoutRepeats,
-  workspaceLocale,
 } from './service.ts';
