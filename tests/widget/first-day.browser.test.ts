@@ -325,9 +325,10 @@ describeBrowser('the test checkout on a first day, in Chromium', () => {
     await page.getByRole('heading', { level: 2, name: 'Cancel this booking?' }).waitFor();
     await page.getByRole('button', { name: 'Yes, cancel booking' }).click();
     await page.getByRole('status').filter({ hasText: 'Your booking is cancelled.' }).waitFor();
-    const [stored] = await env.deps.storage.listBookings(env.workspace.id, { limit: 10, serviceId: colourId });
-    expect(stored?.customerEmail).toBe('ole@example.com');
-    expect(stored?.status).toBe('CANCELLED');
+    const stored = (await env.deps.storage.listBookings(env.workspace.id, { limit: 10, serviceId: colourId })).filter(
+      (booking) => booking.customerEmail === 'ole@example.com',
+    );
+    expect(stored.map((booking) => booking.status)).toEqual(['CANCELLED']);
     await context.close();
   });
 });
