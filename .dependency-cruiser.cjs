@@ -4,7 +4,21 @@
  * and adapters/ implement ports. Features are ordered too (FEATURES, lowest first): a feature may use a lower
  * one, only through that feature's public index.ts. `npm run lint` runs this; there are no exceptions.
  */
-const FEATURES = ['workspaces', 'services', 'calendars', 'scheduling', 'mail', 'bookings', 'webhooks', 'payments', 'manage', 'calendar-feed', 'panel', 'demo', 'pages'];
+const FEATURES = [
+  'workspaces',
+  'services',
+  'calendars',
+  'scheduling',
+  'mail',
+  'bookings',
+  'webhooks',
+  'payments',
+  'manage',
+  'calendar-feed',
+  'panel',
+  'demo',
+  'pages',
+];
 
 const below = (i) => FEATURES.slice(0, i);
 const featureRules = FEATURES.map((feature, i) => ({

@@ -11,6 +11,7 @@ import { errorsPlugin } from './platform/http/errors-plugin.ts';
 import { requestLogPlugin } from './platform/http/request-log.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './platform/openapi/document.ts';
 import { DOCS_PAGE } from './platform/openapi/docs-page.ts';
+import { compressedJsonResponse, type CompressedJson } from './platform/openapi/compressed.ts';
 import { AppError, errorBody } from './core/errors.ts';
 import { bookingRoutes } from './features/bookings/index.ts';
 import { calendarRoutes, oauthCallbackRoutes } from './features/calendars/index.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(panelAdminRoutes(deps));
 
   let openApiDocument: OpenApiDocument | undefined;
+  let openApiJson: CompressedJson | undefined;
   const access = accessSteps(deps, { app: () => app, unmatched: undeclared, resolvers: options.credentials });
   // 'typebox' validates first and then drops unknown properties; the default mirror would turn a wrong-typed
   // field into an empty value before validation and accept it.
@@ -131,13 +133,16 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(oauthCallbackRoutes(deps))
     .get(
       `${API_PREFIX}/openapi.json`,
-      (): OpenApiDocument =>
-        (openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, {
+      ({ request }) => {
+        openApiDocument ??= buildOpenApiDocument(app, API_PREFIX, {
           publicUrl: deps.config.SVC_PUBLIC_URL,
           rateLimit: deps.config.SVC_RATE_LIMIT,
           webhookEvents: WEBHOOK_EVENTS,
           webhookTimeoutMs: DELIVERY_TIMEOUT_MS,
-        })),
+        });
+        openApiJson ??= { plain: JSON.stringify(openApiDocument) };
+        return compressedJsonResponse(request, openApiJson);
+      },
       { openAccess: openRoute('v1'), detail: { hide: true } },
     )
     .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {

@@ -52,6 +52,8 @@ export interface WidgetWorkspace {
   timezone: string;
   /** BCP 47 */
   language: string;
+  /** BCP 47 locale days and amounts are written in (`en-GB` writes 24 March 2026); the language when none is set */
+  locale: string;
   timeFormat: '24h' | '12h';
   /** ISO 4217 */
   currency: string;
@@ -117,6 +119,8 @@ export interface WidgetBookingResponse {
   success: true;
   booking: WidgetBooking;
   checkoutUrl?: string | null;
+  /** the customer's manage page (`{app_url}/manage/{token}`): shown on the confirmation, the only copy without mail */
+  manageUrl?: string | null;
 }
 
 export interface ApiErrorBody {

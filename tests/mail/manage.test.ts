@@ -114,8 +114,16 @@ describeEachAdapter('manage link', (adapter) => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(page.body).not.toContain('<script');
-      expect(page.body).toContain(`<form method="post" action="/manage/${token}/reschedule">`);
-      expect(page.body).toContain('<button type="submit" name="date" value="2026-11-26T08:00:00Z">09:00</button>');
+      // a time is a GET to its confirmation; only the confirmation posts
+      expect(page.body).not.toContain(`action="/manage/${token}/reschedule"`);
+      expect(page.body).toContain('<button type="submit" name="move" value="2026-11-26T08:00:00Z">09:00</button>');
+      const confirm = await app.request('GET', `/manage/${token}?day=2026-11-26&move=2026-11-26T08:00:00Z`);
+      expect(confirm.body).toContain(
+        `<form method="post" action="/manage/${token}/reschedule"><input type="hidden" name="date" value="2026-11-26T08:00:00.000Z">`,
+      );
+      const cancelStep = await app.request('GET', `/manage/${token}?confirm=cancel`);
+      expect(cancelStep.body).toContain(`<form method="post" action="/manage/${token}/cancel">`);
+      expect(page.body).not.toContain(`action="/manage/${token}/cancel"`);
       const moved = await app.request('POST', `/manage/${token}/reschedule`, {
         rawBody: 'date=2026-11-26T08%3A00%3A00Z',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

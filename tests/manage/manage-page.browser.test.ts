@@ -16,6 +16,41 @@ const DAY_MS = 86_400_000;
 /** The Berlin date `days` from now, as YYYY-MM-DD. */
 const berlinDay = (days: number) => new Date(Date.now() + days * DAY_MS).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
 
+describeBrowser('the manage page with mail configured', () => {
+  let env: BrowserEnv;
+  let catalogue: Catalogue;
+  beforeAll(async () => {
+    env = await startBrowserEnv({ config: { SVC_SMTP_URL: 'smtp://127.0.0.1:2525', SVC_MAIL_FROM: 'bookings@acme.example' } });
+    catalogue = await seedCatalogue(env);
+  }, 30_000);
+  afterAll(() => env?.close());
+
+  test('after a confirmed cancel the page says an email follows', async () => {
+    const date = berlinDay(3);
+    const { slots } = await acmeApi<{ slots: string[] }>(
+      env,
+      'GET',
+      `/availability?serviceId=${catalogue.consultationId}&providerId=${catalogue.alexId}&date=${date}`,
+    );
+    const start = Temporal.PlainDateTime.from(`${date}T${slots[0]}`).toZonedDateTime('Europe/Berlin').toInstant().toString();
+    const created = await acmeApi(env, 'POST', '/bookings', {
+      serviceId: catalogue.consultationId,
+      providerId: catalogue.alexId,
+      email: 'nora@example.com',
+      name: 'Nora Lang',
+      date: start,
+      customFields: { allergies: 'none' },
+    });
+    const { context, page } = await env.open({ viewport: PHONE, javaScriptEnabled: false });
+    await page.goto(created.manageUrl);
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel booking' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your booking is cancelled.' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toBe('Your booking is cancelled. You will get an email.');
+    await context.close();
+  });
+});
+
 describeBrowser('the manage page in Chromium, JavaScript off, at phone width', () => {
   let env: BrowserEnv;
   let catalogue: Catalogue;
@@ -64,18 +99,35 @@ describeBrowser('the manage page in Chromium, JavaScript off, at phone width', (
     await page.getByRole('button', { name: 'Show free times' }).click();
     await page.waitForURL((url) => url.searchParams.get('day') === otherDay);
     await page.getByText('Times in Europe/Berlin.').waitFor();
-    const times = page.locator('form[action$="/reschedule"] button');
+    const times = page.locator('.times button');
     expect(await times.count()).toBeGreaterThan(0);
     const chosen = (await times.first().textContent())!;
     await times.first().click();
+    // a tap on a time only asks; the booking moves on the confirmation
+    await page.getByRole('heading', { level: 2, name: 'Move your booking?' }).waitFor();
+    expect((await acmeApi(env, 'GET', `/bookings/${booking.id}`)).booking.startTime).toBe(booking.startTime);
+    await env.screenshot(page, 'manage-page-confirm-move-light-phone');
+    await page.getByRole('button', { name: 'Move booking' }).click();
     await page.getByRole('status').filter({ hasText: 'Your booking has a new time.' }).waitFor();
+    // no mail is configured: none is promised
+    expect(await page.getByRole('status').textContent()).toBe('Your booking has a new time.');
     const moved = (await acmeApi(env, 'GET', `/bookings/${booking.id}`)).booking;
     expect(Date.parse(moved.startTime)).toBe(Temporal.PlainDateTime.from(`${otherDay}T${chosen}`).toZonedDateTime('Europe/Berlin').epochMilliseconds);
     expect(moved.status).toBe('CONFIRMED');
 
-    await page.getByLabel('Reason (optional)').fill('I am ill');
+    // Cancel asks first; "Keep my booking" leaves it as it is
     await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Cancel this booking?' }).waitFor();
+    expect((await acmeApi(env, 'GET', `/bookings/${booking.id}`)).booking.status).toBe('CONFIRMED');
+    await page.getByRole('link', { name: 'Keep my booking' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Move to another time' }).waitFor();
+    expect((await acmeApi(env, 'GET', `/bookings/${booking.id}`)).booking.status).toBe('CONFIRMED');
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByLabel('Reason (optional)').fill('I am ill');
+    await env.screenshot(page, 'manage-page-confirm-cancel-light-phone');
+    await page.getByRole('button', { name: 'Yes, cancel booking' }).click();
     await page.getByRole('status').filter({ hasText: 'Your booking is cancelled.' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toBe('Your booking is cancelled.');
     const cancelled = (await acmeApi(env, 'GET', `/bookings/${booking.id}`)).booking;
     expect({ status: cancelled.status, reason: cancelled.cancelReason }).toEqual({ status: 'CANCELLED', reason: 'I am ill' });
     // nothing left to change: no forms
@@ -92,9 +144,27 @@ describeBrowser('the manage page in Chromium, JavaScript off, at phone width', (
       await page.goto(booking.manageUrl);
       await page.getByText('Bookings can be cancelled or moved online until 720 hours before the start.').waitFor();
       expect(await page.locator('form').count()).toBe(0);
+      // without contact details the page can only name the business
+      await page.getByText('Please contact Acme Studio directly.').waitFor();
       await context.close();
     } finally {
       await acmeApi(env, 'PATCH', '', { cancellationHours: 24 });
+    }
+  });
+
+  test("inside the cancellation window the page names the workspace's contact email and phone, as links", async () => {
+    await acmeApi(env, 'PATCH', '', { cancellationHours: 24 * 30, contactEmail: 'hello@acme.example', contactPhone: '+49 30 1234567' });
+    try {
+      const booking = await book(2, 'Ben Kaiser');
+      const { context, page } = await env.open({ viewport: PHONE, javaScriptEnabled: false });
+      await page.goto(booking.manageUrl);
+      await page.getByText('To change or cancel it now, contact Acme Studio:').waitFor();
+      expect(await page.getByRole('link', { name: 'hello@acme.example' }).getAttribute('href')).toBe('mailto:hello@acme.example');
+      expect(await page.getByRole('link', { name: '+49 30 1234567' }).getAttribute('href')).toBe('tel:+49301234567');
+      await env.screenshot(page, 'manage-page-too-late-contact-light-phone');
+      await context.close();
+    } finally {
+      await acmeApi(env, 'PATCH', '', { cancellationHours: 24, contactEmail: null, contactPhone: null });
     }
   });
 
@@ -107,6 +177,15 @@ describeBrowser('the manage page in Chromium, JavaScript off, at phone width', (
       await page.getByRole('heading', { level: 1, name: 'Your booking' }).waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       await env.screenshot(page, `manage-page-${colorScheme}-phone-axe`);
+      expect(await axeViolations(page)).toEqual([]);
+      // the two confirmation steps, too
+      await page.locator('.times button').first().click();
+      await page.getByRole('heading', { level: 2, name: 'Move your booking?' }).waitFor();
+      await env.screenshot(page, `manage-page-${colorScheme}-phone-confirm-move`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.goto(`${booking.manageUrl}?confirm=cancel`);
+      await page.getByRole('heading', { level: 2, name: 'Cancel this booking?' }).waitFor();
+      await env.screenshot(page, `manage-page-${colorScheme}-phone-confirm-cancel`);
       expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });

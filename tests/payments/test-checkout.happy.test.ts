@@ -186,8 +186,23 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 <dt>Time</dt><dd>10:00 (Europe/Berlin)</dd>
 <dt>Amount</dt><dd>€35.50</dd>
 </dl>
+<p class="actions"><a class="button" href="${created.manageUrl}">Manage booking</a><a class="button secondary" href="${created.manageUrl}/booking.ics" download>Add to calendar (.ics)</a></p>
 <p class="note">Test checkout: no real payment is taken.</p>
+<p class="back"><a href="http://localhost:8080/book/acme">Back to Acme Studio</a></p>
 </section>`);
+  });
+
+  test('an unpaid hold may be released on its manage link even inside cancellationHours; once paid, the window applies again', async () => {
+    app.workspace = (await app.deps.storage.updateWorkspace(app.workspace.id, { cancellationHours: 48 }, now))!;
+    const created = (await book()).body;
+    const token = created.manageUrl.split('/manage/')[1];
+    const released = await app.request('POST', `/api/manage/${token}/cancel`, { body: {} });
+    expect({ status: released.status, booking: released.body.booking?.status }).toEqual({ status: 200, booking: 'CANCELLED' });
+
+    const paid = (await book('11:00')).body;
+    await app.request('POST', `/checkout/${checkoutId(paid.checkoutUrl)}/pay`);
+    const late = await app.request('POST', `/api/manage/${paid.manageUrl.split('/manage/')[1]}/cancel`, { body: {} });
+    expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'TOO_LATE_TO_CHANGE' });
   });
 
   test('Cancel cancels the booking, frees its slot and answers 303 to the cancelled page; the outbox gets booking.cancelled', async () => {

@@ -95,7 +95,8 @@ describe('hosted pages', () => {
     const html = await response.text();
     for (const link of ['href="/book/demo"', 'href="/api/v1/docs"', 'href="/admin"']) expect(html).toContain(link);
     expect(html).toContain(
-      '&lt;script src=&quot;https://svc.example.net/svc-widget.min.js&quot; data-slug=&quot;your-workspace&quot; async&gt;&lt;/script&gt;',
+      // one attribute a line, so a narrow screen never breaks inside one
+      '<pre class="snippet" tabindex="0"><code>&lt;script src=&quot;https://svc.example.net/svc-widget.min.js&quot;\n        data-slug=&quot;your-workspace&quot; async&gt;&lt;/script&gt;</code></pre>',
     );
   });
 

@@ -16,7 +16,7 @@ describeBrowser('booking widget in Chromium: a full booking', () => {
 
   const themes = [
     { theme: 'light', colorScheme: 'light', viewport: { width: 1280, height: 900 }, device: 'desktop' },
-    { theme: 'auto', colorScheme: 'dark', viewport: { width: 375, height: 740 }, device: 'phone' },
+    { theme: 'system', colorScheme: 'dark', viewport: { width: 375, height: 740 }, device: 'phone' },
   ] as const;
 
   for (const { theme, colorScheme, viewport, device } of themes) {

@@ -15,7 +15,8 @@ import { freePort } from '../support/process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
 
 export const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
-export const SCREENSHOTS = join(import.meta.dir, '..', '..', 'test-output', 'screenshots');
+/** where screenshots go: test-output/screenshots, or SVC_SCREENSHOTS when set */
+export const SCREENSHOTS = process.env.SVC_SCREENSHOTS ?? join(import.meta.dir, '..', '..', 'test-output', 'screenshots');
 
 /** The host page's address: another origin than svc's (127.0.0.1), an allowed widget domain of `acme`. */
 export const ALLOWED_HOST = '127.0.0.2';

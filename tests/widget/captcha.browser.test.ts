@@ -100,7 +100,8 @@ for (const { provider, script, global } of PROVIDERS) {
 
     /** A page with the widget inline at the consultation; every request and every booking POST body recorded. */
     async function openWidget(path: string, colorScheme: 'light' | 'dark' = 'light') {
-      env.hostPage(path, { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', service: catalogue.consultationId }) });
+      // theme system: the captcha's theme follows the widget's, which here follows the emulated colour scheme
+      env.hostPage(path, { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', service: catalogue.consultationId, theme: 'system' }) });
       const opened = await env.open({ colorScheme });
       const requests: string[] = [];
       const bookingBodies: Record<string, unknown>[] = [];

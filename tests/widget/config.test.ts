@@ -36,6 +36,7 @@ describe('getWidgetConfig: everything the widget needs in one answer (docs/contr
         slug: 'acme',
         timezone: 'Europe/Berlin',
         language: 'en',
+        locale: 'en',
         timeFormat: '24h',
         currency: 'CHF',
         logoUrl: null,

@@ -15,6 +15,7 @@ const CONFIG: WidgetConfig = {
     primaryColor: '#0f766e',
     timezone: 'Europe/Berlin',
     language: 'en',
+    locale: 'en',
     timeFormat: '24h',
     currency: 'EUR',
     logoUrl: null,

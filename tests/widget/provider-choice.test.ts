@@ -24,6 +24,7 @@ const CONFIG: WidgetConfig = {
     primaryColor: null,
     timezone: 'Europe/Berlin',
     language: 'en',
+    locale: 'en',
     timeFormat: '24h',
     currency: 'EUR',
     logoUrl: null,

@@ -23,6 +23,9 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
     cancellationHours: 24,
     logoUrl: null,
     notificationEmail: null,
+    locale: 'en',
+    contactEmail: null,
+    contactPhone: null,
     requiresConfirmation: false,
   });
 
@@ -44,11 +47,40 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
       logoUrl: 'https://cdn.example.com/acme.png',
       requiresConfirmation: true,
       notificationEmail: 'owner@acme.example',
+      locale: 'de-DE',
+      contactEmail: 'hello@acme.example',
+      contactPhone: '+49 30 1234567',
     };
     const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, workspace: { ...acme(), ...body } });
     expect((await t.request('GET', `${V1}/acme`, { key: t.apiKey })).body).toEqual({ success: true, workspace: { ...acme(), ...body } });
+  });
+
+  test('locale follows the language until set, and null gives it back; contact fields are trimmed, empty = none', async () => {
+    const german = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { language: 'de' } });
+    expect(german.body.workspace.locale).toBe('de');
+    const british = await t.request('PATCH', `${V1}/acme`, {
+      key: t.apiKey,
+      body: { language: 'en', locale: 'en-gb', contactEmail: '  hi@acme.example ', contactPhone: '' },
+    });
+    expect(british.status).toBe(200);
+    expect(british.body.workspace).toMatchObject({ language: 'en', locale: 'en-GB', contactEmail: 'hi@acme.example', contactPhone: null });
+    const reset = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { locale: null, contactEmail: null } });
+    expect(reset.body.workspace).toMatchObject({ locale: 'en', contactEmail: null });
+  });
+
+  test('PATCH with a bad locale, contact email or phone -> 400 naming the field, nothing changes', async () => {
+    for (const [body, field] of [
+      [{ locale: 'not a locale!' }, 'locale'],
+      [{ contactEmail: 'not-an-address' }, 'contactEmail'],
+      [{ contactPhone: 'call me' }, 'contactPhone'],
+    ] as const) {
+      const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toContain(field);
+    }
+    expect((await t.request('GET', `${V1}/acme`, { key: t.apiKey })).body).toEqual({ success: true, workspace: acme() });
   });
 
   test('PATCH with one field changes only that field', async () => {
@@ -82,15 +114,15 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
   test('PATCH stores language and timezone in their canonical spelling (pt-br -> pt-BR, europe/paris -> Europe/Paris)', async () => {
     const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { language: 'pt-br', timezone: 'europe/paris' } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, workspace: { ...acme(), language: 'pt-BR', timezone: 'Europe/Paris' } });
+    expect(response.body).toEqual({ success: true, workspace: { ...acme(), language: 'pt-BR', locale: 'pt-BR', timezone: 'Europe/Paris' } });
   });
 
   test('PATCH with an unknown or read-only field (slug, plan, id) -> 400 naming it, and nothing changes', async () => {
     for (const field of ['slug', 'plan', 'id', 'colour']) {
       const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { name: 'Renamed', [field]: 'x' } });
       const error =
-        `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, timeFormat, `
-        + 'cancellationHours, logoUrl, requiresConfirmation, notificationEmail';
+        `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, locale, contactEmail, `
+        + 'contactPhone, timeFormat, cancellationHours, logoUrl, requiresConfirmation, notificationEmail';
       expect({ field, status: response.status, body: response.body }).toEqual({
         field,
         status: 400,

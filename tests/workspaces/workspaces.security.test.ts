@@ -79,6 +79,9 @@ describeEachAdapter('workspace settings: security', (adapter) => {
         cancellationHours: 24,
         logoUrl: null,
         notificationEmail: null,
+        locale: 'en',
+        contactEmail: null,
+        contactPhone: null,
         requiresConfirmation: false,
       },
     });

@@ -19,9 +19,12 @@ function paint() {
     return;
   }
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  const { accent, onAccent } = accentOn(current, dark ? SURFACE.dark : SURFACE.light, '#1d4ed8');
-  style.setProperty('--accent', accent);
-  style.setProperty('--accent-text', onAccent);
+  // The panel uses its accent for lines and text on its surfaces as well as for fills, so it takes the colour
+  // moved until it reads there, and the text on it that contrasts more.
+  const { line } = accentOn(current, dark ? SURFACE.dark : SURFACE.light, '#1d4ed8');
+  const { onFill } = accentOn(line, dark ? SURFACE.dark : SURFACE.light, '#1d4ed8');
+  style.setProperty('--accent', line);
+  style.setProperty('--accent-text', onFill);
 }
 
 /** Uses `color` (`#rrggbb`, or null for svc's blue) as the accent, in light and dark alike. */

@@ -14,7 +14,9 @@ export interface WidgetApi {
   config(): Promise<WidgetConfig>;
   days(serviceId: string, from: string, to: string, providerId: string | null): Promise<string[]>;
   slots(serviceId: string, date: string, providerId: string | null): Promise<string[]>;
-  book(request: WidgetBookingRequest): Promise<{ ok: true; booking: WidgetBooking; checkoutUrl: string | null } | { ok: false; failure: BookingFailure }>;
+  book(
+    request: WidgetBookingRequest,
+  ): Promise<{ ok: true; booking: WidgetBooking; checkoutUrl: string | null; manageUrl?: string | null } | { ok: false; failure: BookingFailure }>;
 }
 
 class HttpError extends Error {
@@ -51,7 +53,7 @@ export function httpApi(base: string, slug: string): WidgetApi {
         return { ok: false, failure: { kind: 'network' } };
       }
       const body = (await response.json().catch(() => null)) as WidgetBookingResponse | ApiErrorBody | null;
-      if (response.ok && body?.success) return { ok: true, booking: body.booking, checkoutUrl: body.checkoutUrl ?? null };
+      if (response.ok && body?.success) return { ok: true, booking: body.booking, checkoutUrl: body.checkoutUrl ?? null, manageUrl: body.manageUrl ?? null };
       return { ok: false, failure: failureOf(response.status, body && !body.success ? body : null) };
     },
   };

@@ -1,6 +1,7 @@
 /*
- * The workspace's primaryColor as the widget's accent, adjusted until it meets WCAG AA (4.5:1) against the
- * theme's background, with the text colour on it that contrasts most.
+ * The workspace's primaryColor as the widget's accent: kept as it is where it fills a surface, with the text
+ * colour on it that contrasts most (WCAG AA), and moved toward black or white only where it draws a line on the
+ * theme's background (3:1, WCAG's non-text contrast).
  */
 
 type Rgb = [number, number, number];
@@ -29,12 +30,30 @@ export function contrast(a: string, b: string): number {
 
 const mix = (from: Rgb, to: Rgb, amount: number): Rgb => [0, 1, 2].map((i) => from[i]! + (to[i]! - from[i]!) * amount) as Rgb;
 
-/** `color` moved toward black (light background) or white (dark) until it has 4.5:1 against `background`. */
-export function accentOn(color: string | null, background: string, fallback: string): { accent: string; onAccent: string } {
-  const base = parse(color ?? '') ?? parse(fallback)!;
+/** `color` moved toward black (light background) or white (dark) until it has `ratio` against `background`. */
+function adjusted(base: Rgb, background: string, ratio: number): string {
   const target: Rgb = luminance(parse(background)!) > 0.5 ? [0, 0, 0] : [255, 255, 255];
-  let accent = toHex(base);
-  for (let step = 1; step <= 20 && contrast(accent, background) < 4.5; step++) accent = toHex(mix(base, target, step / 20));
-  const onAccent = contrast(accent, '#ffffff') >= contrast(accent, '#111111') ? '#ffffff' : '#111111';
-  return { accent, onAccent };
+  let color = toHex(base);
+  for (let step = 1; step <= 20 && contrast(color, background) < ratio; step++) color = toHex(mix(base, target, step / 20));
+  return color;
+}
+
+export interface Accent {
+  /** the brand colour itself, as given: the fill of buttons, the chosen day and the launcher */
+  fill: string;
+  /** the text on `fill`: white or near-black, whichever contrasts more (bright yellow gets dark text) */
+  onFill: string;
+  /** the brand colour where it is a line or text on the background (focus ring, hover border): moved until 3:1 */
+  line: string;
+}
+
+/**
+ * The workspace colour for a theme's `background`. A brand colour stays what it is on the surfaces it fills; the
+ * text on it is chosen for contrast instead of darkening the brand (a bright yellow must stay yellow, not olive).
+ */
+export function accentOn(color: string | null, background: string, fallback: string): Accent {
+  const base = parse(color ?? '') ?? parse(fallback)!;
+  const fill = toHex(base);
+  const onFill = contrast(fill, '#ffffff') >= contrast(fill, '#111111') ? '#ffffff' : '#111111';
+  return { fill, onFill, line: adjusted(base, background, 3) };
 }

@@ -6,7 +6,7 @@ import { dayIn, lastDayOfMonth } from './time.ts';
 
 export interface FlowHooks {
   /** a booking was made (before any redirect) */
-  booked(booking: WidgetBooking, checkoutUrl: string | null): void;
+  booked(booking: WidgetBooking, checkoutUrl: string | null, manageUrl: string | null): void;
   /** send the visitor to the payment page */
   redirect(url: string): void;
   /** the server refused the booking or could not be reached: a captcha token sent with it may be spent */
@@ -105,8 +105,8 @@ export class BookingFlow {
       this.dispatch({ type: 'bookingFailed', failure: result.failure });
       return;
     }
-    this.dispatch({ type: 'booked', booking: result.booking, checkoutUrl: result.checkoutUrl });
-    this.hooks.booked(result.booking, result.checkoutUrl);
+    this.dispatch({ type: 'booked', booking: result.booking, checkoutUrl: result.checkoutUrl, manageUrl: result.manageUrl ?? null });
+    this.hooks.booked(result.booking, result.checkoutUrl, result.manageUrl ?? null);
     if (result.checkoutUrl) this.hooks.redirect(result.checkoutUrl);
   }
 }

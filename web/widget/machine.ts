@@ -53,6 +53,8 @@ export interface FlowState {
   submitting: boolean;
   booking: WidgetBooking | null;
   checkoutUrl: string | null;
+  /** the customer's manage page of the booking made */
+  manageUrl: string | null;
   /** the flow moved to a new step: components move the focus to its heading */
   stepChanges: number;
 }
@@ -80,10 +82,14 @@ export type FlowEvent =
   | { type: 'prefill'; values: Prefill }
   | { type: 'submit' }
   | { type: 'captchaMissing' }
-  | { type: 'booked'; booking: WidgetBooking; checkoutUrl: string | null }
+  | { type: 'booked'; booking: WidgetBooking; checkoutUrl: string | null; manageUrl?: string | null }
   | { type: 'bookingFailed'; failure: BookingFailure }
   | { type: 'back' }
-  | { type: 'restart' };
+  | { type: 'restart' }
+  /** the page was left for the checkout and came back: the booking made then still holds its time */
+  | { type: 'resume'; booking: WidgetBooking; checkoutUrl: string; manageUrl: string | null }
+  /** the visitor leaves the held booking to its hold and books afresh */
+  | { type: 'dismissHeld' };
 
 export interface Prefill {
   name?: string;
@@ -116,6 +122,7 @@ export function initialState(options: FlowOptions = {}): FlowState {
     submitting: false,
     booking: null,
     checkoutUrl: null,
+    manageUrl: null,
     stepChanges: 0,
   };
 }
@@ -277,7 +284,9 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
         ? { ...state.form, custom: { ...state.form.custom, [event.field.slice(3)]: event.value } }
         : { ...state.form, [event.field]: String(event.value) };
       const { [event.field]: _fixed, ...errors } = state.errors;
-      return { ...state, form, errors };
+      // "Please check the highlighted fields" goes with the last highlighted field
+      const notice = state.notice?.kind === 'fixFields' && Object.keys(errors).length === 0 ? null : state.notice;
+      return { ...state, form, errors, notice };
     }
     case 'prefill': {
       const { values } = event;
@@ -306,6 +315,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
         submitting: false,
         booking: event.booking,
         checkoutUrl: event.checkoutUrl,
+        manageUrl: event.manageUrl ?? null,
         notice: null,
       };
     case 'bookingFailed':
@@ -317,6 +327,28 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       if (state.submitting) return state;
       return { ...moved(state, target), notice: null, ...(target === 'time' ? { slots: { status: 'loading' as const } } : {}) };
     }
+    case 'resume':
+      if (state.step !== 'service' && state.step !== 'day') return state;
+      return {
+        ...moved(state, 'redirecting'),
+        serviceId: event.booking.serviceId,
+        booking: event.booking,
+        checkoutUrl: event.checkoutUrl,
+        manageUrl: event.manageUrl,
+        notice: null,
+      };
+    case 'dismissHeld':
+      if (state.step !== 'redirecting') return state;
+      return {
+        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
+        day: null,
+        time: null,
+        booking: null,
+        checkoutUrl: null,
+        manageUrl: null,
+        notice: null,
+        days: { status: 'loading' },
+      };
     case 'restart':
       if (state.step !== 'done') return state;
       return {
@@ -325,6 +357,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
         time: null,
         booking: null,
         checkoutUrl: null,
+        manageUrl: null,
         notice: null,
         days: { status: 'loading' },
       };

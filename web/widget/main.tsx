@@ -9,14 +9,16 @@ import { httpApi } from './api.ts';
 import { Captcha } from './captcha.ts';
 import { WidgetProvider, type WidgetContext } from './context.ts';
 import { BookingFlow } from './flow.ts';
-import { localeFor, stringsFor } from './i18n.ts';
+import { stringsFor, widgetLocale } from './i18n.ts';
 import type { Prefill } from './machine.ts';
+import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 import { BASE_CSS, sheet, themeCss } from './styles.ts';
 import { FloatingWidget, InlineWidget } from './shell.tsx';
 import { visitorZone } from './time.ts';
 
 type Position = 'bottom-right' | 'bottom-left' | 'inline';
-type Theme = 'auto' | 'light' | 'dark';
+/** `auto`: the host page's colours; `system`: the visitor's system preference; or fixed. */
+type Theme = 'auto' | 'system' | 'light' | 'dark';
 
 interface Mounted {
   slug: string;
@@ -47,9 +49,75 @@ const emit = (name: string, detail: unknown) => window.dispatchEvent(new CustomE
 const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T =>
   (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 
-function prefersDark(theme: Theme): boolean {
-  return theme === 'dark' || (theme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/** The relative luminance of a computed `rgb(…)`/`rgba(…)` colour, or null when it is (nearly) transparent. */
+function backgroundLuminance(color: string): number | null {
+  const channels = color.match(/[\d.]+/g)?.map(Number);
+  if (!channels || channels.length < 3 || (channels.length > 3 && channels[3]! < 0.5)) return null;
+  const [r, g, b] = channels.map((channel) => {
+    const c = channel / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
+
+/**
+ * Whether the host page around `element` is dark: the first opaque background from the element up to <html>
+ * decides; with none, the page's `color-scheme` (a page that allows dark and runs on a dark system is dark).
+ */
+function hostIsDark(element: HTMLElement): boolean {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const luminance = backgroundLuminance(getComputedStyle(node).backgroundColor);
+    if (luminance !== null) return luminance < 0.2;
+  }
+  const scheme = getComputedStyle(document.documentElement).colorScheme;
+  return /\bdark\b/.test(scheme) && (!/\blight\b/.test(scheme) || window.matchMedia(DARK_QUERY).matches);
+}
+
+/** light or dark as the widget shows it now. */
+function resolvedTheme(theme: Theme, element: HTMLElement): 'light' | 'dark' {
+  if (theme === 'light' || theme === 'dark') return theme;
+  if (theme === 'system') return window.matchMedia(DARK_QUERY).matches ? 'dark' : 'light';
+  return hostIsDark(element) ? 'dark' : 'light';
+}
+
+/** How long a booking left for the checkout is offered again on return (the longest payment hold svc is set up with). */
+const HELD_FOR_MS = 60 * 60_000;
+
+interface Held {
+  booking: WidgetBooking;
+  checkoutUrl: string;
+  manageUrl: string | null;
+  at: number;
+}
+
+/**
+ * A booking sent to the checkout holds its time until it is paid or its hold ends. Back from the checkout, the
+ * widget offers it again (continue to pay, or release it) instead of starting afresh while the time stays held.
+ * Kept per tab (sessionStorage) and per workspace; storage a page forbids only costs the offer.
+ */
+const heldStore = (slug: string) => {
+  const key = `svc-widget:held:${slug}`;
+  return {
+    read(): Held | null {
+      try {
+        const held = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Held | null;
+        return held && Date.now() - held.at < HELD_FOR_MS && Date.parse(held.booking.startTime) > Date.now() ? held : null;
+      } catch {
+        return null;
+      }
+    },
+    write(held: Held | null) {
+      try {
+        if (held) sessionStorage.setItem(key, JSON.stringify(held));
+        else sessionStorage.removeItem(key);
+      } catch {
+        // storage refused (privacy settings): nothing to offer later
+      }
+    },
+  };
+};
 
 function whenBodyReady(then: () => void) {
   if (document.body) then();
@@ -64,10 +132,11 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     return;
   }
   const position = oneOf(data.position, ['bottom-right', 'bottom-left', 'inline'] as const, 'bottom-right');
-  const theme = oneOf(data.theme, ['auto', 'light', 'dark'] as const, 'auto');
+  const theme = oneOf(data.theme, ['auto', 'system', 'light', 'dark'] as const, 'auto');
   const element = document.createElement(TAG);
   element.setAttribute('position', position);
-  element.setAttribute('theme', theme);
+  // `auto` is resolved once the element is on the page (below), and again when the system scheme changes
+  element.setAttribute('theme', theme === 'auto' ? 'light' : theme);
   element.setAttribute('data-slug', slug);
   const shadow = element.attachShadow({ mode: 'open' });
   const themeSheet = sheet(themeCss(null));
@@ -76,11 +145,13 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
   const open = signal(false);
   let captcha: Captcha | null = null;
   const svc = new URL(script.src);
+  const held = heldStore(slug);
   const flow = new BookingFlow(
     httpApi(svc.origin, slug),
     {
-      booked: (booking, checkoutUrl) => {
+      booked: (booking, checkoutUrl, manageUrl) => {
         captcha?.reset();
+        if (checkoutUrl) held.write({ booking, checkoutUrl, manageUrl, at: Date.now() });
         emit('svc:booking-created', { booking, checkoutUrl });
       },
       redirect: (url) => window.location.assign(url),
@@ -106,7 +177,7 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     const ctx: WidgetContext = {
       flow,
       strings: stringsFor(language),
-      locale: localeFor(language),
+      locale: widgetLocale(language, data.language ? null : state.config?.workspace.locale),
       visitorZone: visitorZone(),
       svcHost: svc.host,
       mountCaptcha() {
@@ -116,7 +187,7 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
         const holder = document.createElement('div');
         holder.slot = 'captcha';
         element.appendChild(holder);
-        captcha.mount(holder, prefersDark(theme) ? 'dark' : 'light').catch((error) => report('the captcha could not be loaded', error));
+        captcha.mount(holder, resolvedTheme(theme, element)).catch((error) => report('the captcha could not be loaded', error));
       },
     };
     return (
@@ -130,8 +201,12 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     );
   }
 
+  let step = flow.current.step;
   flow.state.subscribe((state) => {
     if (state.config) themeSheet.replaceSync(themeCss(state.config.workspace.primaryColor));
+    // the visitor left the held booking (to book afresh): it is not offered again
+    if (step === 'redirecting' && state.step !== 'redirecting') held.write(null);
+    step = state.step;
   });
   const place = () => {
     const target = data.target ? document.querySelector(data.target) : null;
@@ -140,11 +215,19 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
     else if (target) target.appendChild(element);
     else if (script.parentElement && script.parentElement !== document.head) script.after(element);
     else document.body.appendChild(element);
+    if (theme === 'auto') {
+      const follow = () => element.setAttribute('theme', resolvedTheme(theme, element));
+      follow();
+      window.matchMedia(DARK_QUERY).addEventListener('change', follow);
+    }
     render(<Root />, shadow);
   };
   if (position === 'inline' && !data.target && script.parentElement && script.parentElement !== document.head) place();
   else whenBodyReady(place);
-  void flow.start();
+  void flow.start().then(() => {
+    const offer = held.read();
+    if (offer) flow.dispatch({ type: 'resume', booking: offer.booking, checkoutUrl: offer.checkoutUrl, manageUrl: offer.manageUrl });
+  });
 }
 
 function install(): SvcWidgetApi {

@@ -23,7 +23,7 @@ function stepTitle(step: Step, state: FlowState, strings: Strings): string {
     case 'details':
       return strings.stepDetails;
     case 'redirecting':
-      return strings.redirecting;
+      return strings.awaitingPayment;
     case 'done':
       return state.booking?.status === 'CONFIRMED' ? strings.stepDone : strings.stepPending;
   }
@@ -44,6 +44,11 @@ function noticeText(notice: Notice, strings: Strings, workspaceName: string): st
     case 'server':
       return notice.text;
   }
+}
+
+/** Whether the host page's own heading already names the business (as svc's hosted booking page does): then the widget does not repeat it. */
+function namedByPage(name: string): boolean {
+  return document.querySelector('h1')?.textContent?.trim() === name.trim();
 }
 
 /** The whole flow: header, notice, the current step, and the live region that announces step changes. */
@@ -73,7 +78,7 @@ function Flow({ titleId, onClose }: { titleId: string; onClose?: () => void }) {
         )}
         {config?.workspace.logoUrl && <img class="logo" src={config.workspace.logoUrl} alt="" />}
         <div class="titles">
-          {config && <p class="workspace">{config.workspace.name}</p>}
+          {config && !namedByPage(config.workspace.name) && <p class="workspace">{config.workspace.name}</p>}
           <h2 id={titleId} ref={heading} tabIndex={-1}>
             {title}
           </h2>

@@ -106,5 +106,15 @@ export const migrations: EmbeddedMigration[] = [
       "DROP INDEX `bookings_provider_time_idx`;",
       "CREATE INDEX `bookings_provider_time_idx` ON `bookings` (`provider_id`,`start_time`,`id`);"
     ]
+  },
+  {
+    "tag": "0006_cheerful_overlord",
+    "hash": "166052b602f3fd43ec1896a9d2795415db05a69d325c138be444d649efb67c49",
+    "folderMillis": 1795716355581,
+    "statements": [
+      "ALTER TABLE `workspaces` ADD `locale` text;",
+      "ALTER TABLE `workspaces` ADD `contact_email` text;",
+      "ALTER TABLE `workspaces` ADD `contact_phone` text;"
+    ]
   }
 ];

@@ -125,5 +125,15 @@ export const migrations: EmbeddedMigration[] = [
       "DROP INDEX \"bookings_provider_time_idx\";",
       "CREATE INDEX \"bookings_provider_time_idx\" ON \"bookings\" USING btree (\"provider_id\",\"start_time\",\"id\");"
     ]
+  },
+  {
+    "tag": "0006_gorgeous_jean_grey",
+    "hash": "01acb6e2b009ecc7e807c7897d1c5a839906fcd3172eb81b14ce1d9eb241d1d7",
+    "folderMillis": 1795716358691,
+    "statements": [
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"locale\" text;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
+    ]
   }
 ];

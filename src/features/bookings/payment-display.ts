@@ -6,7 +6,8 @@ import { formatMoney } from '../../core/money.ts';
  * provider shows. Times are in the workspace's zone, in its language and clock (24h or 12h).
  */
 
-type DisplayWorkspace = Pick<WorkspaceRecord, 'timezone' | 'language' | 'timeFormat'>;
+/** `locale` (BCP 47, such as en-GB) writes the dates when set; else the language does. */
+type DisplayWorkspace = Pick<WorkspaceRecord, 'timezone' | 'language' | 'timeFormat'> & { locale?: string | null };
 
 /** The workspace's language when the runtime knows it, else English (a page must render whatever is stored). */
 function localeOf(language: string): string {
@@ -28,7 +29,7 @@ export interface StartDisplay {
 
 /** An instant (epoch ms) as a day and a time in the workspace's zone, language and clock. */
 export function displayStart(workspace: DisplayWorkspace, at: number): StartDisplay {
-  const locale = localeOf(workspace.language);
+  const locale = localeOf(workspace.locale ?? workspace.language);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: workspace.timezone }).format(at);
   const time = new Intl.DateTimeFormat(
     locale,

@@ -43,8 +43,8 @@ function localeOf(language: string): string {
 }
 
 /** Dates and times in the workspace's zone, language and clock, with the zone named. */
-export function timeFormatter(workspace: Pick<WorkspaceRecord, 'language' | 'timezone' | 'timeFormat'>) {
-  const locale = localeOf(workspace.language);
+export function timeFormatter(workspace: Pick<WorkspaceRecord, 'language' | 'timezone' | 'timeFormat'> & { locale?: string | null }) {
+  const locale = localeOf(workspace.locale ?? workspace.language);
   const timeZone = workspace.timezone;
   const dateFormat = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
   const clock = new Intl.DateTimeFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: workspace.timeFormat === '12h' ? 'h12' : 'h23' });

@@ -1,7 +1,6 @@
 /** The mail feature's public face: what other features and the composition use of it. */
 export { calendarDocument } from './calendar.ts';
 export type { CalendarEntry } from './calendar.ts';
-export { timeFormatter } from './compose.ts';
 export { mailEntries } from './outbox-entries.ts';
 export { queueReminders } from './reminders.ts';
 export { createMailSender } from './sender.ts';

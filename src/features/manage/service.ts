@@ -30,12 +30,17 @@ export async function openManagedBooking(deps: Pick<AppDeps, 'storage'>, token: 
 export const managedJson = (managed: ManagedBooking) =>
   toBookingJson(managed.booking, { serviceName: managed.serviceName, providerName: managed.providerName });
 
-/** Why the customer may not change the booking now, or null: a status that cannot move, or inside cancellationHours. */
+/**
+ * Why the customer may not change the booking now, or null: a status that cannot move, or inside cancellationHours.
+ * A booking still waiting for its payment is the customer's own unpaid hold: it may be released at any time
+ * (docs/contract/first-day.md).
+ */
 export function refusal(managed: ManagedBooking, now: number): AppError | null {
   const { booking, workspace } = managed;
   if (booking.status !== 'PENDING' && booking.status !== 'CONFIRMED') {
     return new AppError('INVALID_TRANSITION', `this booking is ${booking.status.toLowerCase()} and can no longer be changed`);
   }
+  if (booking.status === 'PENDING' && booking.holdExpiresAt !== null && now < booking.holdExpiresAt) return null;
   if (now > booking.startTime - workspace.cancellationHours * HOUR_MS) {
     return new AppError(
       'TOO_LATE_TO_CHANGE',

@@ -27,7 +27,7 @@ export function pageRoutes(deps: AppDeps) {
 <li class="card"><a href="/admin">${t('adminPanel')}</a><p>${t('adminPanelText')}</p></li>
 </ul>
 <h2>${t('addWidget')}</h2>
-<pre><code>${`<script src="${publicUrl}/svc-widget.min.js" data-slug="your-workspace" async></script>`}</code></pre>
+<pre class="snippet" tabindex="0"><code>${`<script src="${publicUrl}/svc-widget.min.js"\n        data-slug="your-workspace" async></script>`}</code></pre>
 <footer>${t('footer')}</footer>
 </main>`,
     });

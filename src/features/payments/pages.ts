@@ -27,12 +27,16 @@ export type CheckoutState =
 
 export interface CheckoutPage {
   state: CheckoutState;
-  workspace: Pick<WorkspaceRecord, 'name' | 'primaryColor' | 'timezone' | 'language' | 'timeFormat'>;
+  workspace: Pick<WorkspaceRecord, 'name' | 'primaryColor' | 'timezone' | 'language' | 'timeFormat'> & { locale?: string | null };
   booking: Pick<BookingRecord, 'startTime' | 'holdExpiresAt'>;
   serviceName: string | null;
   payment: Pick<PaymentRecord, 'amountMinor' | 'currency' | 'reference'>;
   /** the test provider's page: shows the Pay and Cancel forms when open, and says that no money moves */
   test: boolean;
+  /** the customer's manage page, offered once the booking stands (without mail this is the customer's only way to it) */
+  manageUrl?: string | null;
+  /** the workspace's booking page: every checkout page leads back to the business */
+  businessUrl?: string | null;
 }
 
 /**
@@ -80,6 +84,15 @@ export function renderCheckoutPage(page: CheckoutPage): string {
     && html`\n<form method="post" action="/checkout/${id}/pay"><button type="submit" class="pay">${t('pay', { amount })}</button></form>
 <form method="post" action="/checkout/${id}/cancel"><button type="submit" class="cancel">${t('cancel')}</button></form>`;
   const note = page.test && html`\n<p class="note">${t('testNote')}</p>`;
+  const manage =
+    page.manageUrl
+    && state === 'paid'
+    && html`\n<p class="actions"><a class="button" href="${page.manageUrl}">${t('manage')}</a><a class="button secondary" href="${page.manageUrl}/booking.ics" download>${t('addToCalendar')}</a></p>`;
+  const back =
+    page.businessUrl
+    && state !== 'open'
+    && state !== 'processing'
+    && html`\n<p class="back"><a href="${page.businessUrl}">${t('backTo', { workspace: workspace.name })}</a></p>`;
   return layout({
     title: `${title} · ${workspace.name}`,
     lang: workspace.language,
@@ -94,7 +107,7 @@ export function renderCheckoutPage(page: CheckoutPage): string {
 <p>${t(`${state}.message`)}</p>${held}
 <dl>
 ${rows.map(([label, value], i) => html`${i > 0 ? '\n' : ''}<dt>${label}</dt><dd>${value}</dd>`)}
-</dl>${actions}${note}
+</dl>${manage}${actions}${note}${back}
 </section>
 </main>`,
   });

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../platform/app-deps.ts';
 import { readLimitedText } from '../../platform/http/body-limit.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { applyPaymentEvent, findCheckout, type PaymentContext } from './service.ts';
+import { manageUrl, openManageToken } from '../../platform/access/manage-token.ts';
 import { checkoutResponse, checkoutState, holdOver, renderCheckoutPage, renderLeftCheckoutPage } from './pages.ts';
 
 const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
@@ -34,7 +35,13 @@ const StripeReturnQuery = t.Object({ session_id: t.String({ minLength: 1, maxLen
  */
 export function paymentRoutes(deps: AppDeps) {
   const provider = deps.payments.name;
-  const page = (context: PaymentContext) =>
+  /** The booking's manage page, opened from its sealed token; null without SVC_SECRET or for another secret's token. */
+  const manageLink = async ({ booking }: PaymentContext) => {
+    const secret = deps.config.SVC_SECRET;
+    const token = booking.manageTokenSealed && secret ? await openManageToken(booking.manageTokenSealed, secret, booking.id) : null;
+    return token ? manageUrl(deps.config.SVC_PUBLIC_URL, token) : null;
+  };
+  const page = async (context: PaymentContext) =>
     checkoutResponse(
       renderCheckoutPage({
         state: checkoutState(context.payment, context.booking, deps.clock.now(), provider === 'test' ? 'test' : 'stripe'),
@@ -43,6 +50,8 @@ export function paymentRoutes(deps: AppDeps) {
         serviceName: context.serviceName,
         payment: context.payment,
         test: provider === 'test',
+        manageUrl: await manageLink(context),
+        businessUrl: `${deps.config.SVC_PUBLIC_URL}/book/${encodeURIComponent(context.workspace.slug)}`,
       }),
     );
   /** After Pay or Cancel: the success page when the checkout ended paid, else the cancelled page. */

@@ -52,6 +52,9 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     primaryColor: null,
     logoUrl: null,
     notificationEmail: null,
+    locale: null,
+    contactEmail: null,
+    contactPhone: null,
     plan: 'self-hosted',
     industry: 'other',
     timezone: input.timezone ?? 'UTC',
@@ -102,6 +105,9 @@ function newApiKey(deps: Pick<AppDeps, 'clock'>, workspaceId: string, name: stri
   return { key, record };
 }
 
+/** The locale dates and numbers are written in: the workspace's own, else its language. */
+export const workspaceLocale = (workspace: Pick<WorkspaceRecord, 'locale' | 'language'>) => workspace.locale ?? workspace.language;
+
 export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
   return {
     id: workspace.id,
@@ -112,6 +118,9 @@ export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
     industry: workspace.industry,
     timezone: workspace.timezone,
     language: workspace.language,
+    locale: workspaceLocale(workspace),
+    contactEmail: workspace.contactEmail,
+    contactPhone: workspace.contactPhone,
     timeFormat: workspace.timeFormat,
     cancellationHours: workspace.cancellationHours,
     logoUrl: workspace.logoUrl,
@@ -173,15 +182,36 @@ function canonicalTimeZone(name: string): string {
   return Temporal.Now.zonedDateTimeISO(name).timeZoneId;
 }
 
-/** The canonical BCP 47 form (`pt-br` → `pt-BR`), or a 400 naming `language`. */
-function canonicalLanguage(tag: string): string {
+/** The canonical BCP 47 form (`pt-br` → `pt-BR`), or a 400 naming the field (`language`, `locale`). */
+function canonicalLanguage(tag: string, field: 'language' | 'locale' = 'language'): string {
   try {
     const [canonical] = Intl.getCanonicalLocales(tag);
     if (canonical) return canonical;
   } catch {
     // a RangeError: not a well-formed tag
   }
-  throw validation(`language must be a BCP 47 language tag such as en, de or pt-BR, got ${tag}`);
+  const examples = field === 'locale' ? 'en-GB, en-US or de-DE' : 'en, de or pt-BR';
+  throw validation(`${field} must be a BCP 47 ${field === 'locale' ? 'locale' : 'language tag'} such as ${examples}, got ${tag}`);
+}
+
+const CONTACT_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A contact address customers see, trimmed; empty = none. */
+function contactEmail(value: string): string | null {
+  const email = value.trim();
+  if (email === '') return null;
+  if (!CONTACT_EMAIL.test(email)) throw validation(`contactEmail must be an email address such as hello@example.com, got ${email}`);
+  return email;
+}
+
+/** A phone number customers see, trimmed; empty = none. Digits, spaces and + ( ) - . / only. */
+function contactPhone(value: string): string | null {
+  const phone = value.trim();
+  if (phone === '') return null;
+  if (!/^\+?[0-9 ()\-./]{3,40}$/.test(phone) || !/[0-9]{3}/.test(phone.replace(/\D/g, ''))) {
+    throw validation(`contactPhone must be a phone number such as +49 30 1234567, got ${phone}`);
+  }
+  return phone;
 }
 
 /** Applies PATCH /workspaces/{slug}; fields left out keep their values, an empty body changes nothing. */
@@ -196,6 +226,9 @@ export async function updateWorkspaceSettings(
   if (body.industry !== undefined) patch.industry = requireText('industry', body.industry);
   if (body.timezone !== undefined) patch.timezone = canonicalTimeZone(body.timezone);
   if (body.language !== undefined) patch.language = canonicalLanguage(body.language);
+  if (body.locale !== undefined) patch.locale = body.locale === null ? null : canonicalLanguage(body.locale, 'locale');
+  if (body.contactEmail !== undefined) patch.contactEmail = body.contactEmail === null ? null : contactEmail(body.contactEmail);
+  if (body.contactPhone !== undefined) patch.contactPhone = body.contactPhone === null ? null : contactPhone(body.contactPhone);
   if (body.timeFormat !== undefined) patch.timeFormat = body.timeFormat;
   if (body.cancellationHours !== undefined) patch.cancellationHours = body.cancellationHours;
   if (body.logoUrl !== undefined) patch.logoUrl = body.logoUrl === null ? null : requireHttpUrl('logoUrl', body.logoUrl);

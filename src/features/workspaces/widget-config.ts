@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { toMajor } from '../../core/money.ts';
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
-import { toCustomFieldJson } from './service.ts';
+import { toCustomFieldJson, workspaceLocale } from './service.ts';
 import { isWidgetOriginAllowed } from '../../platform/access/domains.ts';
 import { DEMO_SLUG } from './demo-workspace.ts';
 import type { WidgetConfig, WidgetCustomField } from '../../core/widget-protocol.ts';
@@ -35,6 +35,7 @@ export async function widgetConfig(deps: Pick<AppDeps, 'storage' | 'config'>, wo
       primaryColor: workspace.primaryColor,
       timezone: workspace.timezone,
       language: workspace.language,
+      locale: workspaceLocale(workspace),
       timeFormat: workspace.timeFormat,
       currency: services[0]?.currency ?? FALLBACK_CURRENCY,
       // The column arrives with the admin panel; until then no workspace has a logo.

@@ -15,6 +15,11 @@ export interface WorkspaceRecord {
   timezone: string;
   /** BCP 47 */
   language: string;
+  /** BCP 47 locale dates and numbers are written in (`en-GB`, `de-DE`); null = the language's own */
+  locale: string | null;
+  /** how customers reach the business: shown to them (the manage page names them once it is too late to change online) */
+  contactEmail: string | null;
+  contactPhone: string | null;
   timeFormat: '24h' | '12h';
   /** hours before the start within which a customer may no longer cancel */
   cancellationHours: number;
@@ -38,6 +43,9 @@ export type WorkspacePatch = Partial<
     | 'industry'
     | 'timezone'
     | 'language'
+    | 'locale'
+    | 'contactEmail'
+    | 'contactPhone'
     | 'timeFormat'
     | 'cancellationHours'
     | 'requiresConfirmation'

@@ -1711,6 +1711,8 @@ export interface components {
                 timezone: string;
                 /** @description BCP 47 language tag */
                 language: string;
+                /** @description BCP 47 locale days and amounts are written in, such as en-GB; the language when none is set */
+                locale: string;
                 /** @description 24h or 12h */
                 timeFormat: string;
                 /** @description ISO 4217: the currency of the first active service (EUR when there is none) */
@@ -1774,6 +1776,12 @@ export interface components {
             timezone: string;
             /** @description BCP 47 language tag */
             language: string;
+            /** @description BCP 47 locale that dates and numbers are written in, such as en-GB or de-DE; the language when none is set */
+            locale: string;
+            /** @description how customers reach the business by email; shown to them */
+            contactEmail: string | null;
+            /** @description how customers reach the business by phone; shown to them */
+            contactPhone: string | null;
             /** @description 24h or 12h */
             timeFormat: string;
             /** @description hours */
@@ -1791,6 +1799,12 @@ export interface components {
             timezone?: string;
             /** @description a BCP 47 language tag, such as en, de or pt-BR */
             language?: string;
+            /** @description a BCP 47 locale for dates and numbers, such as en-GB or de-DE; null = the language */
+            locale?: string | null;
+            /** @description an email address customers may write to; null = none */
+            contactEmail?: string | null;
+            /** @description a phone number customers may call; null = none */
+            contactPhone?: string | null;
             /** @enum {string} */
             timeFormat?: "24h" | "12h";
             /** @description hours before the start within which a customer may no longer cancel */

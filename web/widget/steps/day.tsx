@@ -3,11 +3,12 @@ import { useWidget } from '../context.ts';
 import { canShowPreviousMonth, type FlowState } from '../machine.ts';
 import { addDays, addMonths, dayAsDate, monthOf, monthWeeks } from '../time.ts';
 import { Chosen, Icon, ICONS, RetryLoad } from './parts.tsx';
-import { longDay } from './wording.ts';
+import { longDay, visitorZoneNote } from './wording.ts';
 
 /** The month's calendar: a WAI-ARIA date picker grid (arrow keys, Home/End, PageUp/PageDown) of the open days. */
 export function DayStep({ state }: { state: FlowState }) {
-  const { flow, strings, locale } = useWidget();
+  const widget = useWidget();
+  const { flow, strings, locale } = widget;
   const available = state.days.status === 'ready' ? new Set(state.days.value) : new Set<string>();
   const weeks = monthWeeks(state.month);
   const inMonth = (day: string | null) => day !== null && monthOf(day) === state.month;
@@ -133,6 +134,10 @@ export function DayStep({ state }: { state: FlowState }) {
       {state.days.status === 'error' && <RetryLoad />}
       {state.days.status === 'ready' && state.days.value.length === 0 && <p class="note">{strings.noDaysThisMonth}</p>}
       <p class="zone">{strings.timesIn(state.config!.workspace.timezone)}</p>
+      {(() => {
+        const other = visitorZoneNote(state, state.day ?? (inMonth(state.today) ? state.today : `${state.month}-15`), widget);
+        return other && <p class="zone">{other}</p>;
+      })()}
     </>
   );
 }

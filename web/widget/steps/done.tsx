@@ -36,34 +36,55 @@ export function DoneStep({ state }: { state: FlowState }) {
   const day = dayIn(workspace.timezone, Date.parse(booking.startTime));
   const time = formatWallTime(state.time!, workspace.timeFormat, locale);
   const other = visitorTime({ ...state, day }, widget);
+  const confirmed = booking.status === 'CONFIRMED';
   return (
     <>
-      <span class="done-mark">
-        <Icon path={ICONS.check} />
-      </span>
+      {/* only a confirmed booking gets the tick; a pending one waits (for the business, or for its payment) */}
+      {confirmed ? (
+        <span class="done-mark">
+          <Icon path={ICONS.check} />
+        </span>
+      ) : (
+        <span class="done-mark pending">
+          <Icon path={ICONS.clock} />
+        </span>
+      )}
       <dl>
         <dt>{strings.summaryService}</dt>
         <dd>{serviceName}</dd>
         <dt>{strings.summaryDay}</dt>
         <dd>{longDay(day, locale)}</dd>
         <dt>{strings.summaryTime}</dt>
-        <dd>
-          {time} <span class="hint">({workspace.timezone})</span>
-        </dd>
+        <dd>{time}</dd>
         {booking.providerName && (
           <>
             <dt>{strings.summaryProvider}</dt>
             <dd>{booking.providerName}</dd>
           </>
         )}
+        {!confirmed && (
+          <>
+            <dt>{strings.summaryStatus}</dt>
+            <dd>{strings.notConfirmedYet}</dd>
+          </>
+        )}
       </dl>
+      <p class="note">{strings.timesIn(workspace.timezone)}</p>
       {other && <p class="note">{other}</p>}
       <p class="note">{booking.status === 'CONFIRMED' ? strings.confirmedNote(booking.customerEmail) : strings.pendingNote}</p>
+      {state.manageUrl && <p class="note">{strings.manageNote}</p>}
       <div class="actions">
-        <a class="btn" href={icsUrl} download={`booking-${booking.id}.ics`}>
-          <Icon path={ICONS.calendar} />
-          {strings.addToCalendar}
-        </a>
+        {state.manageUrl && (
+          <a class="btn" href={state.manageUrl} target="_blank" rel="noopener">
+            {strings.manageBooking}
+          </a>
+        )}
+        {confirmed && (
+          <a class={state.manageUrl ? 'btn secondary' : 'btn'} href={icsUrl} download={`booking-${booking.id}.ics`}>
+            <Icon path={ICONS.calendar} />
+            {strings.addToCalendar}
+          </a>
+        )}
         <button type="button" class="btn secondary" onClick={() => flow.dispatch({ type: 'restart' })}>
           {strings.bookAnother}
         </button>

@@ -6,6 +6,7 @@ import { DetailsStep } from './details.tsx';
 import { DoneStep } from './done.tsx';
 import { ServiceStep } from './service.tsx';
 import { TimeStep } from './time.tsx';
+import { HeldStep } from './held.tsx';
 
 export { Icon, ICONS } from './parts.tsx';
 
@@ -13,7 +14,15 @@ export function StepBody({ state }: { state: FlowState }) {
   const { flow, strings } = useWidget();
   switch (state.step) {
     case 'loading':
-      return <p class="loading">{strings.loading}</p>;
+      // the shape of the service list, so the page does not jump when it arrives
+      return (
+        <div class="skeleton" aria-busy="true">
+          <span />
+          <span />
+          <span />
+          <p class="sr-only">{strings.loading}</p>
+        </div>
+      );
     case 'failed':
       return (
         <div class="notice" role="alert">
@@ -40,13 +49,7 @@ export function StepBody({ state }: { state: FlowState }) {
     case 'details':
       return <DetailsStep state={state} />;
     case 'redirecting':
-      return (
-        <p class="loading">
-          <a class="btn" href={state.checkoutUrl!}>
-            {strings.confirmAndPay}
-          </a>
-        </p>
-      );
+      return <HeldStep state={state} />;
     case 'done':
       return <DoneStep state={state} />;
   }

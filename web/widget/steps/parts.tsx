@@ -24,6 +24,7 @@ export const ICONS = {
   next: 'M9 18l6-6-6-6',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
   check: 'M5 12l5 5L20 7',
+  clock: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M12 7v5l3 2',
 };
 
 /** What the visitor chose so far: the service, the day and (`withTime`) the time, with the provider and the zone. */

@@ -2,7 +2,7 @@
 import type { WidgetContext } from '../context.ts';
 import type { Strings } from '../i18n.ts';
 import type { ErrorText, FlowState } from '../machine.ts';
-import { dayAsDate, zonedInstant } from '../time.ts';
+import { dayAsDate, zonedInstant, zoneOffsetMinutes } from '../time.ts';
 
 export const errorText = (error: ErrorText, strings: Strings) => ('text' in error ? error.text : strings[error.id]);
 
@@ -31,9 +31,32 @@ export function visitorTime(state: FlowState, { locale, visitorZone, strings }: 
     hourCycle: state.config!.workspace.timeFormat === '12h' ? 'h12' : 'h23',
     timeZone: visitorZone,
   }).format(epochMs);
-  // browsers name some zones by their legacy ids (Asia/Calcutta): a visitor reads "India Standard Time" more easily
-  const name = new Intl.DateTimeFormat(locale, { timeZone: visitorZone, timeZoneName: 'longGeneric' })
-    .formatToParts(epochMs)
+  return strings.yourTime(when, zoneName(visitorZone, locale, epochMs));
+}
+
+/** The visitor's zone by name: browsers give some zones legacy ids (Asia/Calcutta); "India Standard Time" reads better. */
+function zoneName(zone: string, locale: string, at: number): string {
+  const name = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'longGeneric' })
+    .formatToParts(at)
     .find((part) => part.type === 'timeZoneName')?.value;
-  return strings.yourTime(when, name && !name.startsWith('GMT') ? name : visitorZone);
+  return name && !name.startsWith('GMT') ? name : zone;
+}
+
+/**
+ * Beside the times, when the visitor's clock differs from the workspace's on `day`: how far ahead or behind it is,
+ * so the visitor can read every time offered, not only the one chosen.
+ */
+export function visitorZoneNote(
+  state: FlowState,
+  day: string,
+  { locale, visitorZone, strings }: Pick<WidgetContext, 'locale' | 'visitorZone' | 'strings'>,
+): string | null {
+  const zone = state.config!.workspace.timezone;
+  if (visitorZone === zone) return null;
+  const at = zonedInstant(day, '12:00', zone).epochMs;
+  const difference = zoneOffsetMinutes(visitorZone, at) - zoneOffsetMinutes(zone, at);
+  if (difference === 0) return null;
+  const minutes = Math.abs(difference);
+  const span = strings.hoursMinutes(Math.floor(minutes / 60), minutes % 60);
+  return (difference > 0 ? strings.zoneAhead : strings.zoneBehind)(zoneName(visitorZone, locale, at), span);
 }

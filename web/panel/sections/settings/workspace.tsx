@@ -12,6 +12,10 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
   const timezone = useSignal(workspace.timezone);
   const language = useSignal(workspace.language);
   const timeFormat = useSignal(workspace.timeFormat);
+  // '' = dates follow the language
+  const locale = useSignal(workspace.locale === workspace.language ? '' : workspace.locale);
+  const contactEmail = useSignal(workspace.contactEmail ?? '');
+  const contactPhone = useSignal(workspace.contactPhone ?? '');
   const cancellationHours = useSignal(String(workspace.cancellationHours));
   const requiresConfirmation = useSignal(workspace.requiresConfirmation);
   const notificationEmail = useSignal(workspace.notificationEmail ?? '');
@@ -32,6 +36,9 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
             timezone: timezone.value,
             language: language.value,
             timeFormat: timeFormat.value === '12h' ? '12h' : '24h',
+            locale: locale.value || null,
+            contactEmail: contactEmail.value.trim() || null,
+            contactPhone: contactPhone.value.trim() || null,
             cancellationHours: Number(cancellationHours.value),
             requiresConfirmation: requiresConfirmation.value,
             notificationEmail: notificationEmail.value.trim() || null,
@@ -80,6 +87,20 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
               </select>
             )}
           </Field>
+          <Field label={t.locale} name="locale" form={form}>
+            {(attributes) => (
+              <select {...attributes} value={locale.value} onChange={(event) => (locale.value = event.currentTarget.value)}>
+                <option value="">{t.localeOfLanguage}</option>
+                {[...new Set(['en-GB', 'en-US', 'de-DE', 'de-AT', 'de-CH', locale.value].filter(Boolean))].map((tag) => (
+                  <option key={tag} value={tag}>
+                    {new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'long', year: 'numeric' }).format(Date.UTC(2026, 2, 24))} ({tag})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <TextField label={`${t.contactEmail} ${t.optional}`} name="contactEmail" form={form} value={contactEmail} type="email" />
+          <TextField label={`${t.contactPhone} ${t.optional}`} name="contactPhone" form={form} value={contactPhone} type="tel" />
           <TextField label={t.cancellationHours} name="cancellationHours" form={form} value={cancellationHours} type="number" min={0} />
           <TextField
             label={`${t.notificationEmail} ${t.optional}`}
