@@ -61,6 +61,7 @@ describeEachAdapter('svc workspace create / apikey create', (adapter) => {
       timeFormat: '24h',
       cancellationHours: 24,
       logoUrl: null,
+      notificationEmail: null,
       locale: 'en',
       contactEmail: null,
       contactPhone: null,

@@ -454,7 +454,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
     await shot(page, 'bookings-375');
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    await frame.getByRole('button', { name: 'Bookings' }).click();
+    await frame.getByRole('button', { name: 'Bookings', exact: true }).click();
     await frame.getByRole('heading', { level: 2, name: 'Bookings' }).waitFor();
     expect(errors).toEqual([]);
   });
