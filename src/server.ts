@@ -47,6 +47,13 @@ export interface RunningServer {
  * connection just after, may not have been read yet: closing "idle" connections at once would lose it.
  */
 const QUIET_MS = 500;
+/**
+ * Where the listener cannot close alone (Bun.serve closes the idle keep-alive connections with it), how long no
+ * request may have begun before it closes (QUIET_MS at most), ms: long enough for the requests clients wrote
+ * before the signal to have been read (each then holds its connection open until answered), short enough that
+ * new connections are refused almost at once.
+ */
+const READ_WINDOW_MS = 100;
 /** How long stop() then waits for webhook attempts and job runs in progress, ms. */
 const BACKGROUND_GRACE_MS = 1000;
 
@@ -62,6 +69,10 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after the event loop has turned `count` times (each turn reads the sockets that are ready). */
+async function turns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 /** `response` telling the client not to send another request on this connection (it is about to close). */
 function closingConnection(response: Response): Response {
@@ -151,14 +162,23 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
   logger.info('svc listening', { url, role, database: config.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@') });
   if (role !== 'web') background = startBackground(deps);
 
-  /** Resolves once no request has begun or been answered for QUIET_MS and none is in progress, or at `deadline`. */
-  const quiet = async (deadline: number) => {
+  /**
+   * Resolves once no request has begun or been answered for `quietMs` (and, with `answered`, none is in
+   * progress), or at `deadline`. The event loop turns at least twice after the last wait, so that bytes already
+   * in the sockets have been read before the connections count as quiet.
+   */
+  const quiet = async (deadline: number, quietMs: number, answered: boolean) => {
     for (;;) {
       const now = performance.now();
       if (now >= deadline) return;
       const quietFor = now - lastActivity;
-      if (quietFor >= QUIET_MS && server.pendingRequests() === 0) return;
-      await pause(Math.min(Math.max(QUIET_MS - quietFor, 20), deadline - now));
+      if (quietFor >= quietMs && (!answered || server.pendingRequests() === 0)) {
+        const before = lastActivity;
+        await turns(2);
+        if (lastActivity === before) return;
+        continue;
+      }
+      await pause(Math.min(Math.max(quietMs - quietFor, 20), deadline - now));
     }
   };
 
@@ -166,16 +186,18 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
   const stop = () =>
     (stopping ??= (async () => {
       draining = true;
-      server.stopAccepting();
       // the moment of quiet is counted from now: requests written just before may not have been read yet
       lastActivity = performance.now();
-      logger.info('shutting down');
       const graceMs = config.SVC_SHUTDOWN_GRACE_SECONDS * 1000;
       const deadline = performance.now() + graceMs;
-      // Requests already received, and those arriving on open connections, are answered (each closing its
-      // connection) until the connections have been quiet for a moment; only then are the connections left
-      // idle closed (and, on Bun, the listener: see HttpServer.stopAccepting).
-      await quiet(deadline);
+      // New connections are refused from here on. Requests already received, and those arriving on open
+      // connections, are answered (each closing its connection) until the connections have been quiet for a
+      // moment; only then are the connections left idle closed. On Bun.serve, closing the listener closes the
+      // idle connections too: the requests written on them before the signal are read first (READ_WINDOW_MS).
+      if (!server.listenerClosesAlone) await quiet(Math.min(deadline, performance.now() + QUIET_MS), READ_WINDOW_MS, false);
+      server.stopAccepting();
+      logger.info('shutting down');
+      if (server.listenerClosesAlone) await quiet(deadline, QUIET_MS, true);
       if (!(await settlesWithin(server.stop(), deadline - performance.now()))) {
         logger.warn('closing connections still open after the grace period', { graceMs, requests: server.pendingRequests() });
         await server.forceStop();

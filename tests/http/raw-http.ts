@@ -35,6 +35,22 @@ export function untilClosed(port: number, bytes: string, giveUpMs?: number): Pro
   });
 }
 
+/**
+ * Whether a new TCP connection to `port` on 127.0.0.1 is taken ('accepted') or refused ('refused'). A fresh
+ * socket, never one of fetch's pooled keep-alive connections: a request on a connection already open is owed an
+ * answer even while svc drains, so fetch would say nothing about new connections.
+ */
+export function connects(port: number): Promise<'accepted' | 'refused'> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('accepted');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
+  });
+}
+
 /** Three connections that go quiet: one sends nothing, one half a request head, one a request kept alive. */
 export async function quietConnections(port: number): Promise<{ silent: string; halfHead: string; keptAlive: string }> {
   const [silent, halfHead, keptAlive] = await Promise.all([

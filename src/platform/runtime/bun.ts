@@ -20,7 +20,8 @@ export function bunServe(options: ServeOptions): HttpServer {
   return {
     port: server.port ?? options.port,
     // Bun.serve's stop(false) is both: it closes the listener and the idle keep-alive connections
-    stopAccepting: () => {},
+    listenerClosesAlone: false,
+    stopAccepting: () => void server.stop(false),
     stop: () => server.stop(false),
     forceStop: () => server.stop(true),
     pendingRequests: () => server.pendingRequests,

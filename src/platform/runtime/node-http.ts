@@ -149,6 +149,7 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
       const stopAccepting = () => (closed ??= new Promise<void>((done) => NetServer.prototype.close.call(server, () => done())));
       resolve({
         port: (server.address() as AddressInfo).port,
+        listenerClosesAlone: true,
         stopAccepting: () => void stopAccepting(),
         stop: () => {
           const stopped = stopAccepting();

@@ -12,9 +12,15 @@ export interface HttpServer {
   /** the port it listens on (the one chosen when asked for 0) */
   port: number;
   /**
-   * Stops accepting new connections and keeps the open ones open, answering what arrives on them: node:http
-   * (Deno) can; Bun.serve cannot close its listener without closing its idle keep-alive connections, so on Bun
-   * this does nothing and the listener closes at stop().
+   * Whether the listener closes alone, the open connections staying open (idle keep-alive ones included):
+   * node:http (Deno) can; Bun.serve cannot, its only way to close the listener (stop) also closes the idle
+   * keep-alive connections, losing a request written on one that the server has not read yet.
+   */
+  listenerClosesAlone: boolean;
+  /**
+   * Refuses new connections from now on. Where `listenerClosesAlone`, the open connections stay open and what
+   * arrives on them is answered; on Bun.serve the idle keep-alive connections close too (those with a request
+   * received in whole or in part stay until it is answered).
    */
   stopAccepting(): void;
   /**
