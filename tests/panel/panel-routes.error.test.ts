@@ -138,6 +138,30 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     expect(await refresh(`Bearer ${token}`)).toMatchObject({ status: 401, body: unauthorized('session is unknown or expired; sign in again') });
   });
 
+  test('refresh of an embedded session -> 401 at any time; the session itself keeps working until it ends, and a fresh bootstrap opens a new one', async () => {
+    const credential = await link(ctx);
+    const open = async () => {
+      const boot = await bootstrapRequest(ctx, credential);
+      return (await ctx.request('POST', '/api/panel/session', { body: { code: boot.body.code, frameContext: boot.body.frameContext } })).body.token as string;
+    };
+    const token = await open();
+    const refused = unauthorized('an embedded panel session is not renewed here; the host platform opens a new one through a fresh bootstrap');
+    expect(await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${token}` } })).toMatchObject({
+      status: 401,
+      body: refused,
+    });
+    ctx.clock.advance(28 * 60_000);
+    expect(await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${token}` } })).toMatchObject({
+      status: 401,
+      body: refused,
+    });
+    // the refusal did not end it, and nothing was issued in its place
+    expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    ctx.clock.advance(2 * 60_000);
+    expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${await open()}` } })).status).toBe(200);
+  });
+
   test('DELETE origin with an unknown credential -> 401; v1 revokes of unknown ids -> 404', async () => {
     expect(await ctx.request('DELETE', '/api/integrations/hostplatform/panel/origin', { headers: { authorization: 'SvcHost svc_host_nope' } })).toMatchObject({
       status: 401,

@@ -86,11 +86,15 @@ describeEachAdapter('embedded panel sessions on v1 routes', (adapter) => {
     expect(await ctx.request('GET', V1, { headers: bearer(token) })).toMatchObject({ status: 401, body: INVALID_SESSION });
   });
 
-  test('each session has its own rate-limit budget, and the renewed token keeps working', async () => {
+  test('each session has its own rate-limit budget', async () => {
     const first = await embeddedSession(ctx, credential);
     const second = await embeddedSession(ctx, credential);
     const remaining = async (token: string) => (await ctx.request('GET', V1, { headers: bearer(token) })).headers.get('x-ratelimit-remaining');
     expect([await remaining(first), await remaining(first), await remaining(second)]).toEqual(['119', '118', '119']);
+  });
+
+  test('a renewed standalone token keeps working; the one it replaced ends', async () => {
+    const first = (await ctx.request('POST', '/api/panel/session', { body: { workspaceSlug: 'acme', apiKey: ctx.apiKey } })).body.token;
     const renewed = (await ctx.request('POST', '/api/panel/session/refresh', { headers: bearer(first) })).body.token;
     expect((await ctx.request('GET', V1, { headers: bearer(renewed) })).status).toBe(200);
     expect(await ctx.request('GET', V1, { headers: bearer(first) })).toMatchObject({ status: 401, body: INVALID_SESSION });

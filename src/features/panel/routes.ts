@@ -122,7 +122,7 @@ export function panelRoutes(deps: AppDeps) {
           summary: 'Open a panel session',
           description:
             'The embedded panel exchanges the one-time `code` with its `frameContext`; the standalone /admin signs in with the workspace slug and '
-            + 'an API key (the session gets both capabilities; the key is not kept). A session lasts 30 minutes and renews at /api/panel/session/refresh.',
+            + 'an API key (the session gets both capabilities; the key is not kept). A session lasts 30 minutes; a standalone one renews at /api/panel/session/refresh.',
           tags,
         },
       },
@@ -142,7 +142,9 @@ export function panelRoutes(deps: AppDeps) {
           operationId: 'refreshPanelSession',
           summary: 'Renew a panel session',
           description:
-            'With the current token (`Authorization: Bearer`): a new token for another 30 minutes; the old one ends. Refused 12 hours after sign-in.',
+            'Standalone (/admin) sessions only. With the current token (`Authorization: Bearer`): a new token for another 30 minutes; the old one ends. '
+            + 'Refused (401) 12 hours after sign-in, and always for an embedded session: that one renews only through a fresh bootstrap by its host, '
+            + 'so a user the host platform no longer trusts loses the panel when the session ends.',
           tags,
           security: [{ panelSession: [] }],
         },

@@ -225,12 +225,17 @@ export async function signInWithApiKey(deps: PanelDeps, workspaceSlug: string, a
   return issued;
 }
 
-/** POST /api/panel/session/refresh: a new token for a live session, the old one ending; none 12 hours after sign-in. */
+/**
+ * POST /api/panel/session/refresh: a new token for a live standalone session, the old one ending; none 12 hours
+ * after sign-in. Embedded sessions are refused (docs/contract/panel.md §8).
+ */
 export async function refreshSession(deps: PanelDeps, token: string | null): Promise<IssuedSession> {
   if (!token) throw unauthorized('missing session: send Authorization: Bearer <session token>');
   const now = deps.clock.now();
   const current = await deps.storage.findPanelSession(sha256Hex(token), now);
   if (!current) throw unauthorized('session is unknown or expired; sign in again');
+  // An embedded session lives only as long as the host keeps vouching for its user: a fresh bootstrap renews it.
+  if (current.origin !== null) throw unauthorized('an embedded panel session is not renewed here; the host platform opens a new one through a fresh bootstrap');
   if (now >= current.signedInAt + SESSION_MAX_AGE_MS) throw unauthorized('session cannot be renewed 12 hours after sign-in; sign in again');
   const workspace = await deps.storage.getWorkspaceById(current.workspaceId);
   if (!workspace) throw unauthorized('session is unknown or expired; sign in again');
