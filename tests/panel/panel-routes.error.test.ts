@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { createPairingCode } from '../../src/features/panel/pairing.ts';
 import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -160,6 +160,53 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     ctx.clock.advance(2 * 60_000);
     expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${await open()}` } })).status).toBe(200);
+  });
+
+  describe('unlinking or re-linking an origin ends its sessions and voids its unspent codes at once', () => {
+    const exchange = (boot: { body: { code: string; frameContext: string } }) =>
+      ctx.request('POST', '/api/panel/session', { body: { code: boot.body.code, frameContext: boot.body.frameContext } });
+    const read = (token: string) => ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } });
+    const INVALID_SESSION = unauthorized('invalid or expired panel session');
+
+    /** A live session and an unspent bootstrap code of `credential`, then `end` runs. */
+    async function afterEnding(credential: string, end: () => Promise<void>) {
+      const token = (await exchange(await bootstrapRequest(ctx, credential))).body.token as string;
+      const pending = await bootstrapRequest(ctx, credential);
+      expect(pending.status).toBe(201);
+      await end();
+      expect(await exchange(pending)).toMatchObject({ status: 401, body: REFUSED_CODE });
+      expect(await read(token)).toMatchObject({ status: 401, body: INVALID_SESSION });
+    }
+
+    test('the host unlinks (DELETE …/panel/origin): a code issued before no longer opens a session', async () => {
+      const credential = await link(ctx);
+      await afterEnding(credential, async () => {
+        expect((await ctx.request('DELETE', '/api/integrations/wordpress/panel/origin', { headers: { authorization: `SvcHost ${credential}` } })).status).toBe(
+          204,
+        );
+      });
+    });
+
+    test('the owner unlinks (DELETE /v1/…/panel/origins/{id}): a code issued before no longer opens a session', async () => {
+      const credential = await link(ctx);
+      await afterEnding(credential, async () => {
+        const [origin] = (await ctx.request('GET', `${V1}/panel/origins`, { key: ctx.apiKey })).body.origins;
+        expect((await ctx.request('DELETE', `${V1}/panel/origins/${origin.id}`, { key: ctx.apiKey })).status).toBe(200);
+      });
+    });
+
+    test("re-linking the origin ends the old credential's sessions and codes; the new credential opens sessions, another origin's stay", async () => {
+      const old = await link(ctx);
+      const otherOrigin = 'https://blog.example.com';
+      const other = await link(ctx, otherOrigin);
+      const otherToken = (await exchange(await bootstrapRequest(ctx, other, { origin: otherOrigin }))).body.token as string;
+      let renewed = '';
+      await afterEnding(old, async () => {
+        renewed = await link(ctx);
+      });
+      expect((await exchange(await bootstrapRequest(ctx, renewed))).status).toBe(201);
+      expect((await read(otherToken)).status).toBe(200);
+    });
   });
 
   test('DELETE origin with an unknown credential -> 401; v1 revokes of unknown ids -> 404', async () => {

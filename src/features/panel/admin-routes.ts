@@ -21,6 +21,7 @@ import {
   type PanelOriginJson,
 } from './admin-model.ts';
 import { createPairingCode } from './pairing.ts';
+import { endOriginAccess } from './service.ts';
 
 const toApiKeyJson = (key: ApiKeyRecord): ApiKeyJson => ({
   id: key.id,
@@ -127,7 +128,7 @@ export function panelAdminRoutes(deps: AppDeps) {
       async ({ principal, params }) => {
         const removed = await deps.storage.deleteHostCredential(principal.workspace.id, params.originId);
         if (!removed) throw notFound(`linked origin ${params.originId}`);
-        await deps.storage.endPanelSessions(principal.workspace.id, { origin: removed.origin });
+        await endOriginAccess(deps, principal.workspace.id, removed.origin);
         return { success: true };
       },
       {
@@ -138,7 +139,7 @@ export function panelAdminRoutes(deps: AppDeps) {
           operationId: 'revokePanelOrigin',
           summary: 'Unlink a site',
           description:
-            "Its host credential stops working at once (bootstrap answers 401), and the panel sessions opened from it end. The origin's host stays in the widget domains.",
+            "Its host credential stops working at once (bootstrap answers 401), and the panel sessions and unspent bootstrap codes opened from it end. The origin's host stays in the widget domains.",
           tags: ['Embedded panel'],
         },
       },

@@ -41,7 +41,8 @@ function integrationRoutes(deps: AppDeps) {
             summary: `Link a site origin (${title(platform)})`,
             description:
               'Server to server, once per site: spends a single-use pairing code (`Authorization: SvcPair <code>`, from `svc pairing-code create` '
-              + 'or the panel settings) and returns the host credential, shown once. Linking the same origin again with a new code replaces its credential. '
+              + 'or the panel settings) and returns the host credential, shown once. Linking the same origin again with a new code replaces its credential '
+              + 'and ends the panel sessions and unspent bootstrap codes of the old one. '
               + "The origin's host is added to the widget domains. 10 requests per minute per client IP.",
             tags,
             security: [{ pairingCode: [] }],
@@ -61,8 +62,8 @@ function integrationRoutes(deps: AppDeps) {
             operationId: `unlinkPanelOrigin${idSuffix(platform)}`,
             summary: `Disconnect a linked site (${title(platform)})`,
             description:
-              'The host forgets its link (`Authorization: SvcHost <credential>`): 204, and the credential and every panel session opened '
-              + 'through it stop at once.',
+              'The host forgets its link (`Authorization: SvcHost <credential>`): 204, and the credential, its unspent bootstrap codes and every '
+              + 'panel session opened through it stop at once.',
             tags,
           },
         },

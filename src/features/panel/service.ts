@@ -61,6 +61,7 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
   const code = await deps.storage.consumePairingCode(sha256Hex(request.pairingCode), now);
   if (!code || code.workspaceId !== workspace.id) throw unauthorized(refused);
   const hostCredential = randomToken(HOST_CREDENTIAL_PREFIX, 32);
+  const relinked = (await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === origin);
   await deps.storage.putHostCredential({
     id: newId('hc', now),
     workspaceId: workspace.id,
@@ -70,6 +71,8 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
     createdAt: now,
     lastUsedAt: null,
   });
+  // The replaced credential takes along what was opened with it (docs/contract/panel.md §2).
+  if (relinked) await endOriginAccess(deps, workspace.id, origin);
   const host = normalizeDomain(new URL(origin).hostname);
   if (host && !workspace.domains.includes(host)) {
     await deps.storage.updateWorkspace(workspace.id, { domains: [...workspace.domains, host] }, now);
@@ -84,12 +87,21 @@ function linkedBy(principal: Principal): NonNullable<Principal['hostCredential']
   return principal.hostCredential;
 }
 
-/** DELETE …/panel/origin: the host forgets its link; the credential and the sessions opened through it stop at once. */
+/**
+ * What an origin's credential opened ends with it: its sessions, and its bootstrap codes not yet spent (a code
+ * handed out before an unlink or re-link must not open a session afterwards).
+ */
+export async function endOriginAccess(deps: Pick<AppDeps, 'storage'>, workspaceId: string, origin: string): Promise<void> {
+  await deps.storage.voidPanelCodes(workspaceId, origin);
+  await deps.storage.endPanelSessions(workspaceId, { origin });
+}
+
+/** DELETE …/panel/origin: the host forgets its link; the credential, its unspent codes and its sessions stop at once. */
 export async function unlinkOrigin(deps: PanelDeps, principal: Principal): Promise<void> {
   const removed = await deps.storage.deleteHostCredentialByHash(linkedBy(principal).credentialHash);
   // Unlinked by a concurrent request since the access step found it.
   if (!removed) throw unauthorized('invalid host credential');
-  await deps.storage.endPanelSessions(removed.workspaceId, { origin: removed.origin });
+  await endOriginAccess(deps, removed.workspaceId, removed.origin);
 }
 
 export interface BootstrapRequest {
@@ -207,6 +219,8 @@ export async function exchangeCode(deps: PanelDeps, code: string, frameContext: 
     && spent.subject === context.subject
     && spent.capabilities.join() === context.capabilities.join();
   if (!matches) throw unauthorized(REFUSED_CODE);
+  // An unlink racing this exchange voids the code; one that got in between still finds the origin gone.
+  if (!(await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === spent.origin)) throw unauthorized(REFUSED_CODE);
   const { record, issued } = newSession(deps, workspace, { subject: spent.subject, capabilities: spent.capabilities, origin: spent.origin, signedInAt: now });
   await deps.storage.createPanelSession(record);
   return issued;
