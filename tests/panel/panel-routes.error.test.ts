@@ -48,10 +48,11 @@ describeEachAdapter('panel routes, errors', (adapter) => {
       'https://shop.example.com?x=1',
     ]) {
       const response = await linkWith(`SvcPair ${pairingCode}`, { origin });
+      const error = `origin must be scheme://host[:port]: http or https, a DNS name or an IP address as host (no wildcard), nothing after the port, such as https://shop.example.com; got ${origin}`;
       expect({ origin, status: response.status, body: response.body }).toEqual({
         origin,
         status: 400,
-        body: { success: false, error: `origin must be scheme://host[:port], such as https://shop.example.com, got ${origin}`, code: 'VALIDATION_ERROR' },
+        body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: '/origin', message: error }] },
       });
     }
     expect(await linkWith(`SvcPair ${pairingCode}`, { version: 2 })).toMatchObject({
@@ -59,6 +60,41 @@ describeEachAdapter('panel routes, errors', (adapter) => {
       body: { code: 'VALIDATION_ERROR', error: expect.stringContaining('version') },
     });
     expect((await linkWith(`SvcPair ${pairingCode}`)).status).toBe(201);
+  });
+
+  test('linking an origin whose host is a wildcard or carries characters a DNS name cannot -> 400 VALIDATION_ERROR, nothing stored', async () => {
+    const { pairingCode } = await createPairingCode(ctx.deps, ctx.workspace.id);
+    // hosts the URL parser lets through, which would widen or break frame-ancestors and the widget domains
+    for (const origin of [
+      'http://*',
+      'https://*.example.com',
+      'http://a.example;script-src',
+      "http://x'.example",
+      'https://shop_1.example.com',
+      'https://-shop.example.com',
+    ]) {
+      const response = await linkWith(`SvcPair ${pairingCode}`, { origin });
+      const error = `origin must be scheme://host[:port]: http or https, a DNS name or an IP address as host (no wildcard), nothing after the port, such as https://shop.example.com; got ${origin}`;
+      expect({ origin, status: response.status, body: response.body }).toEqual({
+        origin,
+        status: 400,
+        body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: '/origin', message: error }] },
+      });
+    }
+    expect(await ctx.deps.storage.listHostCredentials(ctx.workspace.id)).toEqual([]);
+    expect((await ctx.deps.storage.getWorkspaceById(ctx.workspace.id))!.domains).toEqual([]);
+    // the code was not spent on the refusals
+    expect((await linkWith(`SvcPair ${pairingCode}`)).status).toBe(201);
+  });
+
+  test('an origin whose host is an IP literal links; an IPv4 host becomes a widget domain, and the iframe page names the origin in frame-ancestors', async () => {
+    const credential = await link(ctx, 'http://192.0.2.10:8080');
+    expect(await link(ctx, 'http://[2001:db8::1]:8443')).toStartWith('svc_host_');
+    expect((await ctx.deps.storage.getWorkspaceById(ctx.workspace.id))!.domains).toEqual(['192.0.2.10']);
+    const boot = await bootstrapRequest(ctx, credential, { origin: 'http://192.0.2.10:8080' });
+    expect(boot.status).toBe(201);
+    const page = await ctx.app.handle(new Request(`http://localhost/widget/panel/admin/acme?frameContext=${encodeURIComponent(boot.body.frameContext)}`));
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors http://192.0.2.10:8080 'self'");
   });
 
   test('bootstrap refuses a missing or unknown credential, another origin, a non-ADMIN role and another workspace with 401; version 2 with 400', async () => {

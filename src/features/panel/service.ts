@@ -30,7 +30,10 @@ function signingSecret(deps: PanelDeps): string {
 
 function requireOrigin(input: string): string {
   const origin = parseOrigin(input);
-  if (!origin) throw validation(`origin must be scheme://host[:port], such as https://shop.example.com, got ${input}`);
+  if (!origin) {
+    const message = `origin must be scheme://host[:port]: http or https, a DNS name or an IP address as host (no wildcard), nothing after the port, such as https://shop.example.com; got ${input}`;
+    throw validation(message, [{ path: '/origin', message }]);
+  }
   return origin;
 }
 
