@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { createPairingCode } from '../../src/features/panel/pairing.ts';
 import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -48,10 +48,11 @@ describeEachAdapter('panel routes, errors', (adapter) => {
       'https://shop.example.com?x=1',
     ]) {
       const response = await linkWith(`SvcPair ${pairingCode}`, { origin });
+      const error = `origin must be scheme://host[:port]: http or https, a DNS name or an IP address as host (no wildcard), nothing after the port, such as https://shop.example.com; got ${origin}`;
       expect({ origin, status: response.status, body: response.body }).toEqual({
         origin,
         status: 400,
-        body: { success: false, error: `origin must be scheme://host[:port], such as https://shop.example.com, got ${origin}`, code: 'VALIDATION_ERROR' },
+        body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: '/origin', message: error }] },
       });
     }
     expect(await linkWith(`SvcPair ${pairingCode}`, { version: 2 })).toMatchObject({
@@ -59,6 +60,41 @@ describeEachAdapter('panel routes, errors', (adapter) => {
       body: { code: 'VALIDATION_ERROR', error: expect.stringContaining('version') },
     });
     expect((await linkWith(`SvcPair ${pairingCode}`)).status).toBe(201);
+  });
+
+  test('linking an origin whose host is a wildcard or carries characters a DNS name cannot -> 400 VALIDATION_ERROR, nothing stored', async () => {
+    const { pairingCode } = await createPairingCode(ctx.deps, ctx.workspace.id);
+    // hosts the URL parser lets through, which would widen or break frame-ancestors and the widget domains
+    for (const origin of [
+      'http://*',
+      'https://*.example.com',
+      'http://a.example;script-src',
+      "http://x'.example",
+      'https://shop_1.example.com',
+      'https://-shop.example.com',
+    ]) {
+      const response = await linkWith(`SvcPair ${pairingCode}`, { origin });
+      const error = `origin must be scheme://host[:port]: http or https, a DNS name or an IP address as host (no wildcard), nothing after the port, such as https://shop.example.com; got ${origin}`;
+      expect({ origin, status: response.status, body: response.body }).toEqual({
+        origin,
+        status: 400,
+        body: { success: false, error, code: 'VALIDATION_ERROR', details: [{ path: '/origin', message: error }] },
+      });
+    }
+    expect(await ctx.deps.storage.listHostCredentials(ctx.workspace.id)).toEqual([]);
+    expect((await ctx.deps.storage.getWorkspaceById(ctx.workspace.id))!.domains).toEqual([]);
+    // the code was not spent on the refusals
+    expect((await linkWith(`SvcPair ${pairingCode}`)).status).toBe(201);
+  });
+
+  test('an origin whose host is an IP literal links; an IPv4 host becomes a widget domain, and the iframe page names the origin in frame-ancestors', async () => {
+    const credential = await link(ctx, 'http://192.0.2.10:8080');
+    expect(await link(ctx, 'http://[2001:db8::1]:8443')).toStartWith('svc_host_');
+    expect((await ctx.deps.storage.getWorkspaceById(ctx.workspace.id))!.domains).toEqual(['192.0.2.10']);
+    const boot = await bootstrapRequest(ctx, credential, { origin: 'http://192.0.2.10:8080' });
+    expect(boot.status).toBe(201);
+    const page = await ctx.app.handle(new Request(`http://localhost/widget/panel/admin/acme?frameContext=${encodeURIComponent(boot.body.frameContext)}`));
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors http://192.0.2.10:8080 'self'");
   });
 
   test('bootstrap refuses a missing or unknown credential, another origin, a non-ADMIN role and another workspace with 401; version 2 with 400', async () => {
@@ -136,6 +172,77 @@ describeEachAdapter('panel routes, errors', (adapter) => {
     expect(await refresh('Bearer svc_sess_unknown')).toMatchObject({ status: 401, body: unauthorized('session is unknown or expired; sign in again') });
     ctx.clock.advance(30 * 60_000);
     expect(await refresh(`Bearer ${token}`)).toMatchObject({ status: 401, body: unauthorized('session is unknown or expired; sign in again') });
+  });
+
+  test('refresh of an embedded session -> 401 at any time; the session itself keeps working until it ends, and a fresh bootstrap opens a new one', async () => {
+    const credential = await link(ctx);
+    const open = async () => {
+      const boot = await bootstrapRequest(ctx, credential);
+      return (await ctx.request('POST', '/api/panel/session', { body: { code: boot.body.code, frameContext: boot.body.frameContext } })).body.token as string;
+    };
+    const token = await open();
+    const refused = unauthorized('an embedded panel session is not renewed here; the host platform opens a new one through a fresh bootstrap');
+    expect(await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${token}` } })).toMatchObject({
+      status: 401,
+      body: refused,
+    });
+    ctx.clock.advance(28 * 60_000);
+    expect(await ctx.request('POST', '/api/panel/session/refresh', { headers: { authorization: `Bearer ${token}` } })).toMatchObject({
+      status: 401,
+      body: refused,
+    });
+    // the refusal did not end it, and nothing was issued in its place
+    expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    ctx.clock.advance(2 * 60_000);
+    expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await ctx.request('GET', V1, { headers: { authorization: `Bearer ${await open()}` } })).status).toBe(200);
+  });
+
+  describe('unlinking or re-linking an origin ends its sessions and voids its unspent codes at once', () => {
+    const exchange = (boot: { body: { code: string; frameContext: string } }) =>
+      ctx.request('POST', '/api/panel/session', { body: { code: boot.body.code, frameContext: boot.body.frameContext } });
+    const read = (token: string) => ctx.request('GET', V1, { headers: { authorization: `Bearer ${token}` } });
+    const INVALID_SESSION = unauthorized('invalid or expired panel session');
+
+    /** A live session and an unspent bootstrap code of `credential`, then `end` runs. */
+    async function afterEnding(credential: string, end: () => Promise<void>) {
+      const token = (await exchange(await bootstrapRequest(ctx, credential))).body.token as string;
+      const pending = await bootstrapRequest(ctx, credential);
+      expect(pending.status).toBe(201);
+      await end();
+      expect(await exchange(pending)).toMatchObject({ status: 401, body: REFUSED_CODE });
+      expect(await read(token)).toMatchObject({ status: 401, body: INVALID_SESSION });
+    }
+
+    test('the host unlinks (DELETE …/panel/origin): a code issued before no longer opens a session', async () => {
+      const credential = await link(ctx);
+      await afterEnding(credential, async () => {
+        expect((await ctx.request('DELETE', '/api/integrations/wordpress/panel/origin', { headers: { authorization: `SvcHost ${credential}` } })).status).toBe(
+          204,
+        );
+      });
+    });
+
+    test('the owner unlinks (DELETE /v1/…/panel/origins/{id}): a code issued before no longer opens a session', async () => {
+      const credential = await link(ctx);
+      await afterEnding(credential, async () => {
+        const [origin] = (await ctx.request('GET', `${V1}/panel/origins`, { key: ctx.apiKey })).body.origins;
+        expect((await ctx.request('DELETE', `${V1}/panel/origins/${origin.id}`, { key: ctx.apiKey })).status).toBe(200);
+      });
+    });
+
+    test("re-linking the origin ends the old credential's sessions and codes; the new credential opens sessions, another origin's stay", async () => {
+      const old = await link(ctx);
+      const otherOrigin = 'https://blog.example.com';
+      const other = await link(ctx, otherOrigin);
+      const otherToken = (await exchange(await bootstrapRequest(ctx, other, { origin: otherOrigin }))).body.token as string;
+      let renewed = '';
+      await afterEnding(old, async () => {
+        renewed = await link(ctx);
+      });
+      expect((await exchange(await bootstrapRequest(ctx, renewed))).status).toBe(201);
+      expect((await read(otherToken)).status).toBe(200);
+    });
   });
 
   test('DELETE origin with an unknown credential -> 401; v1 revokes of unknown ids -> 404', async () => {

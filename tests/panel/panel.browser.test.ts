@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Frame, Page } from 'playwright-core';
+import { createPairingCode } from '../../src/features/panel/pairing.ts';
+import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { chromiumAvailable } from '../widget/browser-env.ts';
 import { manualPage, mountPage, SESSION_SECONDS, startPanelBrowserEnv, type PanelBrowserEnv } from './panel-browser-env.ts';
 
@@ -227,6 +229,48 @@ describeBrowser('embedded admin panel in Chromium, across two origins', () => {
     await opened.getByRole('heading', { level: 2, name: 'Working hours' }).waitFor();
     await opened.getByRole('button', { name: 'Open full admin' }).click();
     await until('the host to hear open-admin', async () => (await page.evaluate(() => (window as any).hostEvents)).includes('open-admin'));
+    await close();
+  }, 60_000);
+
+  test("window mode: a page that opens the panel of acme with its own workspace's frameContext and code cannot sign the window in to its workspace", async () => {
+    // the attacker runs a workspace of its own, linked to its own site, and bootstraps it as any host could
+    const { workspace: evil } = await createWorkspace(env.deps, { slug: 'evil', name: 'Evil Studio', timezone: 'Europe/Berlin' });
+    const { pairingCode } = await createPairingCode(env.deps, evil.id);
+    const linked = await fetch(`${env.appUrl}/api/integrations/hostplatform/panel/origin`, {
+      method: 'PUT',
+      headers: { authorization: `SvcPair ${pairingCode}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 1, workspaceSlug: 'evil', origin: env.otherUrl }),
+    });
+    const evilCredential = ((await linked.json()) as { hostCredential: string }).hostCredential;
+    const boot = await fetch(`${env.appUrl}/api/integrations/hostplatform/panel/bootstrap`, {
+      method: 'POST',
+      headers: { authorization: `SvcHost ${evilCredential}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 1, workspaceSlug: 'evil', origin: env.otherUrl, subject: 'attacker', role: 'ADMIN', capabilities: [] }),
+    });
+    const { code, frameContext } = (await boot.json()) as { code: string; frameContext: string };
+    env.hostPage(
+      '/lure',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lure</title></head><body>
+<button id="open">Open</button>
+<script>
+document.getElementById('open').addEventListener('click', () => {
+  const panel = window.open(${JSON.stringify(`${env.appUrl}/widget/panel/admin/acme?channelId=lure&frameContext=${encodeURIComponent(frameContext)}`)});
+  window.addEventListener('message', (event) => {
+    if (event.source !== panel || event.data?.type !== 'svc:panel:ready') return;
+    panel.postMessage({ type: 'svc:panel:bootstrap', source: 'svc-wordpress', version: 1, channelId: 'lure', origin: ${JSON.stringify(env.otherUrl)}, code: ${JSON.stringify(code)}, frameContext: ${JSON.stringify(frameContext)} }, ${JSON.stringify(env.appUrl)});
+  });
+});
+</script></body></html>`,
+    );
+    const { page, close } = await env.open();
+    await page.goto(`${env.otherUrl}/lure`);
+    const [opened] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Open' }).click()]);
+    // the exchange itself succeeds (the code and frameContext are genuine), so the panel alone must refuse the session
+    const exchanged = await opened.waitForResponse((response) => response.url().endsWith('/api/panel/session'));
+    expect(exchanged.status()).toBe(201);
+    await opened.getByRole('alert').filter({ hasText: 'another workspace or site' }).waitFor();
+    expect(await opened.getByText('Evil Studio').count()).toBe(0);
+    expect(await opened.getByRole('heading', { level: 1 }).count()).toBe(0);
     await close();
   }, 60_000);
 

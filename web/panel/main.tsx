@@ -62,6 +62,16 @@ function App({ state, host }: { state: PanelSessionState; host: HostLink | null 
   return <SignIn state={state} workspace={params.get(ADMIN_WORKSPACE_PARAM)?.trim() ?? ''} />;
 }
 
+/** The workspace the iframe or window address names (/widget/panel/admin/{slug}). */
+function addressSlug(): string {
+  const segment = location.pathname.split('/')[4] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
   const channelId = params.get('channelId') ?? '';
   const frameContext = params.get('frameContext') ?? '';
@@ -71,10 +81,12 @@ function startEmbedded(): { state: PanelSessionState; host: HostLink | null } {
     switch (message.type) {
       case 'svc:panel:bootstrap':
         // the bootstrap names the host; the one frameContext names is the only one the panel serves
-        if (message.origin !== host?.origin) return;
-        void state.open({ code: message.code, frameContext: message.frameContext ?? frameContext }).catch(() => {
-          state.problem.value = 'svc could not be reached';
-        });
+        if (!host || message.origin !== host.origin) return;
+        void state
+          .open({ code: message.code, frameContext: message.frameContext ?? frameContext }, { workspaceSlug: addressSlug(), origin: host.origin })
+          .catch(() => {
+            state.problem.value = 'svc could not be reached';
+          });
         return;
       case 'svc:panel:navigate':
         navigate({ section: sectionOf(message.section), bookingId: null });

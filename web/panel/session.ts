@@ -68,9 +68,18 @@ export class PanelSessionState {
     return true;
   }
 
-  /** POST /api/panel/session with a code and frameContext (embedded) or a slug and API key (standalone). */
-  async open(body: { code: string; frameContext: string } | { workspaceSlug: string; apiKey: string }): Promise<boolean> {
-    return this.take(await fetch('/api/panel/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  /**
+   * POST /api/panel/session with a code and frameContext (embedded) or a slug and API key (standalone).
+   * Embedded, `expected` names the workspace of the page's address and the origin of the host it talks to: a
+   * session for anything else is dropped unused, since a page that opened this window could otherwise sign it
+   * in to a workspace of its own under another workspace's address.
+   */
+  async open(
+    body: { code: string; frameContext: string } | { workspaceSlug: string; apiKey: string },
+    expected?: { workspaceSlug: string; origin: string },
+  ): Promise<boolean> {
+    const response = await fetch('/api/panel/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return this.take(response, expected);
   }
 
   /** POST /api/panel/session/refresh with the current token. */
@@ -88,12 +97,16 @@ export class PanelSessionState {
     this.phase.value = 'signed-out';
   }
 
-  private async take(response: Response): Promise<boolean> {
+  private async take(response: Response, expected?: { workspaceSlug: string; origin: string }): Promise<boolean> {
     if (!response.ok) {
       this.problem.value = await problemOf(response);
       return false;
     }
     const issued = (await response.json()) as IssuedSession;
+    if (expected && (issued.workspace.slug !== expected.workspaceSlug || issued.origin !== expected.origin)) {
+      this.problem.value = 'the session offered is for another workspace or site than the one this page belongs to';
+      return false;
+    }
     this.keep?.setItem(KEPT_SESSION, JSON.stringify(issued));
     this.use(issued);
     return true;

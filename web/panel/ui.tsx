@@ -61,7 +61,11 @@ export function Shell({ state, route, onOpenAdmin, onSignOut, onNavigate, onLang
   useWorkspaceAccent(details.value?.primaryColor ?? state.session.value?.workspace.primaryColor ?? null);
   const logo = details.value?.logoUrl ?? state.session.value?.workspace.logoUrl;
   const t = stringsFor(details.value?.language ?? 'en');
-  const can = { operations: state.canManageOperations.value, settings: state.canManageSettings.value };
+  const can = {
+    operations: state.canManageOperations.value,
+    settings: state.canManageSettings.value,
+    credentials: state.canManageOperations.value && state.canManageSettings.value,
+  };
   return (
     <div class={onSignOut ? 'shell standalone' : 'shell'}>
       <header class="bar">

@@ -114,6 +114,7 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   findHostCredential: read,
   createPanelCode: none,
   consumePanelCode: none,
+  voidPanelCodes: none,
   purgeExpiredCodes: none,
   createPanelSession: none,
   findPanelSession: read,

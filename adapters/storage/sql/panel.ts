@@ -55,6 +55,15 @@ export function panelQueries(dialect: Dialect): PanelStore {
       return row ?? null;
     },
 
+    async voidPanelCodes(workspaceId, origin) {
+      const c = t.panelCodes;
+      const voided = await db
+        .delete(c)
+        .where(and(eq(c.workspaceId, workspaceId), eq(c.origin, origin), isNull(c.usedAt)))
+        .returning({ id: c.id });
+      return voided.length;
+    },
+
     async purgeExpiredCodes(now) {
       const pairing = await db.delete(t.pairingCodes).where(lte(t.pairingCodes.expiresAt, now)).returning({ id: t.pairingCodes.id });
       const panel = await db.delete(t.panelCodes).where(lte(t.panelCodes.expiresAt, now)).returning({ id: t.panelCodes.id });

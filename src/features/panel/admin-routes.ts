@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { accessDeclarations } from '../../platform/access/macro.ts';
+import { CREDENTIAL_CAPABILITIES } from '../../platform/access/capabilities.ts';
 import { keyOrSession } from '../../platform/access/policy.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { refuseUnknownFields } from '../../platform/http/unknown-fields.ts';
@@ -20,6 +21,7 @@ import {
   type PanelOriginJson,
 } from './admin-model.ts';
 import { createPairingCode } from './pairing.ts';
+import { endOriginAccess } from './service.ts';
 
 const toApiKeyJson = (key: ApiKeyRecord): ApiKeyJson => ({
   id: key.id,
@@ -37,7 +39,10 @@ const toOriginJson = (linked: HostCredentialRecord): PanelOriginJson => ({
   lastUsedAt: linked.lastUsedAt === null ? null : isoTime(linked.lastUsedAt),
 });
 
-/** v1 routes of docs/contract/panel.md that administer access: API keys, pairing codes, linked sites. Settings writes. */
+/**
+ * v1 routes of docs/contract/panel.md that administer access: API keys, pairing codes, linked sites. Minting a
+ * pairing code or minting or revoking an API key needs both capabilities (§9); unlinking a site, settings.
+ */
 export function panelAdminRoutes(deps: AppDeps) {
   return new Elysia({ name: 'panel-admin', prefix: '/workspaces' })
     .use(accessDeclarations)
@@ -59,7 +64,7 @@ export function panelAdminRoutes(deps: AppDeps) {
         return { success: true, apiKey: toApiKeyJson(record), key };
       },
       {
-        access: keyOrSession('svc_manage_settings'),
+        access: keyOrSession(CREDENTIAL_CAPABILITIES),
         params: SlugParams,
         transform: refuseUnknownFields(ApiKeyCreate),
         body: ApiKeyCreate,
@@ -67,7 +72,8 @@ export function panelAdminRoutes(deps: AppDeps) {
         detail: {
           operationId: 'createApiKey',
           summary: 'Create an API key',
-          description: '`key` is shown only in this answer; only its hash is kept.',
+          description:
+            '`key` is shown only in this answer; only its hash is kept. A panel session needs both svc_manage_operations and svc_manage_settings (else 403 FORBIDDEN): a key can do everything.',
           tags: ['API keys'],
         },
       },
@@ -81,26 +87,29 @@ export function panelAdminRoutes(deps: AppDeps) {
         return { success: true };
       },
       {
-        access: keyOrSession('svc_manage_settings'),
+        access: keyOrSession(CREDENTIAL_CAPABILITIES),
         params: ApiKeyParams,
         response: { 200: DeletedResponse, ...keyedErrors },
         detail: {
           operationId: 'revokeApiKey',
           summary: 'Revoke an API key',
-          description: 'The key stops working at once, and so do the /admin sessions signed in with it (other server instances: within their cache time).',
+          description:
+            'The key stops working at once, and so do the /admin sessions signed in with it (other server instances: within their cache time). '
+            + 'A panel session needs both svc_manage_operations and svc_manage_settings (else 403 FORBIDDEN).',
           tags: ['API keys'],
         },
       },
     )
     .post('/:slug/pairing-codes', async ({ principal }) => ({ success: true, ...(await createPairingCode(deps, principal.workspace.id)) }), {
-      access: keyOrSession('svc_manage_settings'),
+      access: keyOrSession(CREDENTIAL_CAPABILITIES),
       params: SlugParams,
       response: { 200: PairingCodeResponse, ...keyedErrors },
       detail: {
         operationId: 'createPairingCode',
         summary: 'Create a pairing code for linking a site',
         description:
-          'Single use, valid for one hour; shown only in this answer. A host platform spends it at PUT {app_url}/api/integrations/{hostplatform|wordpress}/panel/origin.',
+          'Single use, valid for one hour; shown only in this answer. A host platform spends it at PUT {app_url}/api/integrations/{hostplatform|wordpress}/panel/origin. '
+          + 'A panel session needs both svc_manage_operations and svc_manage_settings (else 403 FORBIDDEN).',
         tags: ['Embedded panel'],
       },
     })
@@ -119,7 +128,7 @@ export function panelAdminRoutes(deps: AppDeps) {
       async ({ principal, params }) => {
         const removed = await deps.storage.deleteHostCredential(principal.workspace.id, params.originId);
         if (!removed) throw notFound(`linked origin ${params.originId}`);
-        await deps.storage.endPanelSessions(principal.workspace.id, { origin: removed.origin });
+        await endOriginAccess(deps, principal.workspace.id, removed.origin);
         return { success: true };
       },
       {
@@ -130,7 +139,7 @@ export function panelAdminRoutes(deps: AppDeps) {
           operationId: 'revokePanelOrigin',
           summary: 'Unlink a site',
           description:
-            "Its host credential stops working at once (bootstrap answers 401), and the panel sessions opened from it end. The origin's host stays in the widget domains.",
+            "Its host credential stops working at once (bootstrap answers 401), and the panel sessions and unspent bootstrap codes opened from it end. The origin's host stays in the widget domains.",
           tags: ['Embedded panel'],
         },
       },

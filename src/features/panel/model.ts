@@ -3,7 +3,11 @@ import { t } from 'elysia';
 
 const version = Type.Literal(1, { description: 'protocol version: 1' });
 const slug = t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' });
-const origin = t.String({ minLength: 1, maxLength: 300, description: 'the site origin, scheme://host[:port], such as https://shop.example.com' });
+const origin = t.String({
+  minLength: 1,
+  maxLength: 300,
+  description: 'the site origin, scheme://host[:port] (http or https; a DNS name or an IP literal, no wildcard), such as https://shop.example.com',
+});
 
 export const LinkOriginBody = t.Object({ version, workspaceSlug: slug, origin });
 export const LinkOriginResponse = t.Object({

@@ -41,7 +41,8 @@ function integrationRoutes(deps: AppDeps) {
             summary: `Link a site origin (${title(platform)})`,
             description:
               'Server to server, once per site: spends a single-use pairing code (`Authorization: SvcPair <code>`, from `svc pairing-code create` '
-              + 'or the panel settings) and returns the host credential, shown once. Linking the same origin again with a new code replaces its credential. '
+              + 'or the panel settings) and returns the host credential, shown once. Linking the same origin again with a new code replaces its credential '
+              + 'and ends the panel sessions and unspent bootstrap codes of the old one. '
               + "The origin's host is added to the widget domains. 10 requests per minute per client IP.",
             tags,
             security: [{ pairingCode: [] }],
@@ -61,8 +62,8 @@ function integrationRoutes(deps: AppDeps) {
             operationId: `unlinkPanelOrigin${idSuffix(platform)}`,
             summary: `Disconnect a linked site (${title(platform)})`,
             description:
-              'The host forgets its link (`Authorization: SvcHost <credential>`): 204, and the credential and every panel session opened '
-              + 'through it stop at once.',
+              'The host forgets its link (`Authorization: SvcHost <credential>`): 204, and the credential, its unspent bootstrap codes and every '
+              + 'panel session opened through it stop at once.',
             tags,
           },
         },
@@ -122,7 +123,7 @@ export function panelRoutes(deps: AppDeps) {
           summary: 'Open a panel session',
           description:
             'The embedded panel exchanges the one-time `code` with its `frameContext`; the standalone /admin signs in with the workspace slug and '
-            + 'an API key (the session gets both capabilities; the key is not kept). A session lasts 30 minutes and renews at /api/panel/session/refresh.',
+            + 'an API key (the session gets both capabilities; the key is not kept). A session lasts 30 minutes; a standalone one renews at /api/panel/session/refresh.',
           tags,
         },
       },
@@ -142,7 +143,9 @@ export function panelRoutes(deps: AppDeps) {
           operationId: 'refreshPanelSession',
           summary: 'Renew a panel session',
           description:
-            'With the current token (`Authorization: Bearer`): a new token for another 30 minutes; the old one ends. Refused 12 hours after sign-in.',
+            'Standalone (/admin) sessions only. With the current token (`Authorization: Bearer`): a new token for another 30 minutes; the old one ends. '
+            + 'Refused (401) 12 hours after sign-in, and always for an embedded session: that one renews only through a fresh bootstrap by its host, '
+            + 'so a user the host platform no longer trusts loses the panel when the session ends.',
           tags,
           security: [{ panelSession: [] }],
         },

@@ -30,7 +30,10 @@ function signingSecret(deps: PanelDeps): string {
 
 function requireOrigin(input: string): string {
   const origin = parseOrigin(input);
-  if (!origin) throw validation(`origin must be scheme://host[:port], such as https://shop.example.com, got ${input}`);
+  if (!origin) {
+    const message = `origin must be scheme://host[:port]: http or https, a DNS name or an IP address as host (no wildcard), nothing after the port, such as https://shop.example.com; got ${input}`;
+    throw validation(message, [{ path: '/origin', message }]);
+  }
   return origin;
 }
 
@@ -61,6 +64,7 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
   const code = await deps.storage.consumePairingCode(sha256Hex(request.pairingCode), now);
   if (!code || code.workspaceId !== workspace.id) throw unauthorized(refused);
   const hostCredential = randomToken(HOST_CREDENTIAL_PREFIX, 32);
+  const relinked = (await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === origin);
   await deps.storage.putHostCredential({
     id: newId('hc', now),
     workspaceId: workspace.id,
@@ -70,6 +74,8 @@ export async function linkOrigin(deps: PanelDeps, request: LinkRequest): Promise
     createdAt: now,
     lastUsedAt: null,
   });
+  // The replaced credential takes along what was opened with it (docs/contract/panel.md §2).
+  if (relinked) await endOriginAccess(deps, workspace.id, origin);
   const host = normalizeDomain(new URL(origin).hostname);
   if (host && !workspace.domains.includes(host)) {
     await deps.storage.updateWorkspace(workspace.id, { domains: [...workspace.domains, host] }, now);
@@ -84,12 +90,21 @@ function linkedBy(principal: Principal): NonNullable<Principal['hostCredential']
   return principal.hostCredential;
 }
 
-/** DELETE …/panel/origin: the host forgets its link; the credential and the sessions opened through it stop at once. */
+/**
+ * What an origin's credential opened ends with it: its sessions, and its bootstrap codes not yet spent (a code
+ * handed out before an unlink or re-link must not open a session afterwards).
+ */
+export async function endOriginAccess(deps: Pick<AppDeps, 'storage'>, workspaceId: string, origin: string): Promise<void> {
+  await deps.storage.voidPanelCodes(workspaceId, origin);
+  await deps.storage.endPanelSessions(workspaceId, { origin });
+}
+
+/** DELETE …/panel/origin: the host forgets its link; the credential, its unspent codes and its sessions stop at once. */
 export async function unlinkOrigin(deps: PanelDeps, principal: Principal): Promise<void> {
   const removed = await deps.storage.deleteHostCredentialByHash(linkedBy(principal).credentialHash);
   // Unlinked by a concurrent request since the access step found it.
   if (!removed) throw unauthorized('invalid host credential');
-  await deps.storage.endPanelSessions(removed.workspaceId, { origin: removed.origin });
+  await endOriginAccess(deps, removed.workspaceId, removed.origin);
 }
 
 export interface BootstrapRequest {
@@ -207,6 +222,8 @@ export async function exchangeCode(deps: PanelDeps, code: string, frameContext: 
     && spent.subject === context.subject
     && spent.capabilities.join() === context.capabilities.join();
   if (!matches) throw unauthorized(REFUSED_CODE);
+  // An unlink racing this exchange voids the code; one that got in between still finds the origin gone.
+  if (!(await deps.storage.listHostCredentials(workspace.id)).some((each) => each.origin === spent.origin)) throw unauthorized(REFUSED_CODE);
   const { record, issued } = newSession(deps, workspace, { subject: spent.subject, capabilities: spent.capabilities, origin: spent.origin, signedInAt: now });
   await deps.storage.createPanelSession(record);
   return issued;
@@ -225,12 +242,17 @@ export async function signInWithApiKey(deps: PanelDeps, workspaceSlug: string, a
   return issued;
 }
 
-/** POST /api/panel/session/refresh: a new token for a live session, the old one ending; none 12 hours after sign-in. */
+/**
+ * POST /api/panel/session/refresh: a new token for a live standalone session, the old one ending; none 12 hours
+ * after sign-in. Embedded sessions are refused (docs/contract/panel.md §8).
+ */
 export async function refreshSession(deps: PanelDeps, token: string | null): Promise<IssuedSession> {
   if (!token) throw unauthorized('missing session: send Authorization: Bearer <session token>');
   const now = deps.clock.now();
   const current = await deps.storage.findPanelSession(sha256Hex(token), now);
   if (!current) throw unauthorized('session is unknown or expired; sign in again');
+  // An embedded session lives only as long as the host keeps vouching for its user: a fresh bootstrap renews it.
+  if (current.origin !== null) throw unauthorized('an embedded panel session is not renewed here; the host platform opens a new one through a fresh bootstrap');
   if (now >= current.signedInAt + SESSION_MAX_AGE_MS) throw unauthorized('session cannot be renewed 12 hours after sign-in; sign in again');
   const workspace = await deps.storage.getWorkspaceById(current.workspaceId);
   if (!workspace) throw unauthorized('session is unknown or expired; sign in again');

@@ -6,3 +6,10 @@ export type Capability = (typeof CAPABILITIES)[number];
 export function knownCapabilities(requested: readonly string[]): Capability[] {
   return CAPABILITIES.filter((capability) => requested.includes(capability));
 }
+
+/**
+ * What minting a credential needs (an API key or a pairing code, and revoking an API key): every capability,
+ * since a new API key can do everything, so a session with svc_manage_settings alone could otherwise make
+ * itself a full admin (docs/contract/panel.md §9).
+ */
+export const CREDENTIAL_CAPABILITIES: readonly Capability[] = CAPABILITIES;

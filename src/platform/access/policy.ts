@@ -35,8 +35,8 @@ export interface WorkspacePolicy {
   /** where the workspace comes from */
   readonly workspaceFrom: 'slug' | 'hostCredential';
   readonly credentials: readonly CredentialKind[];
-  /** what a panel session needs beyond being of the workspace; null: any session (reads) */
-  readonly capability: Capability | null;
+  /** what a panel session needs beyond being of the workspace, every one of them; empty: any session (reads) */
+  readonly capabilities: readonly Capability[];
   readonly keyless: KeylessAccess;
   readonly browsers: BrowserAccess;
   readonly rateLimit: RateLimitRuleName;
@@ -69,7 +69,7 @@ export function publicRoute(browsers: Exclude<BrowserAccess, 'none'>, options: P
     scope: 'workspace',
     workspaceFrom: 'slug',
     credentials: ['apiKey', 'panelSession'],
-    capability: null,
+    capabilities: [],
     keyless: 'allowed',
     browsers,
     rateLimit: 'v1',
@@ -86,15 +86,15 @@ export interface KeyOrSessionOptions {
 
 /**
  * The workspace's API key (which may do everything) or a panel session of the workspace that holds `need`
- * (`read`: any session). Decisions section 12.
+ * (`read`: any session; a list: all of them). docs/contract/routes.md §2.
  */
-export function keyOrSession(need: 'read' | Capability, options: KeyOrSessionOptions = {}): WorkspacePolicy {
+export function keyOrSession(need: 'read' | Capability | readonly Capability[], options: KeyOrSessionOptions = {}): WorkspacePolicy {
   const keyless: KeylessAccess = options.keylessFromAllowedDomain ? 'allowedOrigin' : 'refused';
   return {
     scope: 'workspace',
     workspaceFrom: 'slug',
     credentials: ['apiKey', 'panelSession'],
-    capability: need === 'read' ? null : need,
+    capabilities: need === 'read' ? [] : typeof need === 'string' ? [need] : need,
     keyless,
     browsers: keyless === 'allowedOrigin' ? 'allowedDomains' : 'none',
     rateLimit: 'v1',
@@ -113,7 +113,7 @@ export function hostCredential(rateLimit: RateLimitRuleName): WorkspacePolicy {
     scope: 'workspace',
     workspaceFrom: 'hostCredential',
     credentials: ['hostCredential'],
-    capability: null,
+    capabilities: [],
     keyless: 'refused',
     browsers: 'none',
     rateLimit,

@@ -70,9 +70,8 @@ export async function resolvePrincipal(
   if (token) {
     const session = await resolvers.panelSession(token, request.now);
     if (!session || session.workspaceId !== workspace.id) throw unauthorized('invalid or expired panel session');
-    if (policy.capability && !session.capabilities.includes(policy.capability)) {
-      throw new AppError('FORBIDDEN', `this panel session lacks the ${policy.capability} capability this action needs`);
-    }
+    const missing = policy.capabilities.filter((capability) => !session.capabilities.includes(capability));
+    if (missing.length > 0) throw new AppError('FORBIDDEN', forbiddenMessage(policy.capabilities, missing));
     return { workspace, kind: 'panelSession', capabilities: new Set(session.capabilities), rateLimitIdentity: identity(`session:${session.id}`) };
   }
 
@@ -88,6 +87,11 @@ export async function resolvePrincipal(
     case 'refused':
       throw missingCredential();
   }
+}
+
+function forbiddenMessage(needed: readonly string[], missing: readonly string[]): string {
+  if (needed.length === 1) return `this panel session lacks the ${missing[0]} capability this action needs`;
+  return `this action needs both ${needed.join(' and ')} (it mints or revokes a credential); this panel session lacks ${missing.join(' and ')}`;
 }
 
 /** A keyless booking must come from a page on an allowed widget domain or one of svc's own hosted pages. */

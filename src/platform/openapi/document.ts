@@ -263,7 +263,7 @@ export function buildOpenApiDocument(app: AnyElysia, prefix: string, settings: O
           type: 'http',
           scheme: 'bearer',
           description:
-            'A panel session token (Authorization: Bearer …). Reads need any session of the workspace; writes need the svc_manage_operations or svc_manage_settings capability, else 403 FORBIDDEN.',
+            'A panel session token (Authorization: Bearer …). Reads need any session of the workspace; writes need the svc_manage_operations or svc_manage_settings capability, and minting a credential (creating or revoking an API key, creating a pairing code) needs both; else 403 FORBIDDEN.',
         },
       },
     },

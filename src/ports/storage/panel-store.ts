@@ -46,6 +46,11 @@ export interface PanelStore {
   createPanelCode(code: PanelCodeRecord): Promise<void>;
   /** As consumePairingCode, for panel codes. */
   consumePanelCode(codeHash: string, now: number): Promise<PanelCodeRecord | null>;
+  /**
+   * Deletes the workspace's unspent panel codes issued for `origin` (on unlinking or re-linking it), so none
+   * can be consumed afterwards; returns how many.
+   */
+  voidPanelCodes(workspaceId: string, origin: string): Promise<number>;
   /** Deletes pairing and panel codes that expired by `now` (expiresAt <= now); returns how many. */
   purgeExpiredCodes(now: number): Promise<number>;
 }

@@ -66,6 +66,24 @@ export function panelContract() {
       expect(await storage.consumePanelCode(expired.codeHash, expired.expiresAt + 1)).toBeNull();
     });
 
+    test("voidPanelCodes deletes the unspent panel codes of one workspace's origin only, returns how many; they are not consumable afterwards", async () => {
+      const ws = aWorkspace();
+      const other = aWorkspace();
+      await storage.createWorkspace(ws);
+      await storage.createWorkspace(other);
+      const shop = 'https://shop.example.com';
+      const unspent = aPanelCode(ws, { origin: shop });
+      const spent = aPanelCode(ws, { origin: shop, usedAt: T0 });
+      const otherOrigin = aPanelCode(ws, { origin: 'http://localhost:8081' });
+      const otherWorkspace = aPanelCode(other, { origin: shop });
+      for (const code of [unspent, spent, otherOrigin, otherWorkspace]) await storage.createPanelCode(code);
+      expect(await storage.voidPanelCodes(ws.id, shop)).toBe(1);
+      expect(await storage.voidPanelCodes(ws.id, shop)).toBe(0);
+      expect(await storage.consumePanelCode(unspent.codeHash, T0)).toBeNull();
+      expect(await storage.consumePanelCode(otherOrigin.codeHash, T0)).toEqual({ ...otherOrigin, usedAt: T0 });
+      expect(await storage.consumePanelCode(otherWorkspace.codeHash, T0)).toEqual({ ...otherWorkspace, usedAt: T0 });
+    });
+
     test('purgeExpiredCodes deletes pairing and panel codes that expired before now, returns how many, and keeps live codes', async () => {
       const ws = aWorkspace();
       await storage.createWorkspace(ws);

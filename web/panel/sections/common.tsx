@@ -18,7 +18,12 @@ export interface SectionProps {
   client: PanelClient;
   workspace: Workspace;
   /** what this session may change; the server's 403 stays the real guard */
-  can: { operations: boolean; settings: boolean };
+  can: {
+    operations: boolean;
+    settings: boolean;
+    /** minting pairing codes, minting or revoking API keys: both capabilities (docs/contract/panel.md §9) */
+    credentials: boolean;
+  };
   notify: (notice: SectionNotice) => void;
   t: Strings;
   /** true inside a host's iframe (the logo comes from the host's media library) */

@@ -20,6 +20,8 @@ export const panel: PanelMessages = {
   optional: '(optional)',
   readOnly: 'Sie können alles ansehen, aber mit dieser Sitzung keine Einstellungen ändern.',
   readOnlyOperations: 'Sie können alles ansehen, aber mit dieser Sitzung keine Buchungen oder Angebote ändern.',
+  readOnlyCredentials:
+    'API-Schlüssel und Kopplungscodes erstellen nur Sitzungen mit vollem Zugriff: diese kann sie ansehen, aber nicht anlegen oder widerrufen.',
   loadFailed: 'Das konnte nicht geladen werden.',
   network: 'svc ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es erneut; Ihre Eingaben bleiben erhalten.',
   forbidden: 'Diese Sitzung darf diese Änderung nicht vornehmen.',

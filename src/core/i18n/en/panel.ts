@@ -18,6 +18,7 @@ export const panel = {
   optional: '(optional)',
   readOnly: 'You can look, but this session cannot change these settings.',
   readOnlyOperations: 'You can look, but this session cannot change bookings or the catalogue.',
+  readOnlyCredentials: 'API keys and pairing codes are made by sessions with full access: this one can look at them, not create or revoke them.',
   loadFailed: 'This could not be loaded.',
   network: 'svc could not be reached. Check your connection and try again; what you typed is kept.',
   forbidden: 'This session is not allowed to make this change.',

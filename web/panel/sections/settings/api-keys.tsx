@@ -50,7 +50,7 @@ export function ApiKeySettings({ client, workspace, can, notify, t }: SectionPro
                       {key.lastUsedAt ? whenOf(workspace, key.lastUsedAt) : t.never}
                     </span>
                   </span>
-                  {can.settings && revoking.value?.id !== key.id && (
+                  {can.credentials && revoking.value?.id !== key.id && (
                     <button type="button" class="danger" onClick={() => (revoking.value = key)} aria-label={`${t.revoke}: ${key.name}`}>
                       {t.revoke}
                     </button>
@@ -73,7 +73,7 @@ export function ApiKeySettings({ client, workspace, can, notify, t }: SectionPro
         }
       </Loaded>
       {shown.value && <ShownOnce text={t.keyOnce} value={shown.value} t={t} />}
-      {can.settings && (
+      {can.credentials && (
         <form class="inline-form row-form" onSubmit={create}>
           <TextField label={t.keyName} name="name" form={form} value={name} />
           <button type="submit" class="primary" disabled={form.busy.value}>

@@ -28,7 +28,7 @@ export function LinkedSites({ client, workspace, can, notify, t }: SectionProps)
   return (
     <section class="card" aria-labelledby="sites-title">
       <SectionHead title={t.linkedSites}>
-        {can.settings && (
+        {can.credentials && (
           <button type="button" disabled={form.busy.value} onClick={newCode}>
             {t.pairingCode}
           </button>
