@@ -57,11 +57,26 @@ function statusSent(context: { set: { status?: unknown }; responseValue?: unknow
   return typeof context.set.status === 'number' ? context.set.status : 200;
 }
 
-/** Gives every request an id (echoed as `x-request-id`) and logs one line when its response is sent. */
+/**
+ * A caller's own request id that is safe to echo and log: 1–128 characters of `[A-Za-z0-9._:-]` (no `@`, so it
+ * cannot carry an email address, and no space or quote that could break a log line or a header).
+ */
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `X-Request-Id` when well formed (so traces across services join up), else a new id. */
+export function requestIdFor(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given !== null && CALLER_REQUEST_ID.test(given) ? given : newId('req');
+}
+
+/**
+ * Gives every request an id (the caller's `X-Request-Id` when well formed, else a new one; echoed as
+ * `x-request-id`) and logs one line when its response is sent.
+ */
 export function requestLogPlugin(logger: Logger) {
   return new Elysia({ name: 'request-log' })
     .onRequest((context) => {
-      const trace: RequestTrace = { id: newId('req'), startedAt: performance.now() };
+      const trace: RequestTrace = { id: requestIdFor(context.request), startedAt: performance.now() };
       (context as Traced)[TRACE] = trace;
       context.set.headers['x-request-id'] = trace.id;
     })
