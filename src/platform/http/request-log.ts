@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { newId } from '../../core/ids.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
 
 const TRACE = Symbol('svc.requestTrace');
 
@@ -71,9 +72,10 @@ export function requestIdFor(request: Request): string {
 
 /**
  * Gives every request an id (the caller's `X-Request-Id` when well formed, else a new one; echoed as
- * `x-request-id`) and logs one line when its response is sent.
+ * `x-request-id`) and logs one line when its response is sent; the same status and duration go to `metrics`,
+ * under the matched route's template.
  */
-export function requestLogPlugin(logger: Logger) {
+export function requestLogPlugin(logger: Logger, metrics?: Metrics) {
   return new Elysia({ name: 'request-log' })
     .onRequest((context) => {
       const trace: RequestTrace = { id: requestIdFor(context.request), startedAt: performance.now() };
@@ -86,13 +88,18 @@ export function requestLogPlugin(logger: Logger) {
       const trace = (context as Traced)[TRACE];
       const finishedAt = trace?.finishedAt ?? performance.now();
       const gone = context.request.signal.aborted;
+      const status = gone ? CLIENT_CLOSED_REQUEST : statusSent(context);
+      // the template the request matched (`/api/v1/workspaces/:slug`), never the path: undefined when none did
+      const route = (context as { route?: string }).route || undefined;
       logger.info('request', {
         method: context.request.method,
         path: redactPath(context.path),
-        status: gone ? CLIENT_CLOSED_REQUEST : statusSent(context),
+        route,
+        status,
         ...(gone ? { aborted: true } : {}),
         ms: trace ? Math.round((finishedAt - trace.startedAt) * 10) / 10 : undefined,
         requestId: trace?.id,
       });
+      if (trace) metrics?.observeRequest({ method: context.request.method, route, status, seconds: (finishedAt - trace.startedAt) / 1000 });
     });
 }
