@@ -9,6 +9,8 @@ import { bodyLimitPlugin } from './platform/http/body-limit.ts';
 import { peerAddressOf, withPeerAddress } from './platform/http/client-ip.ts';
 import { errorsPlugin } from './platform/http/errors-plugin.ts';
 import { requestLogPlugin } from './platform/http/request-log.ts';
+import { presentsMetricsToken } from './platform/access/metrics-token.ts';
+import { createMetrics } from './platform/metrics.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './platform/openapi/document.ts';
 import { DOCS_PAGE } from './platform/openapi/docs-page.ts';
 import { compressedJsonResponse, type CompressedJson } from './platform/openapi/compressed.ts';
@@ -76,6 +78,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(webhookRoutes(deps))
     .use(panelAdminRoutes(deps));
 
+  const metrics = deps.metrics ?? createMetrics();
+  const metricsToken = deps.config.SVC_METRICS_TOKEN;
   let openApiDocument: OpenApiDocument | undefined;
   let openApiJson: CompressedJson | undefined;
   const access = accessSteps(deps, { app: () => app, unmatched: undeclared, resolvers: options.credentials });
@@ -90,7 +94,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       const { method, headers, body, signal } = request;
       return app.handle(withPeerAddress(new Request(url, { method, headers, body, signal }), peerAddressOf(request)));
     })
-    .use(requestLogPlugin(deps.logger))
+    .use(requestLogPlugin(deps.logger, metrics))
     .use(errorsPlugin(deps.logger))
     .use(access.routes)
     .use(accessDeclarations)
@@ -121,6 +125,24 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
         return errorBody(error);
       },
       { openAccess: openRoute(), detail: { hide: true } },
+    )
+    // Without SVC_METRICS_TOKEN the route is not declared at all: /metrics is 404 like any unknown path.
+    .use((plugin) =>
+      metricsToken === undefined
+        ? plugin
+        : plugin.get(
+            '/metrics',
+            async ({ request }) => {
+              if (!presentsMetricsToken(request.headers.get('authorization'), metricsToken)) {
+                throw new AppError('UNAUTHORIZED', 'missing or wrong metrics token (Authorization: Bearer …)', undefined, {
+                  'www-authenticate': 'Bearer realm="svc metrics"',
+                });
+              }
+              const text = await metrics.scrape(() => deps.storage.operationsSnapshot(), deps.clock.now(), READY_TIMEOUT_MS);
+              return new Response(text, { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } });
+            },
+            { openAccess: openRoute(), detail: { hide: true } },
+          ),
     )
     .use(api)
     .use(panelRoutes(deps))

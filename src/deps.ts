@@ -4,9 +4,12 @@ import { createAvailabilityCache, invalidateOnStorageChanges } from './features/
 import type { Storage } from './ports/storage/index.ts';
 import { withReadCache } from './platform/storage-effects/read-cache.ts';
 import { signalOutboxWrites } from './features/webhooks/index.ts';
+import { createMetrics } from './platform/metrics.ts';
 
 /** What buildDeps assembles: the adapters and the process's clock and logger. */
-export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache' | 'calendars'> {
+export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache' | 'calendars' | 'metrics'> {
+  /** default: a new registry of this app's own */
+  metrics?: AppDeps['metrics'];
   /** the calendar adapters; default: CalDAV and iCalendar URLs under the config's fetch rules */
   calendars?: AppDeps['calendars'];
   /** the storage adapter as opened; buildDeps subscribes the caches to its changes and puts the read cache on it */
@@ -51,13 +54,15 @@ function calendarOptions({ config, clock }: DepsParts): CalendarConnectorOptions
 }
 
 export function buildDeps(parts: DepsParts): AppDeps {
-  const { storage: adapter, onOutboxWrite, calendars, ...rest } = parts;
+  const { storage: adapter, onOutboxWrite, calendars, metrics = createMetrics(), ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
   invalidateOnStorageChanges(adapter, availabilityCache);
   if (onOutboxWrite) signalOutboxWrites(adapter, onOutboxWrite);
-  const storage = withReadCache(adapter, { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
+  // Calls the read cache answers never reach the database: only the adapter's are counted.
+  const storage = withReadCache(metrics.countCalls(adapter), { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
   return {
     ...rest,
+    metrics,
     storage,
     availabilityCache,
     calendars: calendars ?? calendarConnector(calendarOptions(parts)),

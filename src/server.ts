@@ -130,6 +130,7 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
     // Every write that adds webhook messages wakes the delivery loop at once.
     onOutboxWrite: () => background?.wake(),
   });
+  if (database.postgres) deps.metrics?.setPoolSize(config.SVC_DB_POOL_SIZE);
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) {
     logger.info('created the demo workspace');
     await storage.analyze();

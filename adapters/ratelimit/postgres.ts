@@ -1,116 +1,173 @@
 import type { Sql } from 'postgres';
-import type { RateLimitDecision, RateLimiter } from '../../src/ports/ratelimit.ts';
+import { RATE_LIMIT_SLOTS, type RateLimitDecision, type RateLimiter } from '../../src/ports/ratelimit.ts';
 import { translateUnavailable } from '../storage/sql/unavailable.ts';
 
 /**
  * The most an instance leases beyond the requests it is answering, as a share of the budget still free: the
- * tokens an instance holds when its traffic for a key stops are lost to the other instances for the rest of
+ * tokens an instance holds when its traffic for a key stops are lost to the other instances until they leave
  * the window, so this bounds what a quiet instance can withhold.
  */
 const LEASE_SHARE_OF_FREE = 0.05;
 /** A lease used up within this long (by the callers' clock) doubles the next one; a slower one halves it. */
 const LEASE_HORIZON_MS = 250;
+/** Namespace of the per-key advisory locks (two-int locks never meet the storage's one-bigint locks). */
+const LOCK_SPACE = 7_346_110;
 
-interface KeyWindow {
-  /** the window the tokens belong to (the database's, which may be newer than this instance's clock) */
-  start: number;
-  /** tokens leased and not yet handed out */
+interface Waiter {
+  resolve(decision: RateLimitDecision): void;
+  reject(error: unknown): void;
+}
+
+interface KeyState {
+  /** the slot the held tokens are counted in (the newest slot a call arrived in) */
+  slot: number;
+  /** tokens leased in `slot` and not yet handed out */
   tokens: number;
-  /** the database's count after this instance's last lease, capped at the limit */
-  counted: number;
-  /** the budget is spent: refuse without asking until the window ends */
-  exhausted: boolean;
+  /** tokens leased in older slots and never handed out: the next lease gives them back, per slot */
+  unused: Map<number, number>;
+  /** the shared budget left after this instance's last lease, tokens it holds included */
+  remaining: number;
+  /** when the oldest slot counted at the last lease leaves the window */
+  resetAt: number;
+  /** the budget is spent: refuse without asking until this moment */
+  refusedUntil: number;
   /** tokens asked for beyond the waiting requests in the next lease */
   size: number;
   leasedAt: number;
   /** requests waiting for the lease in flight */
-  waiting: Array<{ resolve(decision: RateLimitDecision): void; reject(error: unknown): void }>;
+  waiting: Waiter[];
   inFlight: boolean;
 }
 
 /**
- * Rate limits shared by every instance on one Postgres database. Each instance leases tokens from the shared
- * count of a key's window and hands them out locally: one round trip serves every request waiting for it
- * plus, for a key this instance sees often, a few requests ahead (up to LEASE_SHARE_OF_FREE of the free
- * budget, sized by how fast the last lease went). Leases are taken atomically from the count, so all
- * instances together never allow more than the limit in a window. While the database does not answer, hit()
+ * Rate limits shared by every instance on one Postgres database, over a sliding window counted in slots
+ * (RATE_LIMIT_SLOTS per window; one row per key and slot in `rate_limits`, keyed `<key>#<slot>`). A request in
+ * slot s is allowed while the slots s - RATE_LIMIT_SLOTS … s hold fewer than `limit`: that range covers the
+ * last `windowMs` whole, so no span of `windowMs` ever holds more than `limit` allowed requests.
+ *
+ * Each instance leases tokens from that shared count and hands them out locally: one transaction (holding a
+ * per-key advisory lock, so leases of one key are counted one after the other) serves every request waiting
+ * for it plus, for a key this instance sees often, a few requests ahead (up to LEASE_SHARE_OF_FREE of the free
+ * budget, sized by how fast the last lease went). Tokens are good only in the slot they were counted in: those
+ * left when a newer slot begins are given back by the next lease. While the database does not answer, hit()
  * rejects with AppError UNAVAILABLE (503). close() ends `sql` unless `ownsClient` is false (the pool is the
  * storage's, which ends it).
  */
 export function postgresRateLimiter(sql: Sql, options: { ownsClient?: boolean } = {}): RateLimiter & { close(): Promise<void> } {
-  const windows = new Map<string, KeyWindow>();
+  const states = new Map<string, KeyState>();
+  const slotKey = (key: string, slot: number) => `${key}#${slot}`;
 
-  function decisionFor(window: KeyWindow, limit: number, windowMs: number, allowed: boolean): RateLimitDecision {
-    const remaining = allowed ? Math.max(0, limit - window.counted + window.tokens) : 0;
-    return { allowed, limit, remaining, resetAt: window.start + windowMs };
+  function allowedOne(state: KeyState, limit: number): RateLimitDecision {
+    state.tokens -= 1;
+    state.remaining -= 1;
+    return { allowed: true, limit, remaining: Math.max(0, state.remaining), resetAt: state.resetAt };
   }
 
-  function serveOne(window: KeyWindow, limit: number, windowMs: number): RateLimitDecision {
-    window.tokens -= 1;
-    return decisionFor(window, limit, windowMs, true);
-  }
+  const refused = (state: KeyState, limit: number): RateLimitDecision => ({ allowed: false, limit, remaining: 0, resetAt: state.refusedUntil });
 
-  async function lease(key: string, window: KeyWindow, limit: number, windowMs: number, now: number) {
-    window.inFlight = true;
-    const free = Math.max(0, limit - window.counted);
-    const ahead = Math.min(window.size, Math.max(1, Math.floor(free * LEASE_SHARE_OF_FREE)));
-    const want = Math.max(window.waiting.length, ahead);
+  /** Leases tokens in `state.slot` for the waiting requests (and a few ahead), giving back the unused ones of older slots. */
+  async function lease(key: string, state: KeyState, limit: number, windowMs: number, now: number) {
+    state.inFlight = true;
+    const slotMs = windowMs / RATE_LIMIT_SLOTS;
+    const slot = state.slot;
+    const oldest = slot - RATE_LIMIT_SLOTS;
+    const giveBack = [...state.unused].filter(([from]) => from >= oldest);
+    state.unused.clear();
+    const freeBefore = Math.max(0, state.remaining - state.tokens);
+    const ahead = Math.min(state.size, Math.max(1, Math.floor(freeBefore * LEASE_SHARE_OF_FREE)));
+    const want = Math.max(state.waiting.length, ahead);
+    let granted = 0;
     try {
-      // `count` is the tokens handed out in the window. Past the limit it stops at limit + want, so that
-      // every lease can tell from the returned count alone how many of its tokens were still free.
-      const [row] = await sql<{ count: number; window_start: string }[]>`
-        insert into rate_limits (key, window_start, count) values (${key}, ${window.start}, ${want})
-        on conflict (key) do update set
-          -- a lease stamped with an older window (a slower clock, a late arrival) counts in the newer one
-          count = case when rate_limits.window_start >= excluded.window_start
-            then least(rate_limits.count::bigint + excluded.count, ${limit}::bigint + excluded.count) else excluded.count end,
-          window_start = greatest(rate_limits.window_start, excluded.window_start)
-        returning count, window_start`;
-      const count = row?.count ?? want;
-      const granted = Math.min(want, Math.max(0, limit - (count - want)));
-      window.start = Math.max(window.start, Number(row?.window_start ?? window.start));
-      window.counted = Math.min(limit, count);
-      window.tokens += granted;
-      window.exhausted = granted < want;
-      window.size = now - window.leasedAt < LEASE_HORIZON_MS ? Math.min(window.size * 2, limit) : Math.max(1, Math.floor(window.size / 2));
-      window.leasedAt = now;
+      const counted = await sql.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${key}))`;
+        for (const [from, count] of giveBack) {
+          await tx`update rate_limits set count = greatest(0, count - ${count}) where key = ${slotKey(key, from)}`;
+        }
+        const keys = Array.from({ length: RATE_LIMIT_SLOTS + 1 }, (_, i) => slotKey(key, oldest + i));
+        const rows = await tx<{ window_start: string; count: number }[]>`
+          select window_start, count from rate_limits where key in ${tx(keys)} and count > 0`;
+        const used = rows.reduce((sum, row) => sum + row.count, 0);
+        granted = Math.min(want, Math.max(0, limit - used));
+        if (granted > 0) {
+          await tx`
+            insert into rate_limits (key, window_start, count) values (${slotKey(key, slot)}, ${slot * slotMs}, ${granted})
+            on conflict (key) do update set count = rate_limits.count + excluded.count`;
+        }
+        const starts = rows.map((row) => Number(row.window_start));
+        return { used, oldestStart: Math.min(...starts, granted > 0 ? slot * slotMs : Infinity) };
+      });
+      state.remaining = Math.max(0, limit - counted.used - granted) + granted;
+      // a slot counts while the current slot is at most RATE_LIMIT_SLOTS newer: it leaves one window and one slot after it began
+      state.resetAt = Number.isFinite(counted.oldestStart) ? counted.oldestStart + windowMs + slotMs : now + windowMs + slotMs;
+      state.refusedUntil = granted < want ? state.resetAt : -Infinity;
+      state.size = now - state.leasedAt < LEASE_HORIZON_MS ? Math.min(state.size * 2, limit) : Math.max(1, Math.floor(state.size / 2));
+      state.leasedAt = now;
     } catch (error) {
-      window.inFlight = false;
-      for (const waiter of window.waiting.splice(0)) waiter.reject(error);
+      state.inFlight = false;
+      for (const [from, count] of giveBack) state.unused.set(from, (state.unused.get(from) ?? 0) + count);
+      for (const waiter of state.waiting.splice(0)) waiter.reject(error);
       return;
     }
-    window.inFlight = false;
-    const waiting = window.waiting.splice(0);
-    for (const waiter of waiting) {
-      if (window.tokens > 0) waiter.resolve(serveOne(window, limit, windowMs));
-      else if (window.exhausted) waiter.resolve(decisionFor(window, limit, windowMs, false));
-      else window.waiting.push(waiter);
+    state.inFlight = false;
+    if (state.slot !== slot) {
+      // Calls of a newer slot arrived meanwhile: tokens counted in the older slot would be used after it.
+      state.unused.set(slot, (state.unused.get(slot) ?? 0) + granted);
+      state.remaining -= granted;
+    } else {
+      state.tokens += granted;
     }
-    if (window.waiting.length) void lease(key, window, limit, windowMs, now);
+    const waiting = state.waiting.splice(0);
+    for (const waiter of waiting) {
+      if (state.tokens > 0) waiter.resolve(allowedOne(state, limit));
+      else if (state.refusedUntil > now) waiter.resolve(refused(state, limit));
+      else state.waiting.push(waiter);
+    }
+    if (state.waiting.length) void lease(key, state, limit, windowMs, now);
   }
 
   return translateUnavailable<RateLimiter & { close(): Promise<void> }>({
     hit(key, limit, windowMs, now) {
-      const start = now - (now % windowMs);
-      let window = windows.get(key);
-      if (!window || start > window.start) {
-        window = { start, tokens: 0, counted: 0, exhausted: false, size: 1, leasedAt: -Infinity, waiting: [], inFlight: false };
-        windows.set(key, window);
+      const slot = Math.floor(now / (windowMs / RATE_LIMIT_SLOTS));
+      let state = states.get(key);
+      if (!state) {
+        state = {
+          slot,
+          tokens: 0,
+          unused: new Map(),
+          remaining: limit,
+          resetAt: now + windowMs,
+          refusedUntil: -Infinity,
+          size: 1,
+          leasedAt: -Infinity,
+          waiting: [],
+          inFlight: false,
+        };
+        states.set(key, state);
       }
-      if (window.tokens > 0) return Promise.resolve(serveOne(window, limit, windowMs));
-      if (window.exhausted) return Promise.resolve(decisionFor(window, limit, windowMs, false));
-      const current = window;
+      if (slot > state.slot) {
+        if (state.tokens > 0) {
+          state.unused.set(state.slot, (state.unused.get(state.slot) ?? 0) + state.tokens);
+          state.remaining -= state.tokens;
+          state.tokens = 0;
+        }
+        state.slot = slot;
+      }
+      if (now < state.refusedUntil) return Promise.resolve(refused(state, limit));
+      if (state.tokens > 0) return Promise.resolve(allowedOne(state, limit));
+      const current = state;
       return new Promise((resolve, reject) => {
         current.waiting.push({ resolve, reject });
         if (!current.inFlight) void lease(key, current, limit, windowMs, now);
       });
     },
     async purge(before) {
-      for (const [key, window] of windows) if (window.start < before && !window.inFlight) windows.delete(key);
+      for (const [key, state] of states) {
+        if (state.resetAt < before && !state.inFlight && state.waiting.length === 0) states.delete(key);
+      }
       await sql`delete from rate_limits where window_start < ${before}`;
     },
     async close() {
-      windows.clear();
+      states.clear();
       if (options.ownsClient !== false) await sql.end({ timeout: 5 });
     },
   });

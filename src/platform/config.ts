@@ -28,6 +28,12 @@ export const ConfigSchema = t.Object({
     default: 10,
     description: 'Postgres connections one svc process opens at most (its one pool, shared by storage and rate limits)',
   }),
+  SVC_METRICS_TOKEN: t.Optional(
+    t.String({
+      minLength: 16,
+      description: 'bearer token of GET /metrics (Prometheus); unset: the route does not exist (404)',
+    }),
+  ),
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),

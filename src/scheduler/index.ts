@@ -30,11 +30,20 @@ export interface BackgroundOptions extends Partial<DispatcherOptions> {
 export function startBackground(deps: AppDeps, options: BackgroundOptions = {}): Background {
   const { mailTransport, mail, ...dispatcherOptions } = options;
   const owner = options.owner ?? defaultOwnerId();
-  const dispatcher = createDispatcher({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, ...dispatcherOptions, owner });
+  const { metrics } = deps;
+  const dispatcher = createDispatcher({
+    storage: deps.storage,
+    config: deps.config,
+    clock: deps.clock,
+    logger: deps.logger,
+    metrics,
+    ...dispatcherOptions,
+    owner,
+  });
   const scheduler = createScheduler(deps, { claimant: owner });
   const transport = mailEnabled(deps.config) ? (mailTransport === undefined ? openMailTransport(deps.config) : mailTransport) : null;
   const mailer = transport
-    ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, ...mail })
+    ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, metrics, ...mail })
     : null;
   // Every kind of delivery is an outbox worker: they start, wake and stop together.
   const workers: OutboxWorker[] = mailer ? [dispatcher, mailer] : [dispatcher];

@@ -86,9 +86,9 @@ export async function purgeExpiredCodes(deps: JobDeps, now: number): Promise<num
   return (await deps.storage.purgeExpiredCodes(now)) + (await deps.storage.purgeExpiredPanelSessions(now));
 }
 
-/** Forgets rate-limit windows that have ended (the current window keeps its count). */
+/** Forgets the requests that no longer count: older than the sliding window, with a window to spare (its slots). */
 export async function purgeRateLimitWindows(deps: JobDeps, now: number): Promise<void> {
-  await deps.rateLimiter.purge(now - RATE_LIMIT_WINDOW_MS);
+  await deps.rateLimiter.purge(now - 2 * RATE_LIMIT_WINDOW_MS);
 }
 
 /**

@@ -152,6 +152,28 @@ describe('error bodies and limits', () => {
     });
     expect(typeof requests[0]!.ms).toBe('number');
   });
+
+  test("a caller's well-formed X-Request-Id is kept: echoed in the response and written in the log line", async () => {
+    const given = 'trace-7f3a.b:9_Z';
+    const response = await ctx.request('GET', '/healthz', { headers: { 'x-request-id': given } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe(given);
+    await waitFor(() => logLines.some((line) => line.msg === 'request' && line.requestId === given), { what: 'the log line with the given id' });
+    expect(logLines.filter((line) => line.msg === 'request' && line.requestId === given)).toMatchObject([{ path: '/healthz', status: 200 }]);
+    const longest = 'a'.repeat(128);
+    expect((await ctx.request('GET', '/healthz', { headers: { 'x-request-id': longest } })).headers.get('x-request-id')).toBe(longest);
+  });
+
+  test('a malformed X-Request-Id (too long, empty, spaces, an address, quotes) is replaced by a new id', async () => {
+    for (const given of ['a'.repeat(129), '', 'has space', 'ada@example.org', 'x"y', 'ümlaut', 'a/b']) {
+      const response = await ctx.request('GET', '/healthz', { headers: { 'x-request-id': given } });
+      const id = response.headers.get('x-request-id');
+      expect(id).not.toBe(given);
+      expect(id).toMatch(/^req_[0-9a-z]{26}$/);
+      await waitFor(() => logLines.some((line) => line.msg === 'request' && line.requestId === id), { what: 'the log line with the new id' });
+      expect(JSON.stringify(logLines)).not.toContain('ada@example.org');
+    }
+  });
 });
 
 describe('unexpected errors', () => {

@@ -37,18 +37,21 @@ describe('v1 rate limit (memory limiter, injected clock)', () => {
     }
   });
 
-  test('the 121st keyed request of a minute -> 429 RATE_LIMITED with Retry-After until the window resets', async () => {
+  test('the 121st keyed request within 60 s -> 429 RATE_LIMITED with Retry-After until the oldest leaves the window', async () => {
     ctx.clock.set('2026-11-23T09:00:15.000Z');
     const statuses = await exhaust(ctx, LIMIT, { key: ctx.apiKey });
     expect(statuses.every((status) => status === 200)).toBe(true);
     const refused = await ctx.request('GET', '/api/v1/workspaces/acme', { key: ctx.apiKey });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: 'rate limit of 120 requests per minute exceeded; retry in 45 seconds', code: 'RATE_LIMITED' });
-    expect(refused.headers.get('retry-after')).toBe('45');
+    expect(refused.body).toEqual({ success: false, error: 'rate limit of 120 requests per minute exceeded; retry in 60 seconds', code: 'RATE_LIMITED' });
+    expect(refused.headers.get('retry-after')).toBe('60');
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(refused.headers.get('x-ratelimit-limit')).toBe('120');
-    expect(refused.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-11-23T09:01:00.000Z') / 1000));
+    // the window slides: the first request of 09:00:15 leaves it at 09:01:15, not at the calendar minute
+    expect(refused.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-11-23T09:01:15.000Z') / 1000));
     ctx.clock.set('2026-11-23T09:01:00.000Z');
+    expect((await ctx.request('GET', '/api/v1/workspaces/acme', { key: ctx.apiKey })).status).toBe(429);
+    ctx.clock.set('2026-11-23T09:01:15.000Z');
     const again = await ctx.request('GET', '/api/v1/workspaces/acme', { key: ctx.apiKey });
     expect(again.status).toBe(200);
     expect(again.headers.get('x-ratelimit-remaining')).toBe('119');
@@ -115,14 +118,20 @@ describePostgres('v1 rate limit on Postgres: one budget for every instance', () 
       const decisions = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? first : second).hit('k', 8, 60_000, now)));
       expect(decisions.filter((decision) => decision.allowed)).toHaveLength(8);
       expect(decisions.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual([0, 0, 0, 1, 2, 3, 4, 5, 6, 7]);
-      const nextWindow = await first.hit('k', 8, 60_000, now + 60_000);
-      expect(nextWindow).toEqual({ allowed: true, limit: 8, remaining: 7, resetAt: Date.parse('2026-11-23T08:02:00.000Z') });
-      // An instance whose clock lags stamps its request with the old window: it counts in the current one
-      // instead of resetting it.
+      // The requests of 08:00:30 count in their 1-s slot until 08:01:31: the window slides, it does not reset.
+      expect((await first.hit('k', 8, 60_000, now + 60_000)).allowed).toBe(false);
+      const slid = await second.hit('k', 8, 60_000, now + 61_000);
+      expect(slid).toEqual({ allowed: true, limit: 8, remaining: 7, resetAt: Date.parse('2026-11-23T08:02:32.000Z') });
+      // An instance whose clock lags sees the older requests still in its window: it is stricter, never looser.
       const late = await lagging.hit('k', 8, 60_000, now);
-      expect(late).toEqual({ allowed: true, limit: 8, remaining: 6, resetAt: Date.parse('2026-11-23T08:02:00.000Z') });
+      expect(late).toEqual({ allowed: false, limit: 8, remaining: 0, resetAt: Date.parse('2026-11-23T08:01:31.000Z') });
       await first.purge(now + 120_000);
-      expect((await first.hit('k', 8, 60_000, now + 60_000)).remaining).toBe(7);
+      const fresh = postgresRateLimiter(postgres(db.env.DATABASE_URL!, { max: 1, onnotice: () => {} }));
+      try {
+        expect((await fresh.hit('k', 8, 60_000, now)).remaining).toBe(7);
+      } finally {
+        await fresh.close();
+      }
     } finally {
       await first.close();
       await second.close();

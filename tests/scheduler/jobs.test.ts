@@ -184,18 +184,17 @@ describeEachAdapter('scheduler jobs', (adapter) => {
     expect(await t.deps.storage.consumePairingCode(sha256Hex(live.pairingCode), t.clock.now())).not.toBeNull();
   });
 
-  test('rate-limit windows that have ended are forgotten; the current window keeps its count', async () => {
+  test('rate-limit requests out of the window are forgotten; those still in it keep counting', async () => {
     const limiter = memoryRateLimiter();
     const withLimiter = createScheduler({ ...t.deps, rateLimiter: limiter });
     const now = t.clock.now();
-    const current = now - (now % MINUTE);
-    await limiter.hit('old', 10, MINUTE, current - 2 * MINUTE);
-    await limiter.hit('old', 10, MINUTE, current - 2 * MINUTE);
-    await limiter.hit('now', 10, MINUTE, current);
+    await limiter.hit('old', 10, MINUTE, now - 3 * MINUTE);
+    await limiter.hit('old', 10, MINUTE, now - 3 * MINUTE);
+    await limiter.hit('now', 10, MINUTE, now - 30_000);
     await withLimiter.tick(now);
-    // The old window is gone (a hit in it counts from 1 again); the current one went on counting.
-    expect((await limiter.hit('old', 10, MINUTE, current - 2 * MINUTE)).remaining).toBe(9);
-    expect((await limiter.hit('now', 10, MINUTE, current)).remaining).toBe(8);
+    // The old requests are gone (a hit at their time counts from 1 again); the recent one still counts.
+    expect((await limiter.hit('old', 10, MINUTE, now - 3 * MINUTE)).remaining).toBe(9);
+    expect((await limiter.hit('now', 10, MINUTE, now - 30_000)).remaining).toBe(8);
   });
 
   test('a job that fails is logged and does not stop the others', async () => {

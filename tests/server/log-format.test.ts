@@ -55,7 +55,7 @@ describe('svc serve with LOG_FORMAT', () => {
     const lines = server.stderr().trimEnd().split('\n');
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
     expect(lines).toContainEqual(expect.stringMatching(/ INFO {2}svc listening url=http:\/\/127\.0\.0\.1:\d+ role=all database=file:/));
-    expect(lines).toContainEqual(expect.stringMatching(/ INFO {2}request method=GET path=\/healthz status=200 ms=[\d.]+ requestId=req_/));
+    expect(lines).toContainEqual(expect.stringMatching(/ INFO {2}request method=GET path=\/healthz route=\/healthz status=200 ms=[\d.]+ requestId=req_/));
     expect(lines.at(-1)).toMatch(/ INFO {2}stopped$/);
   });
 

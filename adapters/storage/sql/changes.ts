@@ -27,6 +27,7 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   putSettingIfAbsent: none,
   deleteSetting: none,
   analyze: none,
+  operationsSnapshot: read,
 
   // Workspaces and API keys.
   createWorkspace: ([workspace, firstKey]) => [

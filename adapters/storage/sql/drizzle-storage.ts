@@ -5,6 +5,7 @@ import { catalogueQueries } from './catalogue.ts';
 import { announcingChanges } from './changes.ts';
 import type { Dialect } from './dialect.ts';
 import { mailQueries } from './mail.ts';
+import { operationsQueries } from './operations.ts';
 import { outboxQueries } from './outbox.ts';
 import { panelQueries } from './panel.ts';
 import { panelSessionQueries } from './panel-session-queries.ts';
@@ -33,6 +34,7 @@ export function drizzleStorage(dialect: Dialect): Storage {
       ...panelQueries(dialect),
       ...panelSessionQueries(dialect),
       ...calendarQueries(dialect),
+      ...operationsQueries(dialect),
     }),
   );
 }

@@ -3,6 +3,7 @@ import { manageUrl, openManageToken } from '../../platform/access/manage-token.t
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { backoffMs } from '../../platform/outbox/backoff.ts';
+import type { Metrics } from '../../platform/metrics.ts';
 import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
 import type { MailMessageRecord, MailOutcome, Storage } from '../../ports/storage/index.ts';
 import { composeMail, type MailContext } from './compose.ts';
@@ -29,6 +30,8 @@ export interface MailSenderOptions extends Pick<OutboxWorkerOptions<unknown, unk
   concurrency?: number;
   /** jitter source, uniform in [0, 1); default Math.random */
   random?: () => number;
+  /** where failed attempts are counted (svc_outbox_delivery_failures_total) */
+  metrics?: Pick<Metrics, 'deliveryFailed'>;
 }
 
 /** The mail loop: the outbox worker, whose stop() also closes the transport. */
@@ -111,6 +114,7 @@ export function createMailSender(options: MailSenderOptions): MailSender {
     },
     recorded(mail, outcome) {
       if (outcome.status === 'pending' || outcome.status === 'failed') {
+        options.metrics?.deliveryFailed('mail');
         // No address, name or link here: the mail id and the booking id say which mail it was.
         logger.warn('mail not sent', {
           mailId: mail.id,

@@ -3,6 +3,7 @@ import { retrySchedule, type Config } from '../../platform/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Metrics } from '../../platform/metrics.ts';
 import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
 import type { AttemptOutcome, Storage, WebhookMessageRecord, WebhookRecord } from '../../ports/storage/index.ts';
 import { DELIVERY_TIMEOUT_MS, planOutcome, sendAttempt, type AttemptResult } from './delivery.ts';
@@ -31,6 +32,8 @@ export interface DispatcherOptions extends Pick<OutboxWorkerOptions<unknown, unk
   resolve?: Resolver;
   /** jitter source, uniform in [0, 1); default Math.random */
   random?: () => number;
+  /** where failed attempts are counted (svc_outbox_delivery_failures_total) */
+  metrics?: Pick<Metrics, 'deliveryFailed'>;
 }
 
 /** The webhook delivery loop: an outbox worker. */
@@ -143,6 +146,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       };
     },
     recorded({ message }, outcome) {
+      if (outcome.status !== 'delivered') options.metrics?.deliveryFailed('webhook');
       logger.debug('webhook attempt', {
         messageId: message.id,
         webhookId: message.webhookId,

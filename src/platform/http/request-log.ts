@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { newId } from '../../core/ids.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
 
 const TRACE = Symbol('svc.requestTrace');
 
@@ -57,11 +58,27 @@ function statusSent(context: { set: { status?: unknown }; responseValue?: unknow
   return typeof context.set.status === 'number' ? context.set.status : 200;
 }
 
-/** Gives every request an id (echoed as `x-request-id`) and logs one line when its response is sent. */
-export function requestLogPlugin(logger: Logger) {
+/**
+ * A caller's own request id that is safe to echo and log: 1–128 characters of `[A-Za-z0-9._:-]` (no `@`, so it
+ * cannot carry an email address, and no space or quote that could break a log line or a header).
+ */
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `X-Request-Id` when well formed (so traces across services join up), else a new id. */
+export function requestIdFor(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given !== null && CALLER_REQUEST_ID.test(given) ? given : newId('req');
+}
+
+/**
+ * Gives every request an id (the caller's `X-Request-Id` when well formed, else a new one; echoed as
+ * `x-request-id`) and logs one line when its response is sent; the same status and duration go to `metrics`,
+ * under the matched route's template.
+ */
+export function requestLogPlugin(logger: Logger, metrics?: Metrics) {
   return new Elysia({ name: 'request-log' })
     .onRequest((context) => {
-      const trace: RequestTrace = { id: newId('req'), startedAt: performance.now() };
+      const trace: RequestTrace = { id: requestIdFor(context.request), startedAt: performance.now() };
       (context as Traced)[TRACE] = trace;
       context.set.headers['x-request-id'] = trace.id;
     })
@@ -71,13 +88,18 @@ export function requestLogPlugin(logger: Logger) {
       const trace = (context as Traced)[TRACE];
       const finishedAt = trace?.finishedAt ?? performance.now();
       const gone = context.request.signal.aborted;
+      const status = gone ? CLIENT_CLOSED_REQUEST : statusSent(context);
+      // the template the request matched (`/api/v1/workspaces/:slug`), never the path: undefined when none did
+      const route = (context as { route?: string }).route || undefined;
       logger.info('request', {
         method: context.request.method,
         path: redactPath(context.path),
-        status: gone ? CLIENT_CLOSED_REQUEST : statusSent(context),
+        route,
+        status,
         ...(gone ? { aborted: true } : {}),
         ms: trace ? Math.round((finishedAt - trace.startedAt) * 10) / 10 : undefined,
         requestId: trace?.id,
       });
+      if (trace) metrics?.observeRequest({ method: context.request.method, route, status, seconds: (finishedAt - trace.startedAt) / 1000 });
     });
 }

@@ -68,7 +68,9 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': integerHeader('requests allowed per minute'),
   'X-RateLimit-Remaining': integerHeader('requests left in the current minute'),
-  'X-RateLimit-Reset': integerHeader('when the window resets, Unix seconds'),
+  'X-RateLimit-Reset': integerHeader(
+    'when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again)',
+  ),
 };
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };

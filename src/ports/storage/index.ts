@@ -3,6 +3,7 @@ import type { CalendarStore } from './calendar-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
 import type { StorageChanges } from './changes.ts';
 import type { MailStore } from './mail-store.ts';
+import type { OperationsStore } from './operations-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { PanelStore } from './panel-store.ts';
 import type { PanelSessionStore } from './panel-session-store.ts';
@@ -26,6 +27,7 @@ export * from './catalogue-store.ts';
 export * from './changes.ts';
 export * from './mail-entry.ts';
 export * from './mail-store.ts';
+export * from './operations-store.ts';
 export * from './outbox-store.ts';
 export * from './panel-store.ts';
 export * from './panel-session-store.ts';
@@ -52,4 +54,5 @@ export interface Storage
     PanelStore,
     PanelSessionStore,
     CalendarStore,
+    OperationsStore,
     StorageChanges {}
