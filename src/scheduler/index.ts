@@ -31,8 +31,8 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   const { mailTransport, mail, ...dispatcherOptions } = options;
   const owner = options.owner ?? defaultOwnerId();
   const dispatcher = createDispatcher({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, ...dispatcherOptions, owner });
-  const scheduler = createScheduler(deps, { claimant: owner });
   const transport = mailEnabled(deps.config) ? (mailTransport === undefined ? openMailTransport(deps.config) : mailTransport) : null;
+  const scheduler = createScheduler(deps, { claimant: owner, mailTransport: transport });
   const mailer = transport
     ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, ...mail })
     : null;
