@@ -51,9 +51,13 @@ export interface SlotRules {
   slotInterval?: number | null;
 }
 
-/** A PENDING or CONFIRMED booking already on the provider (any service). Instants are epoch milliseconds (UTC). */
+/**
+ * A PENDING or CONFIRMED booking already on the provider (any service), or another commitment of theirs (a busy
+ * time of a blocking calendar: `serviceId` null, `bufferTime` 0). Instants are epoch milliseconds (UTC).
+ */
 export interface BusyBooking {
-  serviceId: string;
+  /** null: not a booking, so it never shares a slot of a class */
+  serviceId: string | null;
   start: number;
   end: number;
   /** minutes, the buffer of that booking's service */

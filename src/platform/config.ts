@@ -55,6 +55,12 @@ export const ConfigSchema = t.Object({
   }),
   SVC_WEBHOOK_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow webhook URLs on loopback/private addresses' }),
   SVC_CALENDAR_ALLOW_PRIVATE: t.Boolean({ default: false, description: 'allow calendar URLs on loopback/private addresses' }),
+  SVC_CALENDAR_SYNC_SECONDS: t.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 300,
+    description: "seconds between the scheduler's syncs of each connected calendar (one instance syncs a connection at a time)",
+  }),
   SVC_GOOGLE_CLIENT_ID: t.Optional(
     t.String({ minLength: 1, description: 'OAuth client id of the Google Calendar connection (with SVC_GOOGLE_CLIENT_SECRET)' }),
   ),

@@ -40,8 +40,8 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
     ...dispatcherOptions,
     owner,
   });
-  const scheduler = createScheduler(deps, { claimant: owner });
   const transport = mailEnabled(deps.config) ? (mailTransport === undefined ? openMailTransport(deps.config) : mailTransport) : null;
+  const scheduler = createScheduler(deps, { claimant: owner, mailTransport: transport });
   const mailer = transport
     ? createMailSender({ storage: deps.storage, config: deps.config, clock: deps.clock, logger: deps.logger, transport, owner, metrics, ...mail })
     : null;

@@ -2,9 +2,12 @@ import { DEMO_SLUG } from '../features/workspaces/index.ts';
 import { applyBookingMove } from '../features/bookings/index.ts';
 import { toBookingJson, type BookingNames } from '../features/bookings/index.ts';
 import { ensureDemoWorkspace } from '../features/demo/index.ts';
+import { syncConnection } from '../features/calendars/index.ts';
+import { sendCalendarFailureMails } from '../features/mail/index.ts';
+import type { MailTransport } from '../ports/mail.ts';
 import type { AppDeps } from '../platform/app-deps.ts';
 import { RATE_LIMIT_WINDOW_MS } from '../platform/http/rate-limit.ts';
-import type { BookingRecord, WorkspaceRecord } from '../ports/storage/index.ts';
+import type { BookingRecord, CalendarConnectionRecord, WorkspaceRecord } from '../ports/storage/index.ts';
 
 /*
  * The scheduler's jobs, each a plain function of its dependencies and `now` (epoch ms) so tests drive them
@@ -12,7 +15,7 @@ import type { BookingRecord, WorkspaceRecord } from '../ports/storage/index.ts';
  * compare-and-set, purges are idempotent, and the demo reset is claimed once per day.
  */
 
-export type JobDeps = Pick<AppDeps, 'storage' | 'clock' | 'config' | 'logger' | 'rateLimiter'>;
+export type JobDeps = Pick<AppDeps, 'storage' | 'clock' | 'config' | 'logger' | 'rateLimiter' | 'calendars'>;
 
 /** Bookings handled per query; a run keeps going while full batches come back, up to MAX_BATCHES. */
 export const JOB_BATCH = 100;
@@ -103,4 +106,42 @@ export async function resetDemoWorkspace(deps: JobDeps, now: number, claimant: s
   await ensureDemoWorkspace({ storage: deps.storage, clock: { now: () => now } }, { reset: true });
   deps.logger.info('reset the demo workspace', { workspace: DEMO_SLUG });
   return true;
+}
+
+/** How long an instance holds a connection it syncs, ms: far longer than a sync takes (10 s per request). */
+export const CALENDAR_SYNC_LEASE_MS = 5 * 60_000;
+/** Connections claimed at once; a run claims again while full batches come back. */
+const CALENDAR_SYNC_BATCH = 10;
+
+/** An OAuth connection whose consent is still outstanding has nothing to sync yet (its callback syncs it). */
+const awaitingConsent = (connection: CalendarConnectionRecord) =>
+  connection.status === 'pending' && (connection.kind === 'google' || connection.kind === 'microsoft');
+
+/**
+ * The scheduled calendar sync (docs/contract/calendars.md §6): claims the connections due (each claim leases it
+ * to `claimant` and makes it due again SVC_CALENDAR_SYNC_SECONDS later, so of several instances on one database
+ * one syncs it, once per interval), syncs each (incrementally where the remote allows), then sends the owner's
+ * failure mails that are due when `mail` is set. Returns how many connections were synced.
+ */
+export async function syncCalendars(deps: JobDeps, now: number, claimant: string, mail: MailTransport | null): Promise<number> {
+  const interval = deps.config.SVC_CALENDAR_SYNC_SECONDS * 1000;
+  let synced = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const at = Math.max(now, deps.clock.now());
+    const claimed = await deps.storage.claimCalendarSyncs(claimant, now, at + CALENDAR_SYNC_LEASE_MS, now + interval, CALENDAR_SYNC_BATCH);
+    for (const connection of claimed) {
+      try {
+        if (awaitingConsent(connection)) continue;
+        await syncConnection(deps, connection);
+        synced++;
+      } catch (error) {
+        deps.logger.error('calendar sync failed', { connectionId: connection.id, error: error instanceof Error ? error.message : String(error) });
+      } finally {
+        await deps.storage.releaseCalendarSync(claimant, connection.id);
+      }
+    }
+    if (claimed.length < CALENDAR_SYNC_BATCH) break;
+  }
+  if (mail) await sendCalendarFailureMails(deps, mail);
+  return synced;
 }

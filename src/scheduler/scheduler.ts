@@ -1,7 +1,8 @@
 import { Cron } from 'croner';
 import { mailEnabled } from '../platform/config.ts';
 import { queueReminders } from '../features/mail/index.ts';
-import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, type JobDeps } from './jobs.ts';
+import type { MailTransport } from '../ports/mail.ts';
+import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, syncCalendars, type JobDeps } from './jobs.ts';
 
 /*
  * The built-in scheduler: croner jobs in UTC, each `protect`ed so a run never overlaps the previous one, with
@@ -14,7 +15,8 @@ export interface Job {
   pattern: string;
   /** whether the job runs on this install */
   enabled(deps: JobDeps): boolean;
-  run(deps: JobDeps, now: number, claimant: string): Promise<unknown>;
+  /** `mail`: how the owner's mails leave (null when mail is off) */
+  run(deps: JobDeps, now: number, claimant: string, mail: MailTransport | null): Promise<unknown>;
   /** part of tick(): the periodic housekeeping (the daily demo reset is not) */
   periodic: boolean;
 }
@@ -32,6 +34,15 @@ export const JOBS: readonly Job[] = [
   { name: 'purge-codes', pattern: '0 */10 * * * *', periodic: true, enabled: () => true, run: (deps, now) => purgeExpiredCodes(deps, now) },
   { name: 'purge-rate-limits', pattern: '45 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => purgeRateLimitWindows(deps, now) },
   {
+    // Each run syncs only the connections due (SVC_CALENDAR_SYNC_SECONDS after their last claim); a short period
+    // keeps a connection's sync close to its interval.
+    name: 'sync-calendars',
+    pattern: '*/10 * * * * *',
+    periodic: true,
+    enabled: () => true,
+    run: (deps, now, claimant, mail) => syncCalendars(deps, now, claimant, mail),
+  },
+  {
     name: 'reset-demo',
     pattern: '0 0 3 * * *',
     periodic: false,
@@ -40,7 +51,7 @@ export const JOBS: readonly Job[] = [
   },
 ];
 
-export type JobName = 'expire-holds' | 'complete-ended' | 'queue-reminders' | 'purge-codes' | 'purge-rate-limits' | 'reset-demo';
+export type JobName = 'expire-holds' | 'complete-ended' | 'queue-reminders' | 'purge-codes' | 'purge-rate-limits' | 'sync-calendars' | 'reset-demo';
 
 export interface Scheduler {
   /** Schedules the enabled jobs. */
@@ -57,18 +68,21 @@ export interface SchedulerOptions {
   /** who claims once-a-day work (the demo reset) on a shared database; default a random id */
   claimant?: string;
   jobs?: readonly Job[];
+  /** how the owner's calendar-failure mails leave; none when absent or null (mail off) */
+  mailTransport?: MailTransport | null;
 }
 
 export function createScheduler(deps: JobDeps, options: SchedulerOptions = {}): Scheduler {
   const jobs = options.jobs ?? JOBS;
   const claimant = options.claimant ?? crypto.randomUUID();
+  const mail = options.mailTransport ?? null;
   const crons: Cron[] = [];
   const runs = new Set<Promise<unknown>>();
 
   /** One run of a job; logs and swallows its error. */
   function run(job: Job, now: number): Promise<unknown> {
     const started = performance.now();
-    const task = job.run(deps, now, claimant).then(
+    const task = job.run(deps, now, claimant, mail).then(
       (result) => {
         deps.logger.debug('job ran', { job: job.name, result, ms: Math.round(performance.now() - started) });
         return result;

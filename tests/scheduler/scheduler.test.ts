@@ -1,3 +1,4 @@
+import { calendarConnector } from '../../adapters/calendar/index.ts';
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { Cron } from 'croner';
 import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
@@ -34,6 +35,7 @@ describe('scheduler (croner)', () => {
       clock: manualClock('2026-11-23T08:00:00.000Z'),
       logger: createLogger('error', (line) => lines.push(JSON.parse(line))),
       rateLimiter: memoryRateLimiter(),
+      calendars: calendarConnector({ allowPrivate: false }),
     };
   });
   afterEach(async () => {
@@ -104,6 +106,7 @@ describe('scheduler (croner)', () => {
       'queue-reminders',
       'purge-codes',
       'purge-rate-limits',
+      'sync-calendars',
     ]);
   });
 });

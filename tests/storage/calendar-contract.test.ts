@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { newId } from '../../src/core/ids.ts';
-import type { CalendarConnectionRecord, ProviderRecord, Storage, WorkspaceRecord } from '../../src/ports/storage/index.ts';
+import type { BusyInterval, CalendarConnectionRecord, ProviderRecord, ReserveRequest, Storage, WorkspaceRecord } from '../../src/ports/storage/index.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
-import { aProvider, aWorkspace } from './contract/fixtures.ts';
+import { aBooking, aProvider, aService, aWorkspace, dueMessages, anEvent, aWebhook } from './contract/fixtures.ts';
 
 /*
  * The calendar part of the storage contract (src/ports/storage/calendar-store.ts), run unchanged on libSQL and
@@ -194,5 +194,140 @@ describeEachAdapter('calendar storage contract', (adapter) => {
     const many = Array.from({ length: 2500 }, (_, index) => busy(index, 1, `e${index}`));
     await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: many }], T0);
     expect((await storage.busyTimesFor([prv.id], T0, T0 + 3000 * HOUR)).length).toBe(2500);
+  });
+
+  describe('busy times block the reservation', () => {
+    /** A booking of [start, start + 1 h) that `fits` refuses when any busy interval overlaps it widened by `buffer`. */
+    async function reserveAt(startHour: number, buffer = 0) {
+      const srv = aService(ws, { providerIds: [prv.id] });
+      await storage.createService(srv);
+      const seen: BusyInterval[] = [];
+      const start = T0 + startHour * HOUR;
+      const request: ReserveRequest = {
+        booking: aBooking(srv, prv, { startTime: start, endTime: start + HOUR }),
+        candidates: [prv.id],
+        margin: 24 * HOUR,
+        fits: (_providerId, busy) => {
+          seen.push(...busy);
+          return busy.some((interval) => interval.startTime < start + HOUR + buffer && interval.endTime > start - buffer) ? 'busy' : null;
+        },
+        emit: () => [],
+      };
+      return { result: await storage.reserveBooking(request), seen };
+    }
+
+    test('the reservation sees a blocking calendar busy time (no booking id, its connection and calendar) and is refused', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(2, 1, 'dentist')] }], T0);
+      const { result, seen } = await reserveAt(2);
+      expect(result).toEqual({ ok: false, reason: 'busy' });
+      expect(seen).toEqual([
+        {
+          bookingId: null,
+          providerId: prv.id,
+          serviceId: null,
+          startTime: T0 + 2 * HOUR,
+          endTime: T0 + 3 * HOUR,
+          bufferTime: 0,
+          calendar: { connectionId: connection.id, calendarId: WORK },
+        },
+      ]);
+    });
+
+    test('a calendar whose blocks is false does not block the reservation', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      await storage.storeCalendarSync(connection.id, {}, [{ calendarId: HOME, intervals: [busy(2, 1, 'gym')] }], T0);
+      await storage.chooseCalendars(connection.id, [{ id: HOME, blocks: false }], T0);
+      const { result, seen } = await reserveAt(2);
+      expect(result.ok).toBe(true);
+      expect(seen).toEqual([]);
+    });
+
+    test('deleting the connection frees the time at once', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(2, 1, 'dentist')] }], T0);
+      expect((await reserveAt(2)).result.ok).toBe(false);
+      await storage.deleteCalendarConnection(ws.id, prv.id, connection.id);
+      expect((await reserveAt(2)).result.ok).toBe(true);
+    });
+
+    test('listBusy with calendars: the busy times a slot with that buffer can touch, widened by the buffer only', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(0, 1, 'early'), busy(5, 1, 'late')] }], T0);
+      const from = T0 + 2 * HOUR;
+      const to = T0 + 3 * HOUR;
+      expect(await storage.listBusy([prv.id], from, to, 0, { calendars: true })).toEqual([]);
+      expect(await storage.listBusy([prv.id], from, to, HOUR)).toEqual([]);
+      expect((await storage.listBusy([prv.id], from, to, HOUR + 1, { calendars: true })).map((interval) => interval.startTime)).toEqual([T0]);
+      expect((await storage.listBusy([prv.id], from, to, 2 * HOUR + 1, { calendars: true })).map((interval) => interval.startTime)).toEqual([
+        T0,
+        T0 + 5 * HOUR,
+      ]);
+    });
+  });
+
+  describe('scheduled sync leases', () => {
+    test('of two claimers on one database each connection goes to exactly one, and is not due again before nextDueAt', async () => {
+      const connections = Array.from({ length: 6 }, (_, index) => aConnection(ws, prv, { createdAt: T0 + index }));
+      for (const connection of connections) await storage.createCalendarConnection(connection);
+      const other = db.reopen();
+      const [a, b] = await Promise.all([
+        storage.claimCalendarSyncs('a', T0, T0 + 60_000, T0 + 300_000, 100),
+        other.claimCalendarSyncs('b', T0, T0 + 60_000, T0 + 300_000, 100),
+      ]);
+      expect([...a, ...b].map((connection) => connection.id).sort()).toEqual(connections.map((connection) => connection.id).sort());
+      // released, but not due again until nextDueAt
+      for (const connection of a) expect(await storage.releaseCalendarSync('a', connection.id)).toBe(true);
+      for (const connection of a) expect(await storage.releaseCalendarSync('a', connection.id)).toBe(false);
+      expect(await storage.claimCalendarSyncs('c', T0 + 1000, T0 + 61_000, T0 + 301_000, 100)).toEqual([]);
+      // due again; a lease still running (b's, until T0 + 60 s) is honoured only while it runs
+      expect((await storage.claimCalendarSyncs('c', T0 + 300_000, T0 + 360_000, T0 + 600_000, 100)).length).toBe(6);
+    });
+
+    test('a lapsed lease of a dead claimer is taken over once the connection is due', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      expect((await storage.claimCalendarSyncs('dead', T0, T0 + 60_000, T0 + 30_000, 10)).length).toBe(1);
+      expect(await storage.claimCalendarSyncs('next', T0 + 40_000, T0 + 100_000, T0 + 340_000, 10)).toEqual([]);
+      expect((await storage.claimCalendarSyncs('next', T0 + 60_001, T0 + 120_000, T0 + 360_000, 10)).map((claimed) => claimed.id)).toEqual([connection.id]);
+    });
+  });
+
+  describe('health moves', () => {
+    test('a move to error writes its events once and marks the failure mail due once; a move back to ok writes restored', async () => {
+      await storage.createWebhook(aWebhook(ws));
+      const connection = aConnection(ws, prv, { status: 'ok' });
+      await storage.createCalendarConnection(connection);
+      const failed = (moved: CalendarConnectionRecord) => [anEvent(ws, `calendar.connection.failed:${moved.lastError}`)];
+      const other = db.reopen();
+      await Promise.all([
+        storage.updateCalendarConnection(connection.id, { status: 'error', lastError: 'one' }, T0, failed),
+        other.updateCalendarConnection(connection.id, { status: 'error', lastError: 'one' }, T0, failed),
+      ]);
+      await storage.updateCalendarConnection(connection.id, { status: 'error', lastError: 'two' }, T0, failed);
+      expect((await dueMessages(storage)).map((message) => message.eventType)).toEqual(['calendar.connection.failed:one']);
+      expect((await storage.listCalendarFailureNotices(10)).map((notice) => notice.id)).toEqual([connection.id]);
+      const claims = await Promise.all([storage.claimCalendarFailureNotice(connection.id), other.claimCalendarFailureNotice(connection.id)]);
+      expect(claims.sort()).toEqual([false, true]);
+      expect(await storage.listCalendarFailureNotices(10)).toEqual([]);
+
+      const restored = () => [anEvent(ws, 'calendar.connection.restored')];
+      await storage.storeCalendarSync(connection.id, { status: 'ok', lastError: null }, [], T0 + 1, restored);
+      await storage.storeCalendarSync(connection.id, { status: 'ok', lastError: null }, [], T0 + 2, restored);
+      expect((await dueMessages(storage)).map((message) => message.eventType)).toEqual(['calendar.connection.restored']);
+    });
+
+    test('a pending connection that syncs well is ok without a restored event', async () => {
+      await storage.createWebhook(aWebhook(ws));
+      const connection = aConnection(ws, prv, { status: 'pending' });
+      await storage.createCalendarConnection(connection);
+      await storage.storeCalendarSync(connection.id, { status: 'ok' }, [], T0, () => [anEvent(ws, 'calendar.connection.restored')]);
+      expect(await dueMessages(storage)).toEqual([]);
+      expect((await storage.getCalendarConnection(ws.id, prv.id, connection.id))!.status).toBe('ok');
+    });
   });
 });

@@ -73,8 +73,16 @@ async function stopChild(child: Subprocess, dir: string) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** A server that can be stopped and started again on its port with its data (a calendar server that is down for a while). */
+export interface RestartableCalDavServer extends CalDavServer {
+  /** stops the process, keeping its data */
+  halt(): Promise<void>;
+  /** starts it again on the same port and waits until it listens */
+  restart(): Promise<void>;
+}
+
 /** Radicale on a free port, with user `alex` (plain htpasswd) and storage in a temp folder. */
-export async function startRadicale(): Promise<CalDavServer> {
+export async function startRadicale(): Promise<RestartableCalDavServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-radicale-'));
   const port = freePort();
   const username = 'alex';
@@ -85,15 +93,31 @@ export async function startRadicale(): Promise<CalDavServer> {
     `[server]\nhosts = 127.0.0.1:${port}\n[auth]\ntype = htpasswd\nhtpasswd_filename = ${join(dir, 'users')}\nhtpasswd_encryption = plain\n`
       + `[storage]\nfilesystem_folder = ${join(dir, 'collections')}\n[rights]\ntype = owner_only\n[logging]\nlevel = warning\n`,
   );
-  const child = Bun.spawn({ cmd: [RADICALE, '--config', join(dir, 'config')], stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(() => answers(url), { timeoutMs: 15_000, what: 'radicale to listen' });
+  const spawn = async () => {
+    const started = Bun.spawn({ cmd: [RADICALE, '--config', join(dir, 'config')], stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
+    await waitFor(() => answers(url), { timeoutMs: 15_000, what: 'radicale to listen' });
+    return started;
+  };
+  let child: Subprocess | null = await spawn();
   return {
     url,
     username,
     password,
     ...client(url, username, password, (name) => `/${username}/${name}/`),
-    stop: () => stopChild(child, dir),
+    async halt() {
+      child?.kill();
+      await child?.exited;
+      child = null;
+      await waitFor(async () => !(await answers(url)), { timeoutMs: 15_000, what: 'radicale to stop listening' });
+    },
+    async restart() {
+      child ??= await spawn();
+    },
+    async stop() {
+      if (child) await stopChild(child, dir);
+      else rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

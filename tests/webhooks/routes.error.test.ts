@@ -3,7 +3,8 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 
 const BASE = '/api/v1/workspaces/acme/webhooks';
-const KNOWN = 'booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received';
+const KNOWN =
+  'booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored';
 
 describeEachAdapter('webhook routes, errors', (adapter) => {
   let t: TestApp;

@@ -116,5 +116,16 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `workspaces` ADD `contact_email` text;",
       "ALTER TABLE `workspaces` ADD `contact_phone` text;"
     ]
+  },
+  {
+    "tag": "0007_adorable_zaran",
+    "hash": "cdbd21a9a4a20f0a160f0e1a77dd45cd21a94f319ad2cd698dfa95f71c7725a5",
+    "folderMillis": 1795719528495,
+    "statements": [
+      "ALTER TABLE `calendar_connections` ADD `sync_due_at` integer;",
+      "ALTER TABLE `calendar_connections` ADD `sync_lease_owner` text;",
+      "ALTER TABLE `calendar_connections` ADD `sync_lease_until` integer;",
+      "ALTER TABLE `calendar_connections` ADD `failure_notice_pending` integer DEFAULT false NOT NULL;"
+    ]
   }
 ];

@@ -135,5 +135,16 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
     ]
+  },
+  {
+    "tag": "0007_pale_red_ghost",
+    "hash": "12e21eab6eb8f17949a13f07a5756427483e64a1a43804ce433ac45584b7d0c9",
+    "folderMillis": 1795719531836,
+    "statements": [
+      "ALTER TABLE \"calendar_connections\" ADD COLUMN \"sync_due_at\" bigint;",
+      "ALTER TABLE \"calendar_connections\" ADD COLUMN \"sync_lease_owner\" text;",
+      "ALTER TABLE \"calendar_connections\" ADD COLUMN \"sync_lease_until\" bigint;",
+      "ALTER TABLE \"calendar_connections\" ADD COLUMN \"failure_notice_pending\" boolean DEFAULT false NOT NULL;"
+    ]
   }
 ];

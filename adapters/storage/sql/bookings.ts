@@ -96,6 +96,28 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       .orderBy(asc(b.startTime));
   }
 
+  /**
+   * The busy times of the providers' blocking calendars that can conflict with a slot inside [from, to) of a
+   * service whose buffer is `buffer` ms (docs/contract/calendars.md §5: an event is widened like a booking).
+   */
+  async function calendarBusyQuery(on: Tx, providerIds: string[], from: number, to: number, buffer = 0): Promise<BusyInterval[]> {
+    const c = t.calendarBusyTimes;
+    const rows = await on
+      .select({ providerId: c.providerId, connectionId: c.connectionId, calendarId: c.calendarId, start: c.start, end: c.end })
+      .from(c)
+      .where(and(inArray(c.providerId, providerIds), eq(c.blocks, true), lt(c.start, to + buffer), gt(c.end, from - buffer)))
+      .orderBy(asc(c.start));
+    return rows.map((row) => ({
+      bookingId: null,
+      providerId: row.providerId,
+      serviceId: null,
+      startTime: row.start,
+      endTime: row.end,
+      bufferTime: 0,
+      calendar: { connectionId: row.connectionId, calendarId: row.calendarId },
+    }));
+  }
+
   return {
     async getBooking(workspaceId, id) {
       const b = t.bookings;
@@ -111,9 +133,11 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       return rows.map(toBooking);
     },
 
-    async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {
+    async listBusy(providerIds, from, to, buffer, options): Promise<BusyInterval[]> {
       if (providerIds.length === 0) return [];
-      return busyQuery(db, providerIds, from, to, undefined, buffer);
+      const bookings = await busyQuery(db, providerIds, from, to, undefined, buffer);
+      if (!options?.calendars) return bookings;
+      return [...bookings, ...(await calendarBusyQuery(db, providerIds, from, to, buffer))];
     },
 
     async reserveBooking(request) {
@@ -122,7 +146,11 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       if (candidates.length === 0) return { ok: false, reason: 'no provider offers this service' };
       return dialect.write(async (tx) => {
         await dialect.lockProviders(tx, candidates);
-        const busy = await busyQuery(tx, candidates, booking.startTime - margin, booking.endTime + margin, request.replacing);
+        const from = booking.startTime - margin;
+        const to = booking.endTime + margin;
+        // The calendars' busy times are read under the same lock as the bookings: a DELETE or a PATCH of
+        // `blocks` that committed before is seen, one that commits after does not unmake this booking.
+        const busy = [...(await busyQuery(tx, candidates, from, to, request.replacing)), ...(await calendarBusyQuery(tx, candidates, from, to))];
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
           const misfit = request.fits(

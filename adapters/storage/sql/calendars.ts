@@ -1,16 +1,20 @@
-import { and, asc, eq, gt, inArray, lt, ne, notInArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, lte, ne, notInArray, or } from 'drizzle-orm';
 import type {
   CalendarConnectionKind,
   CalendarConnectionRecord,
+  CalendarConnectionPatch,
   CalendarConnectionStatus,
+  CalendarStatusEvents,
   CalendarStore,
   ConnectedCalendar,
 } from '../../../src/ports/storage/index.ts';
 import type { Dialect, Row, Tx } from './dialect.ts';
+import { writeOutbox } from './outbox.ts';
 
 function toConnection(row: Row<'calendarConnections'>): CalendarConnectionRecord {
+  const { syncDueAt: _due, syncLeaseOwner: _owner, syncLeaseUntil: _until, failureNoticePending: _notice, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     kind: row.kind as CalendarConnectionKind,
     status: row.status as CalendarConnectionStatus,
     calendars: row.calendars as ConnectedCalendar[],
@@ -42,6 +46,31 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
     }
   }
 
+  /**
+   * Moves the status compare-and-set when `patch` moves it to `error` (from another) or to `ok` (from `error`),
+   * writing the move's events; the UPDATE's condition is checked again on the committed row by a racing writer,
+   * so only one of them sees the move. A move to `error` marks the failure mail due, a move back clears it.
+   */
+  async function moveStatus(tx: Tx, id: string, patch: CalendarConnectionPatch, now: number, onStatus?: CalendarStatusEvents) {
+    if (patch.status !== 'error' && patch.status !== 'ok') return;
+    const moved = await tx
+      .update(c)
+      .set(
+        patch.status === 'error'
+          ? { status: 'error', failureNoticePending: true, updatedAt: now }
+          : { status: 'ok', failureNoticePending: false, updatedAt: now },
+      )
+      .where(and(eq(c.id, id), patch.status === 'error' ? ne(c.status, 'error') : eq(c.status, 'error')))
+      .returning({ id: c.id });
+    if (moved.length === 0 || !onStatus) return;
+    const [row] = await tx
+      .update(c)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(c.id, id))
+      .returning();
+    await writeOutbox(tx, t, onStatus(toConnection(row!)));
+  }
+
   return {
     async createCalendarConnection(connection) {
       await db.insert(c).values(connection);
@@ -69,13 +98,16 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
       return rows.map(toConnection);
     },
 
-    async updateCalendarConnection(id, patch, now) {
-      const [row] = await db
-        .update(c)
-        .set({ ...patch, updatedAt: now })
-        .where(eq(c.id, id))
-        .returning();
-      return row ? toConnection(row) : null;
+    updateCalendarConnection(id, patch, now, onStatus) {
+      return dialect.write(async (tx) => {
+        await moveStatus(tx, id, patch, now, onStatus);
+        const [row] = await tx
+          .update(c)
+          .set({ ...patch, updatedAt: now })
+          .where(eq(c.id, id))
+          .returning();
+        return row ? toConnection(row) : null;
+      });
     },
 
     chooseCalendars(id, choices, now) {
@@ -126,10 +158,11 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
       });
     },
 
-    storeCalendarSync(id, patch, busy, now) {
+    storeCalendarSync(id, patch, busy, now, onStatus) {
       return dialect.write(async (tx) => {
         const connection = await locked(tx, id);
         if (!connection) return null;
+        await moveStatus(tx, id, patch, now, onStatus);
         const [row] = await tx
           .update(c)
           .set({ ...patch, updatedAt: now })
@@ -157,6 +190,50 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
         await mirrorBlocks(tx, updated);
         return updated;
       });
+    },
+
+    async claimCalendarSyncs(owner, now, leaseUntil, nextDueAt, limit) {
+      const claimable = and(or(isNull(c.syncDueAt), lte(c.syncDueAt, now)), or(isNull(c.syncLeaseUntil), lt(c.syncLeaseUntil, now)));
+      const due = await db.select({ id: c.id }).from(c).where(claimable).orderBy(asc(c.syncDueAt), asc(c.createdAt)).limit(limit);
+      const claimed: CalendarConnectionRecord[] = [];
+      for (const { id } of due) {
+        // One row at a time, its condition tested again by the UPDATE: a claimer that lost the race gets no row.
+        const [row] = await db
+          .update(c)
+          .set({ syncLeaseOwner: owner, syncLeaseUntil: leaseUntil, syncDueAt: nextDueAt })
+          .where(and(eq(c.id, id), claimable))
+          .returning();
+        if (row) claimed.push(toConnection(row));
+      }
+      return claimed;
+    },
+
+    async releaseCalendarSync(owner, id) {
+      const released = await db
+        .update(c)
+        .set({ syncLeaseOwner: null, syncLeaseUntil: null })
+        .where(and(eq(c.id, id), eq(c.syncLeaseOwner, owner)))
+        .returning({ id: c.id });
+      return released.length > 0;
+    },
+
+    async listCalendarFailureNotices(limit) {
+      const rows = await db
+        .select()
+        .from(c)
+        .where(and(eq(c.failureNoticePending, true), eq(c.status, 'error')))
+        .orderBy(asc(c.updatedAt), asc(c.id))
+        .limit(limit);
+      return rows.map(toConnection);
+    },
+
+    async claimCalendarFailureNotice(id) {
+      const claimed = await db
+        .update(c)
+        .set({ failureNoticePending: false })
+        .where(and(eq(c.id, id), eq(c.failureNoticePending, true)))
+        .returning({ id: c.id });
+      return claimed.length > 0;
     },
 
     async busyTimesFor(providerIds, from, to) {

@@ -102,11 +102,17 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   getCalendarConnection: read,
   listCalendarConnections: read,
   listAllCalendarConnections: read,
-  updateCalendarConnection: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }] : []),
+  updateCalendarConnection: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }, { kind: 'outbox' }] : []),
   chooseCalendars: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }] : []),
   deleteCalendarConnection: ([workspaceId], removed) => (removed ? [{ kind: 'calendars', workspaceId }] : []),
-  storeCalendarSync: (_args, stored) => (stored ? [{ kind: 'calendars', workspaceId: stored.workspaceId }] : []),
+  // A status move may write webhook messages: the outbox is told too.
+  storeCalendarSync: (_args, stored) => (stored ? [{ kind: 'calendars', workspaceId: stored.workspaceId }, { kind: 'outbox' }] : []),
   busyTimesFor: read,
+  // Leases and the mail mark move no availability.
+  claimCalendarSyncs: none,
+  releaseCalendarSync: none,
+  listCalendarFailureNotices: read,
+  claimCalendarFailureNotice: none,
 
   // The panel: pairing, sessions, linked origins, key listing.
   createPairingCode: none,

@@ -487,6 +487,13 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       failures: integer('failures').notNull(),
       calendars: json('calendars').$type<unknown>().notNull(),
       syncState: json('sync_state').$type<unknown>().notNull(),
+      /** when the scheduler syncs it next (null: at once); moved forward when an instance claims it */
+      syncDueAt: epoch('sync_due_at'),
+      /** the instance syncing it and until when (a lapsed lease may be taken over) */
+      syncLeaseOwner: text('sync_lease_owner'),
+      syncLeaseUntil: epoch('sync_lease_until'),
+      /** the owner's mail about its failure is still to be sent (set when it turns `error`) */
+      failureNoticePending: boolean('failure_notice_pending').notNull().default(false),
       createdAt: epoch('created_at').notNull(),
       updatedAt: epoch('updated_at').notNull(),
     },

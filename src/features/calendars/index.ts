@@ -5,3 +5,9 @@ export { oauthCallbackRoutes } from './consent-page.ts';
 export { syncConnection } from './service.ts';
 /** @public */
 export type { CalendarDeps } from './service.ts';
+/** @public the webhook documentation (src/features/webhooks/model.ts) and its tests */
+export { CalendarConnection } from './model.ts';
+/** @public */
+export { CALENDAR_EVENT_TYPES, toConnectionJson } from './service.ts';
+/** @public */
+export type { CalendarEventBody } from './service.ts';

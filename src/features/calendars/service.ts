@@ -10,6 +10,7 @@ import { type CalendarAccount, CalendarAccessError, type CalendarConnector, type
 import type {
   CalendarBusyTimes,
   CalendarConnectionRecord,
+  CalendarStatusEvents,
   CalendarStore,
   CatalogueStore,
   ConnectedCalendar,
@@ -137,6 +138,40 @@ function storedState(text: string | null | undefined): StoredState | null {
   }
 }
 
+/** The webhook events a connection's health sends (docs/contract/calendars.md §8). */
+export const CALENDAR_EVENT_TYPES = ['calendar.connection.failed', 'calendar.connection.restored'] as const;
+
+/** The body of a calendar connection event: `{ type, timestamp, data: { workspace, connection } }`. */
+export interface CalendarEventBody {
+  type: (typeof CALENDAR_EVENT_TYPES)[number];
+  /** RFC 3339, UTC */
+  timestamp: string;
+  data: { workspace: string; connection: CalendarConnectionJson };
+}
+
+/** The events of a status move: `failed` on a move to error, `restored` on the move back (see CalendarStatusEvents). */
+function statusEvents(workspace: Pick<WorkspaceRecord, 'id' | 'slug'>, at: number): CalendarStatusEvents {
+  return (connection) => {
+    const type = connection.status === 'error' ? 'calendar.connection.failed' : 'calendar.connection.restored';
+    const body: CalendarEventBody = { type, timestamp: isoTime(at), data: { workspace: workspace.slug, connection: toConnectionJson(connection) } };
+    return [{ workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at }];
+  };
+}
+
+/**
+ * A remote's error as `lastError` may keep it: every URL reduced to its host, since an iCalendar address carries
+ * its secret in its path or query and a CalDAV one may carry a password.
+ */
+export function withoutSecrets(message: string): string {
+  return message.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s)"'<>]+/gi, (url) => {
+    try {
+      return new URL(url).host || 'the calendar server';
+    } catch {
+      return 'the calendar server';
+    }
+  });
+}
+
 /** UIDs svc gives its own bookings' events (`{bookingId}@{host}`): those never block (they are bookings already). */
 function ownEvent(publicUrl: string) {
   const host = `@${new URL(publicUrl).host}`;
@@ -190,13 +225,16 @@ export async function syncConnection(
       lastError: null,
       failures: 0,
     };
-    return await deps.storage.storeCalendarSync(connection.id, patch, busy, deps.clock.now());
+    return await deps.storage.storeCalendarSync(connection.id, patch, busy, deps.clock.now(), statusEvents(workspace, deps.clock.now()));
   } catch (error) {
     if (!(error instanceof CalendarAccessError)) throw error;
-    const failures = connection.failures + 1;
-    const status = error.reason === 'auth' || failures >= FAILURES_BEFORE_ERROR ? 'error' : connection.status;
-    deps.logger.warn('calendar sync failed', { connectionId: connection.id, reason: error.reason, error: error.message });
-    return deps.storage.updateCalendarConnection(connection.id, { failures, status, lastError: error.message }, deps.clock.now());
+    // The count is read again: a sync that ran meanwhile (POST …/sync beside the scheduler) counts too.
+    const current = (await deps.storage.getCalendarConnection(connection.workspaceId, connection.providerId, connection.id)) ?? connection;
+    const failures = current.failures + 1;
+    const status = error.reason === 'auth' || failures >= FAILURES_BEFORE_ERROR ? 'error' : current.status;
+    const lastError = withoutSecrets(error.message);
+    deps.logger.warn('calendar sync failed', { connectionId: connection.id, reason: error.reason, error: lastError });
+    return deps.storage.updateCalendarConnection(connection.id, { failures, status, lastError }, deps.clock.now(), statusEvents(workspace, deps.clock.now()));
   }
 }
 

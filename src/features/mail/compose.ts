@@ -28,10 +28,10 @@ export interface MailContext {
 const DEFAULT_COLOR = '#2563eb';
 
 /** A colour safe to put in a style attribute: the workspace's hex colour, else svc's blue. */
-const brandColor = (color: string | null) => (color && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(color) ? color : DEFAULT_COLOR);
+export const brandColor = (color: string | null) => (color && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(color) ? color : DEFAULT_COLOR);
 
 /** The workspace's logo where a mail client will show it: an https address (clients block others), else none. */
-const mailLogo = (logoUrl: string | null) => (logoUrl?.startsWith('https://') ? logoUrl : null);
+export const mailLogo = (logoUrl: string | null) => (logoUrl?.startsWith('https://') ? logoUrl : null);
 
 /** The Intl locale of a workspace language (a tag Intl does not know falls back to English). */
 function localeOf(language: string): string {

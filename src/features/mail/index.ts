@@ -5,3 +5,4 @@ export { mailEntries } from './outbox-entries.ts';
 export { queueReminders } from './reminders.ts';
 export { createMailSender } from './sender.ts';
 export type { MailSender, MailSenderOptions } from './sender.ts';
+export { sendCalendarFailureMails } from './calendar-failure.ts';

@@ -127,8 +127,8 @@ function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.Pl
 }
 
 /**
- * The PENDING and CONFIRMED bookings of the offering's providers that can keep a start inside `span` from being
- * bookable (every slot of the span starts and ends inside it), in one read for every provider.
+ * The PENDING and CONFIRMED bookings of the offering's providers, and the busy times of their blocking calendars,
+ * that can keep a start inside `span` from being bookable (every slot of the span starts and ends inside it).
  */
 async function busyAround(deps: { storage: BookingStore }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
   if (offering.providers.length === 0) return [];
@@ -137,6 +137,7 @@ async function busyAround(deps: { storage: BookingStore }, offering: Offering, s
     span.from,
     span.to,
     offering.service.bufferTime * MINUTE_MS,
+    { calendars: true },
   );
 }
 

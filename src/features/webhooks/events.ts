@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.rescheduled',
   'booking.completed',
   'payment.received',
+  'calendar.connection.failed',
+  'calendar.connection.restored',
 ] as const;
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */

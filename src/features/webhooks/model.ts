@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { Booking } from '../bookings/index.ts';
+import { CalendarConnection } from '../calendars/index.ts';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
 
 /*
@@ -116,7 +117,8 @@ export const TestResponse = t.Object(
 
 /*
  * What svc POSTs to a webhook endpoint (docs/contract/events.md), documented under the OpenAPI `webhooks` section.
- * The bodies are built in src/features/bookings/events.ts, src/features/payments/service.ts and ./events.ts; a test checks that
+ * The bodies are built in src/features/bookings/events.ts, src/features/payments/service.ts, src/features/calendars/service.ts
+ * and ./events.ts; a test checks that
  * the bodies they build match these schemas.
  */
 
@@ -152,6 +154,15 @@ export const PaymentEvent = t.Object(
   { $id: 'PaymentEvent', description: 'A payment was received for a booking' },
 );
 
+export const CalendarConnectionEvent = t.Object(
+  {
+    type: t.Union(eventTypes('calendar.')),
+    timestamp: EventTimestamp,
+    data: t.Object({ workspace: EventWorkspace, connection: CalendarConnection }),
+  },
+  { $id: 'CalendarConnectionEvent', description: "A provider's calendar connection failed or works again; `connection` as the API returns it" },
+);
+
 export const TestEvent = t.Object(
   {
     type: t.Literal(WEBHOOK_TEST_EVENT),
@@ -175,5 +186,11 @@ export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeo
     schema: PaymentEvent,
     description: 'The payment provider reported a booking paid; `booking.confirmed` follows when the booking was PENDING.',
   },
+  'calendar.connection.failed': {
+    schema: CalendarConnectionEvent,
+    description:
+      'A calendar connection turned `error`: its credentials were refused, or 3 syncs in a row failed. Its busy times stay as last read; `lastError` says why.',
+  },
+  'calendar.connection.restored': { schema: CalendarConnectionEvent, description: 'A calendar connection in `error` synced again: it is `ok`.' },
   [WEBHOOK_TEST_EVENT]: { schema: TestEvent, description: 'A test message, sent to one webhook on request whatever its `events`.' },
 };

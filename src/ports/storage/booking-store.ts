@@ -38,14 +38,22 @@ export interface BookingRecord {
   manageTokenSealed: string | null;
 }
 
-/** A booking that holds provider time (PENDING or CONFIRMED), as availability checks need it. */
+/**
+ * Something that holds provider time as availability checks need it: a PENDING or CONFIRMED booking, or a busy
+ * time read from one of the provider's blocking calendars (docs/contract/calendars.md §5).
+ */
 export interface BusyInterval {
-  bookingId: string;
+  /** the booking holding the time; null for a calendar's busy time */
+  bookingId: string | null;
   providerId: string;
-  serviceId: string;
+  /** the booking's service; null for a calendar's busy time (it never shares a slot of a class) */
+  serviceId: string | null;
   startTime: number;
   endTime: number;
+  /** minutes the booking keeps free around it; 0 for a calendar's busy time (the service's own buffer widens it) */
   bufferTime: number;
+  /** for a calendar's busy time: the connection and calendar it was read from (never the event's title) */
+  calendar?: { connectionId: string; calendarId: string };
 }
 
 export interface ReserveRequest {
@@ -56,8 +64,9 @@ export interface ReserveRequest {
   /** how far around the booking other bookings matter (the longest buffer), ms */
   margin: number;
   /**
-   * Pure check run inside the reservation with the provider's current busy intervals overlapping
-   * [startTime - margin, endTime + margin]. Returns null when the booking fits, else the reason it does not.
+   * Pure check run inside the reservation with the provider's current busy intervals (bookings and the busy
+   * times of its blocking calendars) overlapping [startTime - margin, endTime + margin]. Returns null when the
+   * booking fits, else the reason it does not.
    */
   fits: (providerId: string, busy: BusyInterval[]) => string | null;
   /** events to write in the same transaction, built from the booking as inserted */
@@ -109,12 +118,14 @@ export interface BookingStore {
   /**
    * PENDING and CONFIRMED bookings of these providers overlapping [from, to). With `buffer` (ms): those
    * overlapping it once each is widened by the larger of `buffer` and its own bufferTime, i.e. exactly the
-   * bookings that can conflict with a slot inside [from, to) of a service with that buffer.
+   * bookings that can conflict with a slot inside [from, to) of a service with that buffer. With
+   * `calendars: true`, also the busy times of the providers' blocking calendars that can conflict likewise
+   * (each widened by `buffer`), as intervals with `bookingId: null` and `calendar` set.
    */
-  listBusy(providerIds: string[], from: number, to: number, buffer?: number): Promise<BusyInterval[]>;
+  listBusy(providerIds: string[], from: number, to: number, buffer?: number, options?: { calendars?: boolean }): Promise<BusyInterval[]>;
   /**
    * Checks and reserves in one atomic step: for each candidate in order, with every other writer for that
-   * provider excluded, reads its busy intervals, asks `fits`, and inserts (or, with `replacing`, moves) the
+   * provider excluded, reads its busy intervals (its bookings and its blocking calendars' busy times), asks `fits`, and inserts (or, with `replacing`, moves) the
    * booking on the first provider that fits, writing `emit`'s events in the same transaction.
    * Guarantee: of N concurrent calls whose bookings cannot all fit, no more succeed than fit — for a
    * capacity-1 slot exactly one — across connections, processes and server instances.

@@ -1,3 +1,5 @@
+import type { OutboxEvent } from './outbox-store.ts';
+
 /*
  * A provider's calendar connections and the busy times read from them (docs/contract/calendars.md). Busy times
  * are stored so that availability and bookings never wait on a remote calendar; a sync replaces them.
@@ -68,6 +70,13 @@ export type CalendarConnectionPatch = Partial<
   Pick<CalendarConnectionRecord, 'name' | 'account' | 'status' | 'lastSyncedAt' | 'lastError' | 'failures' | 'calendars' | 'syncState' | 'sealedSecret'>
 >;
 
+/**
+ * The webhook events of a status move (docs/contract/calendars.md §8), written in the write's transaction. Called
+ * only when the write itself moved the connection to `error` from another status, or to `ok` from `error`:
+ * of racing writes making the same move, exactly one calls it.
+ */
+export type CalendarStatusEvents = (connection: CalendarConnectionRecord) => OutboxEvent[];
+
 /** A change of one calendar's choices (PATCH `calendars`). */
 export interface CalendarChoice {
   id: string;
@@ -83,8 +92,11 @@ export interface CalendarStore {
   listCalendarConnections(workspaceId: string, providerId: string): Promise<CalendarConnectionRecord[]>;
   /** Every connection of every workspace, oldest first (the sync loop). */
   listAllCalendarConnections(): Promise<CalendarConnectionRecord[]>;
-  /** Sets the fields given; null when the connection is gone. */
-  updateCalendarConnection(id: string, patch: CalendarConnectionPatch, now: number): Promise<CalendarConnectionRecord | null>;
+  /**
+   * Sets the fields given; null when the connection is gone. A move to `status: "error"` also marks the owner's
+   * failure mail as due (see claimCalendarFailureNotice); `onStatus` as in CalendarStatusEvents.
+   */
+  updateCalendarConnection(id: string, patch: CalendarConnectionPatch, now: number, onStatus?: CalendarStatusEvents): Promise<CalendarConnectionRecord | null>;
   /**
    * Applies `choices` to the connection's calendars in one transaction, and returns the connection, or null when it
    * is gone. `blocks` takes effect on the stored busy times at once. A `writes: true` clears `writes` on every other
@@ -99,7 +111,30 @@ export interface CalendarStore {
    * calendars of the connection no longer in `patch.calendars` (when given) lose theirs, and `patch` is applied.
    * Null (and nothing stored) when the connection was deleted meanwhile.
    */
-  storeCalendarSync(id: string, patch: CalendarConnectionPatch, busy: CalendarBusyTimes[], now: number): Promise<CalendarConnectionRecord | null>;
+  storeCalendarSync(
+    id: string,
+    patch: CalendarConnectionPatch,
+    busy: CalendarBusyTimes[],
+    now: number,
+    onStatus?: CalendarStatusEvents,
+  ): Promise<CalendarConnectionRecord | null>;
+  /**
+   * Claims up to `limit` connections due for their scheduled sync at `now` (never synced by the scheduler, or
+   * due at or before `now`) whose sync lease is free or lapsed: each is leased to `owner` until `leaseUntil` and
+   * made due again at `nextDueAt`. Guarantee: of concurrent claimers (any process or instance on one database),
+   * exactly one receives a connection, and no other receives it again before `nextDueAt` (or, should its
+   * claimer die, before both the lease and `nextDueAt` have passed).
+   */
+  claimCalendarSyncs(owner: string, now: number, leaseUntil: number, nextDueAt: number, limit: number): Promise<CalendarConnectionRecord[]>;
+  /** Ends `owner`'s sync lease of the connection (false when it holds none). */
+  releaseCalendarSync(owner: string, id: string): Promise<boolean>;
+  /**
+   * The connections whose owner's failure mail is due (marked by a move to `error`), oldest first. The mail is
+   * due no more once the connection is `ok` again.
+   */
+  listCalendarFailureNotices(limit: number): Promise<CalendarConnectionRecord[]>;
+  /** Takes the connection's failure mail for sending: true for exactly one of concurrent callers, false after. */
+  claimCalendarFailureNotice(id: string): Promise<boolean>;
   /**
    * The busy times of `providerIds` from calendars that block, overlapping [from, to) (end > from and start < to),
    * in start order.

@@ -345,7 +345,7 @@ export const ids = (records: { id: string }[]) => records.map((record) => record
 export const sortedIds = (records: { id: string }[]) => ids(records).sort();
 export const withSortedProviders = (service: ServiceRecord | null) => service && { ...service, providerIds: [...service.providerIds].sort() };
 export const withSortedServices = (provider: ProviderRecord | null) => provider && { ...provider, serviceIds: [...provider.serviceIds].sort() };
-export const byBookingId = (a: BusyInterval, b: BusyInterval) => a.bookingId.localeCompare(b.bookingId);
+export const byBookingId = (a: BusyInterval, b: BusyInterval) => (a.bookingId ?? '').localeCompare(b.bookingId ?? '');
 export const busyOf = (booking: BookingRecord): BusyInterval => ({
   bookingId: booking.id,
   providerId: booking.providerId,

@@ -63,4 +63,14 @@ export const mail: MailMessages = {
       body: (v) => [`${v.customer ?? 'Jemand'} hat ${v.service} auf ${v.date}, ${v.time} verschoben.`],
     },
   },
+  calendarFailed: {
+    subject: (v) => `Kalender wird nicht abgeglichen: ${v.calendar} (${v.provider})`,
+    heading: 'Ein verbundener Kalender wird nicht abgeglichen',
+    body: (v) => [
+      `svc konnte den Kalender ${v.calendar} von ${v.provider} nicht lesen. Die bisher bekannten Termine blockieren weiter Zeiten, neue werden aber erst nach dem nächsten erfolgreichen Abgleich berücksichtigt.`,
+      'Prüfen Sie die Verbindung im Admin: Nach einem geänderten Passwort oder einer entzogenen Berechtigung braucht es eine neue Verbindung.',
+    ],
+    labels: { provider: 'Mitarbeiter', calendar: 'Kalender', problem: 'Problem' },
+    open: 'Mitarbeiter im Admin öffnen',
+  },
 };

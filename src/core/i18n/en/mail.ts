@@ -40,6 +40,16 @@ export interface MailMessages {
   reminder: KindWording;
   /** the owner's mails, to the workspace's notificationEmail */
   owner: OwnerWording;
+  /** to the notificationEmail when a provider's calendar connection fails (docs/contract/calendars.md §8) */
+  calendarFailed: CalendarFailedWording;
+}
+
+export interface CalendarFailedWording {
+  subject: (v: { provider: string; calendar: string }) => string;
+  heading: string;
+  body: (v: { provider: string; calendar: string }) => string[];
+  labels: { provider: string; calendar: string; problem: string };
+  open: string;
 }
 
 export interface OwnerWording {
@@ -117,5 +127,15 @@ export const mail: MailMessages = {
       heading: () => 'A customer moved a booking',
       body: (v) => [`${v.customer ?? 'A customer'} moved ${v.service} to ${v.date}, ${v.time}.`],
     },
+  },
+  calendarFailed: {
+    subject: (v) => `Calendar not syncing: ${v.calendar} (${v.provider})`,
+    heading: 'A connected calendar is not syncing',
+    body: (v) => [
+      `svc could not read the calendar ${v.calendar} of ${v.provider}. Its appointments known so far still block times, but new ones are not seen until it syncs again.`,
+      'Check the connection in the admin: a changed password or a withdrawn permission needs a new connection.',
+    ],
+    labels: { provider: 'Provider', calendar: 'Calendar', problem: 'Problem' },
+    open: 'Open the providers in the admin',
   },
 };
