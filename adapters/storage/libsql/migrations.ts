@@ -116,5 +116,15 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `workspaces` ADD `contact_email` text;",
       "ALTER TABLE `workspaces` ADD `contact_phone` text;"
     ]
+  },
+  {
+    "tag": "0007_crazy_cannonball",
+    "hash": "252462b88c0e4d23c2dc3586e329408ece988b761601fb45e4158478767bc71f",
+    "folderMillis": 1795719151192,
+    "statements": [
+      "CREATE TABLE `calendar_writes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`booking_id` text NOT NULL,\n\t`revision` integer NOT NULL,\n\t`status` text NOT NULL,\n\t`attempts` integer NOT NULL,\n\t`next_attempt_at` integer,\n\t`lease_until` integer,\n\t`lease_owner` text,\n\t`last_error` text,\n\t`written_connection_id` text,\n\t`written_calendar_id` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `calendar_writes_booking_id_unique` ON `calendar_writes` (`booking_id`);",
+      "CREATE INDEX `calendar_writes_due_idx` ON `calendar_writes` (`status`,`next_attempt_at`);"
+    ]
   }
 ];

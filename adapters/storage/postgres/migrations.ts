@@ -135,5 +135,16 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
     ]
+  },
+  {
+    "tag": "0007_boring_obadiah_stane",
+    "hash": "11679d6fe9374e657c74c995bda69b23bf4a2e198d4b5ee05bac03bb9712ac44",
+    "folderMillis": 1795719155219,
+    "statements": [
+      "CREATE TABLE \"calendar_writes\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"booking_id\" text NOT NULL,\n\t\"revision\" integer NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"next_attempt_at\" bigint,\n\t\"lease_until\" bigint,\n\t\"lease_owner\" text,\n\t\"last_error\" text,\n\t\"written_connection_id\" text,\n\t\"written_calendar_id\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL,\n\tCONSTRAINT \"calendar_writes_booking_id_unique\" UNIQUE(\"booking_id\")\n);",
+      "ALTER TABLE \"calendar_writes\" ADD CONSTRAINT \"calendar_writes_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"calendar_writes\" ADD CONSTRAINT \"calendar_writes_booking_id_bookings_id_fk\" FOREIGN KEY (\"booking_id\") REFERENCES \"bookings\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"calendar_writes_due_idx\" ON \"calendar_writes\" USING btree (\"status\",\"next_attempt_at\");"
+    ]
   }
 ];

@@ -1,6 +1,7 @@
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import { bookingQueries } from './bookings.ts';
 import { calendarQueries } from './calendars.ts';
+import { calendarWriteQueries } from './calendar-writes.ts';
 import { catalogueQueries } from './catalogue.ts';
 import { announcingChanges } from './changes.ts';
 import type { Dialect } from './dialect.ts';
@@ -33,6 +34,7 @@ export function drizzleStorage(dialect: Dialect): Storage {
       ...panelQueries(dialect),
       ...panelSessionQueries(dialect),
       ...calendarQueries(dialect),
+      ...calendarWriteQueries(dialect),
     }),
   );
 }

@@ -5,3 +5,5 @@ export { oauthCallbackRoutes } from './consent-page.ts';
 export { syncConnection } from './service.ts';
 /** @public */
 export type { CalendarDeps } from './service.ts';
+/** @public the booking write-back (src/features/bookings/calendar-writer.ts) */
+export { openWriteConnection, recordWriteFailure, writeCalendarOf } from './write-back.ts';

@@ -1,5 +1,6 @@
 import type { BookingStore } from './booking-store.ts';
 import type { CalendarStore } from './calendar-store.ts';
+import type { CalendarWriteStore } from './calendar-write-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
 import type { StorageChanges } from './changes.ts';
 import type { MailStore } from './mail-store.ts';
@@ -22,6 +23,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
 
 export * from './booking-store.ts';
 export * from './calendar-store.ts';
+export * from './calendar-write-store.ts';
 export * from './catalogue-store.ts';
 export * from './changes.ts';
 export * from './mail-entry.ts';
@@ -52,4 +54,5 @@ export interface Storage
     PanelStore,
     PanelSessionStore,
     CalendarStore,
+    CalendarWriteStore,
     StorageChanges {}
