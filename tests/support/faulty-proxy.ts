@@ -28,7 +28,7 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     sockets.add(upstream);
     let dropping = false;
     let slow = false;
-    client.on('data', (chunk) => {
+    client.on('data', (chunk: Buffer) => {
       const put = chunk.subarray(0, 4).toString('latin1') === 'PUT ';
       if (put && proxy.mode === 'refuse-puts') {
         client.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
@@ -44,7 +44,7 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     });
     // The answers go out in order, each after the delay of a slow PUT, and the client's side ends after the last.
     let sending = Promise.resolve();
-    upstream.on('data', (chunk) => {
+    upstream.on('data', (chunk: Buffer) => {
       if (dropping) {
         proxy.dropped++;
         client.destroy();
