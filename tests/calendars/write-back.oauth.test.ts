@@ -103,6 +103,13 @@ for (const kind of ['google', 'microsoft'] as StandInKind[]) {
         });
       else expect(live()[0]).toMatchObject({ transactionId: uidOf(booking.id), showAs: 'tentative', subject: 'Haircut · Mia Schneider' });
 
+      // Read back by the sync, svc's own event never blocks.
+      const [connection] = (await t.request('GET', calendars(), { key: t.apiKey })).body.connections;
+      expect((await t.request('POST', `${calendars()}/${connection.id}/sync`, { key: t.apiKey })).body.connection.status).toBe('ok');
+      expect(
+        (await t.deps.storage.busyTimesFor([provider.id], 0, Date.parse('2030-01-01T00:00:00Z'))).filter((busy) => busy.uid === uidOf(booking.id)),
+      ).toEqual([]);
+
       await act(booking.id, 'confirm');
       expect(await run.runOnce()).toBe(1);
       expect(live()).toHaveLength(1);
