@@ -6,7 +6,7 @@ import { memoryRateLimiter } from '../../adapters/ratelimit/memory.ts';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/platform/config.ts';
 import { startBackground } from '../../src/scheduler/index.ts';
-import { calendarConnector } from '../../adapters/calendar/index.ts';
+import { type CalendarConnectorOptions, calendarConnector } from '../../adapters/calendar/index.ts';
 import type { AppDeps } from '../../src/platform/app-deps.ts';
 import { createPairingCode } from '../../src/features/panel/pairing.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -61,6 +61,8 @@ export interface PanelBrowserEnvOptions {
   background?: boolean;
   /** the payment provider (default none); `test` makes a paid service's bookings await their payment */
   payments?: 'none' | 'test';
+  /** the calendar adapters' settings beyond the fetch rule, which follows SVC_CALENDAR_ALLOW_PRIVATE (e.g. a Google stand-in) */
+  calendars?: Omit<CalendarConnectorOptions, 'allowPrivate'>;
 }
 
 export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {}): Promise<PanelBrowserEnv> {
@@ -88,7 +90,7 @@ export async function startPanelBrowserEnv(options: PanelBrowserEnvOptions = {})
     logger: createLogger('debug', (line) => logLines.push(line)),
     rateLimiter: memoryRateLimiter(),
     payments: openPayments({ ...config, SVC_PAYMENTS: options.payments ?? 'none' }),
-    calendars: calendarConnector({ allowPrivate: false }),
+    calendars: calendarConnector({ ...options.calendars, allowPrivate: config.SVC_CALENDAR_ALLOW_PRIVATE }),
   };
   const { workspace, apiKey } = await createWorkspace(deps, { slug: 'acme', name: 'Acme Studio', timezone: 'Europe/Berlin' });
   secrets.add(apiKey);

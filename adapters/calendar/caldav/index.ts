@@ -10,7 +10,8 @@ import { parseICalendar } from '../icalendar.ts';
  * principal and its calendar home and lists the calendars that hold events (a calendar URL keeps just that one).
  * Events are read with a calendar-query over the window (the server returns every series with an occurrence in
  * it, overrides included); the calendar's ctag (or sync-token) is the incremental state: unchanged, nothing is read.
- * Writes go to the object that has the UID, so a retried put replaces instead of making a second event.
+ * Writes go to the object that has the UID, or else to a name derived from the UID with If-None-Match, so a
+ * retried put replaces instead of making a second event.
  */
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
@@ -112,6 +113,13 @@ export function caldavSource(account: CalendarAccount, fetch: GuardedFetch): Cal
       try {
         const dav = await connected();
         const [existing] = await hrefsOf(dav, calendarId, uid);
+        if (!existing) {
+          // A name derived from the UID, created only if absent: a retry whose first put landed after all (or a
+          // racing attempt) gets 412 and replaces that same object, so there is never a second one.
+          const created = await dav.createCalendarObject({ calendar: { url: withSlash(calendarId) }, filename: objectName(uid), iCalString: ics });
+          if (created.ok) return;
+          if (created.status !== 412) throw failed('writing the event', created);
+        }
         const url = existing ?? new URL(objectName(uid), withSlash(calendarId)).toString();
         const response = await dav.updateCalendarObject({ calendarObject: { url, data: ics } });
         if (!response.ok) throw failed('writing the event', response);

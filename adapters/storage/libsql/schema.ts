@@ -24,6 +24,7 @@ export const {
   calendarFeeds,
   calendarConnections,
   calendarBusyTimes,
+  calendarWrites,
 } = defineSchema({
   table: sqliteTable,
   text: (name) => text(name),

@@ -24,6 +24,7 @@ export const {
   calendarFeeds,
   calendarConnections,
   calendarBusyTimes,
+  calendarWrites,
 } = defineSchema({
   table: pgTable,
   text: (name) => text(name),

@@ -9,6 +9,7 @@ import {
   type BusyInterval,
 } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { followInCalendar } from './calendar-writes.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 
@@ -34,6 +35,7 @@ export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, 
   const booking = toBooking(row);
   await writeOutbox(tx, tables, transition.emit(booking));
   await writeMails(tx, tables, transition.mails?.(booking) ?? []);
+  if (transition.calendarWrite) await followInCalendar(tx, tables, booking);
   return booking;
 }
 
@@ -184,6 +186,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
           }
           await writeOutbox(tx, t, request.emit(saved));
           await writeMails(tx, t, request.mails?.(saved) ?? []);
+          if (request.calendarWrite) await followInCalendar(tx, t, saved);
           return { ok: true, booking: saved };
         }
         return { ok: false, reason };

@@ -114,6 +114,13 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   listCalendarFailureNotices: read,
   claimCalendarFailureNotice: none,
 
+  // The calendar-write outbox: its rows are written by the booking changes (announced there).
+  claimDueCalendarWrites: none,
+  extendCalendarWriteLeases: none,
+  recordCalendarWrite: none,
+  nextCalendarWriteDueAt: read,
+  getCalendarWrite: read,
+
   // The panel: pairing, sessions, linked origins, key listing.
   createPairingCode: none,
   consumePairingCode: none,

@@ -1,6 +1,7 @@
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import { bookingQueries } from './bookings.ts';
 import { calendarQueries } from './calendars.ts';
+import { calendarWriteQueries } from './calendar-writes.ts';
 import { catalogueQueries } from './catalogue.ts';
 import { announcingChanges } from './changes.ts';
 import type { Dialect } from './dialect.ts';
@@ -35,6 +36,7 @@ export function drizzleStorage(dialect: Dialect): Storage {
       ...panelSessionQueries(dialect),
       ...calendarQueries(dialect),
       ...operationsQueries(dialect),
+      ...calendarWriteQueries(dialect),
     }),
   );
 }

@@ -520,6 +520,37 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     ],
   );
 
+  /**
+   * The calendar-write outbox: one row per booking whose event svc keeps in its provider's write calendar
+   * (src/ports/storage/calendar-write-store.ts), written with the booking change that moves it.
+   */
+  const calendarWrites = table(
+    'calendar_writes',
+    {
+      id: text('id').primaryKey(),
+      workspaceId: text('workspace_id')
+        .notNull()
+        .references(() => workspaces.id, { onDelete: 'cascade' }),
+      bookingId: text('booking_id')
+        .notNull()
+        .unique()
+        .references(() => bookings.id, { onDelete: 'cascade' }),
+      revision: integer('revision').notNull(),
+      status: text('status').notNull(),
+      attempts: integer('attempts').notNull(),
+      nextAttemptAt: epoch('next_attempt_at'),
+      leaseUntil: epoch('lease_until'),
+      leaseOwner: text('lease_owner'),
+      lastError: text('last_error'),
+      /** where the event was last written (no foreign key: the connection may go, the row stays) */
+      writtenConnectionId: text('written_connection_id'),
+      writtenCalendarId: text('written_calendar_id'),
+      createdAt: epoch('created_at').notNull(),
+      updatedAt: epoch('updated_at').notNull(),
+    },
+    (table) => [index('calendar_writes_due_idx').on(table.status, table.nextAttemptAt)],
+  );
+
   return {
     settings,
     workspaces,
@@ -542,6 +573,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     calendarFeeds,
     calendarConnections,
     calendarBusyTimes,
+    calendarWrites,
   };
 }
 

@@ -89,10 +89,13 @@ export function decideMove(booking: BookingRecord, change: BookingMove, at: numb
   }
 }
 
+/** The booking events after which the booking's event in its provider's write calendar is written again or removed. */
+const CALENDAR_EVENTS: ReadonlySet<BookingEventType> = new Set(['booking.created', 'booking.confirmed', 'booking.rescheduled', 'booking.cancelled']);
+
 /**
  * Everything a move writes besides the booking itself, built from the booking as saved, inside the move's
- * transaction: the events in the lifecycle's order (`payment.*` events carry the payment), and the customer's
- * mails when mail is configured.
+ * transaction: the events in the lifecycle's order (`payment.*` events carry the payment), the customer's
+ * mails when mail is configured, and whether the calendar write follows.
  */
 function consequences(deps: BookingMoveDeps, input: BookingMoveInput, events: BookingEventType[], payment: PaymentRecord | null, byCustomer = false) {
   const owner = { notify: input.workspace.notificationEmail !== null, byCustomer };
@@ -102,6 +105,8 @@ function consequences(deps: BookingMoveDeps, input: BookingMoveInput, events: Bo
       return payment ? paymentEvents(events, input.workspace, booking, payment, input.at) : bookingEvents(events, input.workspace, booking, input.at);
     },
     mails: (saved: BookingRecord): MailEntry[] => (mailEnabled(deps.config) ? mailEntries(events, input.booking, saved, input.at, owner) : []),
+    // The event in the provider's write calendar follows every change of status or time but completion.
+    calendarWrite: events.some((event) => CALENDAR_EVENTS.has(event)),
   };
 }
 

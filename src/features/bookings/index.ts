@@ -5,3 +5,5 @@ export { displayAmount, displayStart } from './payment-display.ts';
 export { bookingRoutes } from './routes.ts';
 export { changeStatus, rescheduleBooking, toBookingJson } from './service.ts';
 export type { BookingNames } from './service.ts';
+export { createCalendarWriter } from './calendar-writer.ts';
+export type { CalendarWriterOptions } from './calendar-writer.ts';

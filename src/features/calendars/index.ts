@@ -11,3 +11,5 @@ export { CalendarConnection } from './model.ts';
 export { CALENDAR_EVENT_TYPES, toConnectionJson } from './service.ts';
 /** @public */
 export type { CalendarEventBody } from './service.ts';
+/** @public the booking write-back (src/features/bookings/calendar-writer.ts) */
+export { openWriteConnection, recordWriteFailure, writeCalendarOf } from './write-back.ts';

@@ -92,7 +92,7 @@ function requireSecret(config: CalendarDeps['config']): string {
 }
 
 /** The account a stored connection opens, its password unsealed. */
-async function accountOf(deps: CalendarDeps, connection: CalendarConnectionRecord): Promise<CalendarAccount> {
+export async function accountOf(deps: CalendarDeps, connection: CalendarConnectionRecord): Promise<CalendarAccount> {
   if (connection.kind === 'google' || connection.kind === 'microsoft') return oauthAccountOf(deps, connection);
   const password = connection.sealedSecret ? await openCalendarSecret(connection.sealedSecret, requireSecret(deps.config), connection.id) : null;
   return { kind: connection.kind as CalendarAccount['kind'], url: connection.url ?? '', username: connection.username, password };

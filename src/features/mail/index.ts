@@ -1,5 +1,5 @@
 /** The mail feature's public face: what other features and the composition use of it. */
-export { calendarDocument } from './calendar.ts';
+export { calendarDocument, calendarUid } from './calendar.ts';
 export type { CalendarEntry } from './calendar.ts';
 export { mailEntries } from './outbox-entries.ts';
 export { queueReminders } from './reminders.ts';

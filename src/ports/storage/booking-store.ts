@@ -74,6 +74,12 @@ export interface ReserveRequest {
   /** the customer's mails to write in the same transaction (none when mail is off) */
   mails?: (booking: BookingRecord) => MailEntry[];
   /**
+   * the booking's event in its provider's write calendar follows this change: the calendar-write row is raised
+   * to the saved revision (or written, when the provider has a write calendar and the booking holds time), in
+   * the same transaction (calendar-write-store.ts)
+   */
+  calendarWrite?: boolean;
+  /**
    * booking being moved (reschedule): excluded from the busy intervals and updated instead of inserted; it must
    * belong to `booking.workspaceId` and still be PENDING or CONFIRMED, else the result is not ok
    */
@@ -104,6 +110,12 @@ export interface BookingTransition {
   emit: (booking: BookingRecord) => OutboxEvent[];
   /** the customer's mails to write in the same transaction (none when mail is off) */
   mails?: (booking: BookingRecord) => MailEntry[];
+  /**
+   * the booking's event in its provider's write calendar follows this change: the calendar-write row is raised
+   * to the saved revision (or written, when the provider has a write calendar and the booking holds time), in
+   * the same transaction (calendar-write-store.ts)
+   */
+  calendarWrite?: boolean;
 }
 
 /**

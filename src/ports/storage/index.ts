@@ -1,5 +1,6 @@
 import type { BookingStore } from './booking-store.ts';
 import type { CalendarStore } from './calendar-store.ts';
+import type { CalendarWriteStore } from './calendar-write-store.ts';
 import type { CatalogueStore } from './catalogue-store.ts';
 import type { StorageChanges } from './changes.ts';
 import type { MailStore } from './mail-store.ts';
@@ -23,6 +24,7 @@ import type { WorkspaceStore } from './workspace-store.ts';
 
 export * from './booking-store.ts';
 export * from './calendar-store.ts';
+export * from './calendar-write-store.ts';
 export * from './catalogue-store.ts';
 export * from './changes.ts';
 export * from './mail-entry.ts';
@@ -55,4 +57,5 @@ export interface Storage
     PanelSessionStore,
     CalendarStore,
     OperationsStore,
+    CalendarWriteStore,
     StorageChanges {}

@@ -6,6 +6,7 @@ import { bookingsContract } from './bookings.ts';
 import { paymentsContract } from './payments.ts';
 import { outboxContract } from './outbox.ts';
 import { mailContract } from './mail.ts';
+import { calendarWritesContract } from './calendar-writes.ts';
 import { panelContract } from './panel.ts';
 import { panelSessionsContract } from './panel-sessions.ts';
 import { changesContract } from './changes.ts';
@@ -29,6 +30,7 @@ export function storageContract(adapter: AdapterName) {
   paymentsContract();
   outboxContract();
   mailContract();
+  calendarWritesContract();
   panelContract();
   panelSessionsContract();
   changesContract();

@@ -19,6 +19,7 @@ export type Webhook = Schemas['Webhook'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type ApiKey = Schemas['ApiKey'];
 export type PanelOrigin = Schemas['PanelOrigin'];
+export type CalendarConnection = Schemas['CalendarConnection'];
 type ErrorBody = Schemas['Error'];
 
 export type PanelClient = ReturnType<typeof createClient<paths>>;

@@ -199,7 +199,7 @@ export function TextField({
   name: string;
   form: FormState;
   value: Signal<string>;
-  type?: 'text' | 'email' | 'number' | 'url' | 'date' | 'time' | 'tel' | 'color';
+  type?: 'text' | 'email' | 'number' | 'url' | 'date' | 'time' | 'tel' | 'color' | 'password';
   hint?: string;
   required?: boolean;
   min?: number;

@@ -3,6 +3,7 @@ import { useSignal } from '@preact/signals';
 import { call, type Booking } from '../api/client.ts';
 import { addDays, startOfDay, todayIn } from '../format.ts';
 import { BookingLine, customerOf } from './booking-parts.tsx';
+import { BrokenCalendars } from './calendars.tsx';
 import { Loaded, messageOf, useLoad, type SectionProps } from './common.tsx';
 import { FirstSteps } from './first-steps.tsx';
 
@@ -62,6 +63,7 @@ export function Dashboard(props: SectionProps) {
       {(overview) => (
         <div class="dashboard">
           <FirstSteps {...props} />
+          <BrokenCalendars {...props} />
           <p class="muted zone">{t.timesIn(workspace.timezone)}</p>
           <dl class="counts">
             <div>

@@ -3,6 +3,7 @@ import { useSignal } from '@preact/signals';
 import { call, type Provider, type Service } from '../api/client.ts';
 import { useUnsaved } from '../unsaved.ts';
 import { FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
+import { ProviderCalendars } from './calendars.tsx';
 import { CopyValue } from './copy.tsx';
 import { ScheduleEditor } from './hours.tsx';
 
@@ -182,6 +183,7 @@ function ProviderForm(
       </form>
       {provider && <ProviderHours {...props} provider={provider} />}
       {provider && can.operations && <ProviderCalendarFeed {...props} provider={provider} />}
+      {provider && <ProviderCalendars {...props} provider={provider} />}
     </div>
   );
 }

@@ -1,0 +1,135 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { newId } from '../../../src/core/ids.ts';
+import type { BookingRecord, CalendarWriteRecord, CalendarWriteStatus, CalendarWriteStore, ConnectedCalendar } from '../../../src/ports/storage/index.ts';
+import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+
+const toWrite = (row: Row<'calendarWrites'>): CalendarWriteRecord => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  bookingId: row.bookingId,
+  revision: row.revision,
+  status: row.status as CalendarWriteStatus,
+  attempts: row.attempts,
+  nextAttemptAt: row.nextAttemptAt,
+  lastError: row.lastError,
+  written:
+    row.writtenConnectionId !== null && row.writtenCalendarId !== null ? { connectionId: row.writtenConnectionId, calendarId: row.writtenCalendarId } : null,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/**
+ * Inside a booking change's transaction: the booking's event is to follow `saved`. A booking svc wrote an event
+ * for already has its row, which is raised to the new revision (whatever the status: a cancel removes the event);
+ * otherwise a row is written only when the booking holds time and its provider has a write calendar.
+ */
+export async function followInCalendar(tx: Tx, tables: Tables, saved: BookingRecord): Promise<void> {
+  const w = tables.calendarWrites;
+  const raised = await tx
+    .update(w)
+    .set({ revision: saved.revision, status: 'pending', attempts: 0, nextAttemptAt: saved.updatedAt, lastError: null, updatedAt: saved.updatedAt })
+    .where(eq(w.bookingId, saved.id))
+    .returning({ id: w.id });
+  if (raised.length > 0 || !(HOLDING as readonly string[]).includes(saved.status)) return;
+  const c = tables.calendarConnections;
+  const connections = await tx.select({ calendars: c.calendars }).from(c).where(eq(c.providerId, saved.providerId));
+  if (!connections.some((connection) => (connection.calendars as ConnectedCalendar[]).some((calendar) => calendar.writes))) return;
+  await tx
+    .insert(w)
+    .values({
+      id: newId('cwr', saved.updatedAt),
+      workspaceId: saved.workspaceId,
+      bookingId: saved.id,
+      revision: saved.revision,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: saved.updatedAt,
+      leaseUntil: null,
+      leaseOwner: null,
+      lastError: null,
+      writtenConnectionId: null,
+      writtenCalendarId: null,
+      createdAt: saved.updatedAt,
+      updatedAt: saved.updatedAt,
+    })
+    .onConflictDoNothing();
+}
+
+export function calendarWriteQueries(dialect: Dialect): CalendarWriteStore {
+  const { db, tables: t } = dialect;
+  const w = t.calendarWrites;
+  const due = (now: number) => and(eq(w.status, 'pending'), lte(w.nextAttemptAt, now), or(isNull(w.leaseUntil), lt(w.leaseUntil, now)));
+  return {
+    claimDueCalendarWrites(owner, now, leaseUntil, limit) {
+      return dialect.write(async (tx) => {
+        const ids = await tx.select({ id: w.id }).from(w).where(due(now)).orderBy(asc(w.nextAttemptAt), asc(w.id)).limit(limit);
+        if (ids.length === 0) return [];
+        // The condition again: on Postgres a racing claimer's UPDATE re-reads the row after ours commits and skips it.
+        const rows = await tx
+          .update(w)
+          .set({ leaseOwner: owner, leaseUntil })
+          .where(
+            and(
+              inArray(
+                w.id,
+                ids.map((row) => row.id),
+              ),
+              due(now),
+            ),
+          )
+          .returning();
+        return rows.map(toWrite);
+      });
+    },
+
+    async extendCalendarWriteLeases(owner, ids, leaseUntil) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .update(w)
+        .set({ leaseUntil })
+        .where(and(inArray(w.id, ids), eq(w.leaseOwner, owner)))
+        .returning({ id: w.id });
+      return rows.map((row) => row.id);
+    },
+
+    recordCalendarWrite(owner, id, outcome) {
+      return dialect.write(async (tx) => {
+        const [row] = await tx
+          .select({ revision: w.revision, attempts: w.attempts })
+          .from(w)
+          .where(and(eq(w.id, id), eq(w.leaseOwner, owner)));
+        if (!row) return false;
+        const current = row.revision === outcome.revision;
+        await tx
+          .update(w)
+          .set({
+            // A booking change raised the row meanwhile: it is attempted again at once, from a fresh count.
+            status: current ? outcome.status : 'pending',
+            attempts: current && outcome.status !== 'done' ? row.attempts + 1 : 0,
+            nextAttemptAt: current ? outcome.nextAttemptAt : outcome.at,
+            lastError: current ? outcome.error : null,
+            writtenConnectionId: outcome.written?.connectionId ?? null,
+            writtenCalendarId: outcome.written?.calendarId ?? null,
+            updatedAt: outcome.at,
+            leaseOwner: null,
+            leaseUntil: null,
+          })
+          .where(eq(w.id, id));
+        return true;
+      });
+    },
+
+    async nextCalendarWriteDueAt() {
+      const [row] = await db
+        .select({ at: sql<number | string | null>`min(${w.nextAttemptAt})` })
+        .from(w)
+        .where(eq(w.status, 'pending'));
+      return row?.at == null ? null : Number(row.at);
+    },
+
+    async getCalendarWrite(bookingId) {
+      const [row] = await db.select().from(w).where(eq(w.bookingId, bookingId));
+      return row ? toWrite(row) : null;
+    },
+  };
+}
