@@ -116,5 +116,19 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `workspaces` ADD `contact_email` text;",
       "ALTER TABLE `workspaces` ADD `contact_phone` text;"
     ]
+  },
+  {
+    "tag": "0007_curious_leper_queen",
+    "hash": "767e9fc5ad228b339df3a449ec9cacd763260bc25e875137c82783874eb35c42",
+    "folderMillis": 1795719178594,
+    "statements": [
+      "CREATE TABLE `waitlist_entries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`service_id` text NOT NULL,\n\t`provider_id` text,\n\t`status` text NOT NULL,\n\t`start_time` integer NOT NULL,\n\t`end_time` integer NOT NULL,\n\t`buffer_time` integer NOT NULL,\n\t`customer_email` text NOT NULL,\n\t`customer_name` text,\n\t`phone` text,\n\t`held_provider_id` text,\n\t`offer_expires_at` integer,\n\t`offer_token_hash` text,\n\t`offer_token_sealed` text,\n\t`mail_due_at` integer,\n\t`booking_id` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`service_id`) REFERENCES `services`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `waitlist_queue_idx` ON `waitlist_entries` (`service_id`,`start_time`,`status`,`created_at`);",
+      "CREATE INDEX `waitlist_held_idx` ON `waitlist_entries` (`held_provider_id`,`status`,`start_time`);",
+      "CREATE INDEX `waitlist_status_idx` ON `waitlist_entries` (`status`,`offer_expires_at`);",
+      "CREATE INDEX `waitlist_workspace_idx` ON `waitlist_entries` (`workspace_id`,`start_time`);",
+      "CREATE UNIQUE INDEX `waitlist_token_idx` ON `waitlist_entries` (`offer_token_hash`);",
+      "ALTER TABLE `services` ADD `waitlist` integer DEFAULT false NOT NULL;"
+    ]
   }
 ];

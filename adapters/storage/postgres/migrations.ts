@@ -135,5 +135,22 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
     ]
+  },
+  {
+    "tag": "0007_perpetual_susan_delgado",
+    "hash": "823c91c1b27e7fbb4c80baf63670b7124290940974dfc926ffdf27abde5540bb",
+    "folderMillis": 1795719184006,
+    "statements": [
+      "CREATE TABLE \"waitlist_entries\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"service_id\" text NOT NULL,\n\t\"provider_id\" text,\n\t\"status\" text NOT NULL,\n\t\"start_time\" bigint NOT NULL,\n\t\"end_time\" bigint NOT NULL,\n\t\"buffer_time\" integer NOT NULL,\n\t\"customer_email\" text NOT NULL,\n\t\"customer_name\" text,\n\t\"phone\" text,\n\t\"held_provider_id\" text,\n\t\"offer_expires_at\" bigint,\n\t\"offer_token_hash\" text,\n\t\"offer_token_sealed\" text,\n\t\"mail_due_at\" bigint,\n\t\"booking_id\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);",
+      "ALTER TABLE \"services\" ADD COLUMN \"waitlist\" boolean DEFAULT false NOT NULL;",
+      "ALTER TABLE \"waitlist_entries\" ADD CONSTRAINT \"waitlist_entries_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"waitlist_entries\" ADD CONSTRAINT \"waitlist_entries_service_id_services_id_fk\" FOREIGN KEY (\"service_id\") REFERENCES \"services\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"waitlist_entries\" ADD CONSTRAINT \"waitlist_entries_provider_id_providers_id_fk\" FOREIGN KEY (\"provider_id\") REFERENCES \"providers\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"waitlist_queue_idx\" ON \"waitlist_entries\" USING btree (\"service_id\",\"start_time\",\"status\",\"created_at\");",
+      "CREATE INDEX \"waitlist_held_idx\" ON \"waitlist_entries\" USING btree (\"held_provider_id\",\"status\",\"start_time\");",
+      "CREATE INDEX \"waitlist_status_idx\" ON \"waitlist_entries\" USING btree (\"status\",\"offer_expires_at\");",
+      "CREATE INDEX \"waitlist_workspace_idx\" ON \"waitlist_entries\" USING btree (\"workspace_id\",\"start_time\");",
+      "CREATE UNIQUE INDEX \"waitlist_token_idx\" ON \"waitlist_entries\" USING btree (\"offer_token_hash\");"
+    ]
   }
 ];
