@@ -124,6 +124,19 @@ export function whyUnavailable(day: ProviderDay, rules: SlotRules, start: number
   return BookingIndex.build(day.bookings, rule, slot.start, slot.end).takes(slot, rule) ? 'taken' : null;
 }
 
+/**
+ * The seats one provider has left at `start` (epoch ms): 0 when the time fails the clock's rules, is not a start
+ * of its day, or is blocked; else the capacity less the same-service bookings sharing it.
+ */
+export function seatsAt(day: ProviderDay, rules: SlotRules, start: number, now: number): number {
+  const rule = checkRules(rules);
+  if (timeRule(rule, start, now) !== null || !Number.isFinite(start)) return 0;
+  const localDate = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(day.timezone).toPlainDate();
+  const slot = dayCandidates(intervalsOf(day.hours, localDate), day.timezone, rule, localDate).find((candidate) => candidate.start === start);
+  if (slot === undefined) return 0;
+  return BookingIndex.build(day.bookings, rule, slot.start, slot.end).room(slot, rule);
+}
+
 /** Days in [from, to] (inclusive, YYYY-MM-DD) with at least one slot. */
 export function daysWithSlots(day: ProviderDay, rules: SlotRules, from: string, to: string, now: number): string[] {
   return unionDaysWithSlots(day.timezone, [day], rules, from, to, now);

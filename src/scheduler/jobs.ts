@@ -1,6 +1,6 @@
 import { DEMO_SLUG } from '../features/workspaces/index.ts';
 import { applyBookingMove } from '../features/bookings/index.ts';
-import { toBookingJson, type BookingNames } from '../features/bookings/index.ts';
+import { expireLapsedOffers, offerWaitedTimes, toBookingJson, type BookingNames } from '../features/bookings/index.ts';
 import { ensureDemoWorkspace } from '../features/demo/index.ts';
 import type { AppDeps } from '../platform/app-deps.ts';
 import { RATE_LIMIT_WINDOW_MS } from '../platform/http/rate-limit.ts';
@@ -103,4 +103,12 @@ export async function resetDemoWorkspace(deps: JobDeps, now: number, claimant: s
   await ensureDemoWorkspace({ storage: deps.storage, clock: { now: () => now } }, { reset: true });
   deps.logger.info('reset the demo workspace', { workspace: DEMO_SLUG });
   return true;
+}
+
+/**
+ * Waiting lists: lapsed offers → EXPIRED (their seat offered to the next in line), then every time somebody waits
+ * for is offered what it has free (an immediate offer that a crash or a failed write missed). Returns the moves.
+ */
+export async function tendWaitlists(deps: JobDeps, now: number): Promise<number> {
+  return (await expireLapsedOffers(deps, now)) + (await offerWaitedTimes(deps, now));
 }

@@ -11,6 +11,7 @@ import {
 import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
+import { claimOfferIn, heldSeatsQuery } from './waitlist.ts';
 
 const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
 
@@ -96,6 +97,14 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       .orderBy(asc(b.startTime));
   }
 
+  /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
+  async function busyAndHeld(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> {
+    // One after the other: inside a transaction both run on its one connection.
+    const booked = await busyQuery(on, providerIds, from, to, excluding, buffer);
+    const held = await heldSeatsQuery(on, t, providerIds, from, to, excluding, buffer);
+    return held.length === 0 ? booked : [...booked, ...held].sort((a, b) => a.startTime - b.startTime);
+  }
+
   return {
     async getBooking(workspaceId, id) {
       const b = t.bookings;
@@ -113,7 +122,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
 
     async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {
       if (providerIds.length === 0) return [];
-      return busyQuery(db, providerIds, from, to, undefined, buffer);
+      return busyAndHeld(db, providerIds, from, to, undefined, buffer);
     },
 
     async reserveBooking(request) {
@@ -122,7 +131,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       if (candidates.length === 0) return { ok: false, reason: 'no provider offers this service' };
       return dialect.write(async (tx) => {
         await dialect.lockProviders(tx, candidates);
-        const busy = await busyQuery(tx, candidates, booking.startTime - margin, booking.endTime + margin, request.replacing);
+        const busy = await busyAndHeld(tx, candidates, booking.startTime - margin, booking.endTime + margin, request.replacing ?? request.claiming?.entryId);
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
           const misfit = request.fits(
@@ -151,6 +160,9 @@ export function bookingQueries(dialect: Dialect): BookingStore {
             if (!row) return { ok: false, reason: 'the booking can no longer be moved' };
             saved = toBooking(row);
           } else {
+            if (request.claiming && !(await claimOfferIn(tx, t, request.claiming.entryId, placed.id, providerId, request.claiming.at))) {
+              return { ok: false, reason: 'the offer has lapsed or was taken back' };
+            }
             const [row] = await tx.insert(t.bookings).values(placed).returning();
             saved = toBooking(row!);
           }

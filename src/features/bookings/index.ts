@@ -5,3 +5,19 @@ export { displayAmount, displayStart } from './payment-display.ts';
 export { bookingRoutes } from './routes.ts';
 export { changeStatus, rescheduleBooking, toBookingJson } from './service.ts';
 export type { BookingNames } from './service.ts';
+export { verifyCaptcha } from './captcha.ts';
+export { BookingResponse } from './model.ts';
+export { claimWaitlistOffer } from './service.ts';
+export {
+  entryByToken,
+  expireLapsedOffers,
+  joinWaitlist,
+  listWaitlist,
+  offerWaitedTimes,
+  openWaitlistToken,
+  removeWaitlistEntry,
+  toWaitlistJson,
+  waitlistUrl,
+  WAITLIST_EVENT_TYPES,
+} from './waitlist.ts';
+export { WaitlistEntriesResponse, WaitlistEntry, WaitlistEntryResponse, WaitlistJoin, WaitlistParams, WaitlistQuery } from './waitlist-model.ts';

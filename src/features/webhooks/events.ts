@@ -9,6 +9,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.rescheduled',
   'booking.completed',
   'payment.received',
+  'waitlist.joined',
+  'waitlist.offered',
+  'waitlist.expired',
 ] as const;
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */

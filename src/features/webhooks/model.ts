@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
-import { Booking } from '../bookings/index.ts';
+import { Booking, WaitlistEntry } from '../bookings/index.ts';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
 
 /*
@@ -152,6 +152,15 @@ export const PaymentEvent = t.Object(
   { $id: 'PaymentEvent', description: 'A payment was received for a booking' },
 );
 
+export const WaitlistEvent = t.Object(
+  {
+    type: t.Union(eventTypes('waitlist.')),
+    timestamp: EventTimestamp,
+    data: t.Object({ workspace: EventWorkspace, entry: WaitlistEntry }),
+  },
+  { $id: 'WaitlistEvent', description: 'A waiting-list entry changed; `entry` is the entry after the change, as the API returns it' },
+);
+
 export const TestEvent = t.Object(
   {
     type: t.Literal(WEBHOOK_TEST_EVENT),
@@ -175,5 +184,11 @@ export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeo
     schema: PaymentEvent,
     description: 'The payment provider reported a booking paid; `booking.confirmed` follows when the booking was PENDING.',
   },
+  'waitlist.joined': { schema: WaitlistEvent, description: 'Somebody joined the waiting list of a full time.' },
+  'waitlist.offered': {
+    schema: WaitlistEvent,
+    description: 'A seat freed and is held for the oldest waiting entry (mailed a link to claim it until `offerExpiresAt`).',
+  },
+  'waitlist.expired': { schema: WaitlistEvent, description: 'An offer lapsed unclaimed; the seat goes to the next in line.' },
   [WEBHOOK_TEST_EVENT]: { schema: TestEvent, description: 'A test message, sent to one webhook on request whatever its `events`.' },
 };

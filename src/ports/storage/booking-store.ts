@@ -38,7 +38,10 @@ export interface BookingRecord {
   manageTokenSealed: string | null;
 }
 
-/** A booking that holds provider time (PENDING or CONFIRMED), as availability checks need it. */
+/**
+ * A booking that holds provider time (PENDING or CONFIRMED), or a waiting-list offer holding a seat (its
+ * `bookingId` is then the entry's `wl_…` id), as availability checks need it.
+ */
 export interface BusyInterval {
   bookingId: string;
   providerId: string;
@@ -69,6 +72,12 @@ export interface ReserveRequest {
    * belong to `booking.workspaceId` and still be PENDING or CONFIRMED, else the result is not ok
    */
   replacing?: string;
+  /**
+   * a waiting-list claim: the entry's own hold is left out of the busy intervals, and the booking is made only
+   * if the entry is still OFFERED with its hold running at `at`; the entry then becomes BOOKED in the same
+   * transaction (else the result is not ok and nothing is written)
+   */
+  claiming?: { entryId: string; at: number };
 }
 
 export type ReserveResult = { ok: true; booking: BookingRecord } | { ok: false; reason: string };
