@@ -14,6 +14,7 @@ const FEATURES = [
   'webhooks',
   'payments',
   'manage',
+  'waitlist',
   'calendar-feed',
   'panel',
   'demo',

@@ -27,6 +27,7 @@ import { WEBHOOK_EVENTS } from './features/webhooks/index.ts';
 import { paymentRoutes } from './features/payments/index.ts';
 import { pageRoutes } from './features/pages/index.ts';
 import { manageRoutes } from './features/manage/index.ts';
+import { waitlistLinkRoutes, waitlistRoutes } from './features/waitlist/index.ts';
 import { calendarFeedDocumentRoutes, calendarFeedRoutes } from './features/calendar-feed/index.ts';
 import { webAssetRoutes } from './platform/web-assets/routes.ts';
 import { brandStylesheetRoutes } from './platform/pages/brand.ts';
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(hoursRoutes(deps))
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))
+    .use(waitlistRoutes(deps))
     .use(webhookRoutes(deps))
     .use(panelAdminRoutes(deps));
 
@@ -151,6 +153,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(brandStylesheetRoutes())
     .use(pageRoutes(deps))
     .use(manageRoutes(deps))
+    .use(waitlistLinkRoutes(deps))
     .use(calendarFeedDocumentRoutes(deps))
     .use(oauthCallbackRoutes(deps))
     .get(

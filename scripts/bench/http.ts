@@ -100,6 +100,7 @@ async function seed(storage: Storage): Promise<Fixture> {
     depositMinor: null,
     order: 0,
     slotInterval: null,
+    waitlist: false,
     providerIds,
     createdAt: now,
     updatedAt: now,

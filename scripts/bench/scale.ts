@@ -225,6 +225,7 @@ async function seedWorkspace(modules: TreeModules, providers: number): Promise<F
     depositMinor: null,
     order: 0,
     slotInterval: null,
+    waitlist: false,
     providerIds,
     createdAt: now,
     updatedAt: now,

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   INVALID_TRANSITION: 409,
   /** a customer's cancel or reschedule through the manage link inside cancellationHours (docs/contract/notifications.md) */
   TOO_LATE_TO_CHANGE: 409,
+  /** joining a waiting list for a time that still has a free seat: book it instead (docs/contract/classes.md §2) */
+  SLOT_AVAILABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

@@ -128,6 +128,19 @@ export function whyUnavailable(day: ProviderDay, rules: SlotRules, start: number
   return BookingIndex.build(day.bookings, rule, slot.start, slot.end).takes(slot, rule) ? 'taken' : null;
 }
 
+/**
+ * The seats one provider has left at `start` (epoch ms): 0 when the time fails the clock's rules, is not a start
+ * of its day, or is blocked; else the capacity less the same-service bookings sharing it.
+ */
+export function seatsAt(day: ProviderDay, rules: SlotRules, start: number, now: number): number {
+  const rule = checkRules(rules);
+  if (timeRule(rule, start, now) !== null || !Number.isFinite(start)) return 0;
+  const localDate = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(day.timezone).toPlainDate();
+  const slot = dayCandidates(intervalsOf(day.hours, localDate), day.timezone, rule, localDate).find((candidate) => candidate.start === start);
+  if (slot === undefined) return 0;
+  return BookingIndex.build(day.bookings, rule, slot.start, slot.end).room(slot, rule);
+}
+
 /** Days in [from, to] (inclusive, YYYY-MM-DD) with at least one slot. */
 export function daysWithSlots(day: ProviderDay, rules: SlotRules, from: string, to: string, now: number): string[] {
   return unionDaysWithSlots(day.timezone, [day], rules, from, to, now);
@@ -159,6 +172,46 @@ export function unionDaysWithSlots(timezone: string, providers: readonly Provide
     if (open) days.push(date.toString());
   }
   return days;
+}
+
+/**
+ * Seats left per start time (`HH:mm`) on each day of [from, to] (inclusive, YYYY-MM-DD) over several providers of
+ * one time zone: the sum of each provider's free seats. A time every provider has full counts 0 and is listed
+ * only with `withFull` (and only when it passes the clock's rules and is on a provider's grid); days with nothing
+ * listed are left out.
+ */
+export function unionSeats(
+  timezone: string,
+  providers: readonly ProviderHours[],
+  rules: SlotRules,
+  from: string,
+  to: string,
+  now: number,
+  withFull: boolean,
+): Record<string, Record<string, number>> {
+  const rule = checkRules(rules);
+  const first = parseDate(from, 'from');
+  const last = parseDate(to, 'to');
+  const result: Record<string, Record<string, number>> = {};
+  if (Temporal.PlainDate.compare(first, last) > 0) return result;
+  const rangeStart = first.toZonedDateTime(timezone).epochMilliseconds;
+  const rangeEnd = last.add({ days: 2 }).toZonedDateTime(timezone).epochMilliseconds;
+  const indexed = providers.map((provider) => ({ hours: provider.hours, busy: BookingIndex.build(provider.bookings, rule, rangeStart, rangeEnd) }));
+  const candidates = new CandidateCache(timezone, rule);
+  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
+    const seats = new Map<string, { start: number; seats: number }>();
+    for (const { hours, busy } of indexed) {
+      for (const slot of candidates.of(hours, date)) {
+        if (timeRule(rule, slot.start, now) !== null) continue;
+        const room = busy.room(slot, rule);
+        const kept = seats.get(slot.label);
+        seats.set(slot.label, { start: Math.min(kept?.start ?? slot.start, slot.start), seats: (kept?.seats ?? 0) + room });
+      }
+    }
+    const listed = [...seats.entries()].filter(([, value]) => withFull || value.seats > 0).sort((a, b) => a[1].start - b[1].start || compareText(a[0], b[0]));
+    if (listed.length > 0) result[date.toString()] = Object.fromEntries(listed.map(([label, value]) => [label, value.seats]));
+  }
+  return result;
 }
 
 /** Union of several providers' slot lists: ascending by start, one entry per label (earliest start wins). */
@@ -387,6 +440,15 @@ class BookingIndex {
 
   /** Whether the bookings leave no room for `slot` (capacity and buffers applied). */
   takes(slot: Slot, rule: Rule): boolean {
+    return this.room(slot, rule, 1) === 0;
+  }
+
+  /**
+   * The seats the bookings leave for `slot`: 0 when anything blocks it, else capacity minus the overlapping
+   * bookings of the same service. `enough`: stop counting once fewer than this are left (`takes` asks for 1;
+   * the default 0 counts every booking).
+   */
+  room(slot: Slot, rule: Rule, enough = 0): number {
     const { start, end } = slot;
     let sharing = 0;
     for (let index = this.firstFrom(start - this.reach); index < this.busy.length; index++) {
@@ -394,12 +456,12 @@ class BookingIndex {
       if (other.start >= end + this.maxGap) break;
       if (!(start < other.end + other.gap && other.start < end + other.gap)) continue;
       // Conflicting: only an overlapping booking of the same service may share a slot of capacity > 1.
-      if (rule.capacity === 1 || !other.sameService) return true;
-      if (!(other.start < end && start < other.end)) return true;
+      if (rule.capacity === 1 || !other.sameService) return 0;
+      if (!(other.start < end && start < other.end)) return 0;
       sharing += 1;
-      if (sharing >= rule.capacity) return true;
+      if (rule.capacity - sharing < enough) return rule.capacity - sharing;
     }
-    return false;
+    return rule.capacity - sharing;
   }
 
   /** Index of the first entry whose start is >= `at`. */

@@ -91,6 +91,12 @@ export const ConfigSchema = t.Object({
   ),
   SVC_RATE_LIMIT: t.Integer({ minimum: 1, default: 120, description: 'v1 requests per minute per API key (per client IP without a key)' }),
   SVC_PAYMENT_HOLD_MINUTES: t.Integer({ minimum: 1, maximum: 1440, default: 30 }),
+  SVC_WAITLIST_HOLD_MINUTES: t.Integer({
+    minimum: 1,
+    maximum: 10080,
+    default: 60,
+    description: 'how long a seat offered to a waiting list is held for its entry',
+  }),
   SVC_CAPTCHA_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_CAPTCHA_VERIFY_URL: t.Optional(t.String({ pattern: '^https?://' })),
   SVC_CAPTCHA_PROVIDER: t.Optional(

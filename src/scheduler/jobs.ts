@@ -1,6 +1,6 @@
 import { DEMO_SLUG } from '../features/workspaces/index.ts';
 import { applyBookingMove } from '../features/bookings/index.ts';
-import { toBookingJson, type BookingNames } from '../features/bookings/index.ts';
+import { expireLapsedOffers, offerWaitedTimes, toBookingJson, type BookingNames } from '../features/bookings/index.ts';
 import { ensureDemoWorkspace } from '../features/demo/index.ts';
 import { syncConnection } from '../features/calendars/index.ts';
 import { sendCalendarFailureMails } from '../features/mail/index.ts';
@@ -144,4 +144,10 @@ export async function syncCalendars(deps: JobDeps, now: number, claimant: string
   }
   if (mail) await sendCalendarFailureMails(deps, mail);
   return synced;
+/**
+ * Waiting lists: lapsed offers → EXPIRED (their seat offered to the next in line), then every time somebody waits
+ * for is offered what it has free (an immediate offer that a crash or a failed write missed). Returns the moves.
+ */
+export async function tendWaitlists(deps: JobDeps, now: number): Promise<number> {
+  return (await expireLapsedOffers(deps, now)) + (await offerWaitedTimes(deps, now));
 }

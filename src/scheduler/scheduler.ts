@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import { mailEnabled } from '../platform/config.ts';
 import { queueReminders } from '../features/mail/index.ts';
 import type { MailTransport } from '../ports/mail.ts';
-import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, syncCalendars, type JobDeps } from './jobs.ts';
+import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, syncCalendars, tendWaitlists, type JobDeps } from './jobs.ts';
 
 /*
  * The built-in scheduler: croner jobs in UTC, each `protect`ed so a run never overlaps the previous one, with
@@ -23,6 +23,7 @@ export interface Job {
 
 export const JOBS: readonly Job[] = [
   { name: 'expire-holds', pattern: '*/15 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => expireHolds(deps, now) },
+  { name: 'tend-waitlists', pattern: '5,20,35,50 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => tendWaitlists(deps, now) },
   { name: 'complete-ended', pattern: '30 * * * * *', periodic: true, enabled: () => true, run: (deps, now) => completeEnded(deps, now) },
   {
     name: 'queue-reminders',
@@ -51,7 +52,7 @@ export const JOBS: readonly Job[] = [
   },
 ];
 
-export type JobName = 'expire-holds' | 'complete-ended' | 'queue-reminders' | 'purge-codes' | 'purge-rate-limits' | 'sync-calendars' | 'reset-demo';
+export type JobName = 'expire-holds' | 'complete-ended' | 'queue-reminders' | 'purge-codes' | 'purge-rate-limits' | 'sync-calendars' | 'tend-waitlists' | 'reset-demo';
 
 export interface Scheduler {
   /** Schedules the enabled jobs. */

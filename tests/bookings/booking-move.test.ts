@@ -58,7 +58,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
   }
 
   const apply = (booking: BookingRecord, change: BookingMove, at = T0) =>
-    applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json, at }, change);
+    applyBookingMove({ storage, config: { SVC_WAITLIST_HOLD_MINUTES: 60 } }, { workspace: ws, booking, json, at }, change);
 
   const moves: { rule: string; from: BookingRecord['status']; change: BookingMove; at?: number; status: string; events: string[]; reason?: string }[] = [
     {
@@ -241,9 +241,11 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const failing = () => {
       throw new Error('event body could not be built');
     };
-    const error = await applyBookingMove({ storage, config: {} }, { workspace: ws, booking, json: failing, at: T0 }, { action: 'confirm' }).catch(
-      (caught) => caught,
-    );
+    const error = await applyBookingMove(
+      { storage, config: { SVC_WAITLIST_HOLD_MINUTES: 60 } },
+      { workspace: ws, booking, json: failing, at: T0 },
+      { action: 'confirm' },
+    ).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
     expect(await outbox()).toEqual([]);
@@ -257,7 +259,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
       throw new Error('event body could not be built');
     };
     const error = await applyBookingMove(
-      { storage, config: {} },
+      { storage, config: { SVC_WAITLIST_HOLD_MINUTES: 60 } },
       { workspace: ws, booking, json: failing, at: T0 },
       { action: 'pay', payment: { payment, from: 'pending', to: { status: 'paid' } } },
     ).catch((caught) => caught);
@@ -273,7 +275,7 @@ describeEachAdapter('applyBookingMove', (adapter) => {
       throw new Error('event body could not be built');
     };
     const error = await applyBookingMove(
-      { storage, config: {} },
+      { storage, config: { SVC_WAITLIST_HOLD_MINUTES: 60 } },
       { workspace: ws, booking, json: failing, at: T0 },
       { action: 'create', reservation: { candidates: [prv.id], ...anywhere } },
     ).catch((caught) => caught);

@@ -61,6 +61,7 @@ export async function addService(app: TestApp, providers: ProviderRecord[], fiel
     depositMinor: null,
     order: 0,
     slotInterval: null,
+    waitlist: false,
     providerIds: providers.map((provider) => provider.id),
     createdAt: now,
     updatedAt: now,

@@ -94,6 +94,7 @@ function nextWorkday(): string {
       depositMinor: null,
       order: 0,
       slotInterval: null,
+      waitlist: false,
       providerIds,
       createdAt: now,
       updatedAt: now,

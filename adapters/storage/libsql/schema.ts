@@ -11,6 +11,7 @@ export const {
   serviceProviders,
   customFields,
   bookings,
+  waitlistEntries,
   payments,
   webhooks,
   webhookMessages,

@@ -12,6 +12,7 @@ import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from '
 import { followInCalendar } from './calendar-writes.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
+import { claimOfferIn, heldSeatsQuery } from './waitlist.ts';
 
 const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
 
@@ -120,6 +121,14 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     }));
   }
 
+  /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
+  async function busyAndHeld(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> {
+    // One after the other: inside a transaction both run on its one connection.
+    const booked = await busyQuery(on, providerIds, from, to, excluding, buffer);
+    const held = await heldSeatsQuery(on, t, providerIds, from, to, excluding, buffer);
+    return held.length === 0 ? booked : [...booked, ...held].sort((a, b) => a.startTime - b.startTime);
+  }
+
   return {
     async getBooking(workspaceId, id) {
       const b = t.bookings;
@@ -137,7 +146,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
 
     async listBusy(providerIds, from, to, buffer, options): Promise<BusyInterval[]> {
       if (providerIds.length === 0) return [];
-      const bookings = await busyQuery(db, providerIds, from, to, undefined, buffer);
+      const bookings = await busyAndHeld(db, providerIds, from, to, undefined, buffer);
       if (!options?.calendars) return bookings;
       return [...bookings, ...(await calendarBusyQuery(db, providerIds, from, to, buffer))];
     },
@@ -152,7 +161,10 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         const to = booking.endTime + margin;
         // The calendars' busy times are read under the same lock as the bookings: a DELETE or a PATCH of
         // `blocks` that committed before is seen, one that commits after does not unmake this booking.
-        const busy = [...(await busyQuery(tx, candidates, from, to, request.replacing)), ...(await calendarBusyQuery(tx, candidates, from, to))];
+        const busy = [
+          ...(await busyAndHeld(tx, candidates, from, to, request.replacing ?? request.claiming?.entryId)),
+          ...(await calendarBusyQuery(tx, candidates, from, to)),
+        ];
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
           const misfit = request.fits(
@@ -181,6 +193,9 @@ export function bookingQueries(dialect: Dialect): BookingStore {
             if (!row) return { ok: false, reason: 'the booking can no longer be moved' };
             saved = toBooking(row);
           } else {
+            if (request.claiming && !(await claimOfferIn(tx, t, request.claiming.entryId, placed.id, providerId, request.claiming.at))) {
+              return { ok: false, reason: 'the offer has lapsed or was taken back' };
+            }
             const [row] = await tx.insert(t.bookings).values(placed).returning();
             saved = toBooking(row!);
           }

@@ -64,6 +64,19 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   listExpiredHolds: read,
   listEndedConfirmed: read,
 
+  // Waiting lists: an offered entry holds a seat, so offers, expiries and removals move availability.
+  addWaitlistEntry: ([entry]) => [{ kind: 'bookings', workspaceId: entry.workspaceId }, { kind: 'outbox' }],
+  getWaitlistEntry: read,
+  findWaitlistEntryByToken: read,
+  listWaitlistEntries: read,
+  deleteWaitlistEntry: ([workspaceId], deleted) => (deleted ? [{ kind: 'bookings', workspaceId }] : []),
+  offerSeats: ([request], offered) => (offered.length > 0 ? booked(request.workspaceId) : []),
+  expireOffer: (_args, expired) => (expired ? booked(expired.workspaceId) : []),
+  listLapsedOffers: read,
+  listWaitedTimes: read,
+  listDueWaitlistMails: read,
+  moveWaitlistMail: none,
+
   // Payments: settling one may move its booking (with its messages) in the same transaction.
   createPayment: none,
   getPaymentByReference: read,

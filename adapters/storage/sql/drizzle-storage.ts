@@ -13,6 +13,7 @@ import { panelSessionQueries } from './panel-session-queries.ts';
 import { paymentQueries } from './payments.ts';
 import { settingsQueries } from './settings.ts';
 import { translateUnavailable } from './unavailable.ts';
+import { waitlistQueries } from './waitlist.ts';
 import { workspaceQueries } from './workspaces.ts';
 
 /**
@@ -29,6 +30,7 @@ export function drizzleStorage(dialect: Dialect): Storage {
       ...workspaceQueries(dialect),
       ...catalogueQueries(dialect),
       ...bookingQueries(dialect),
+      ...waitlistQueries(dialect),
       ...paymentQueries(dialect),
       ...outboxQueries(dialect),
       ...mailQueries(dialect),

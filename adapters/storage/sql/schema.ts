@@ -166,6 +166,8 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       depositMinor: integer('deposit_minor'),
       order: integer('sort_order').notNull(),
       slotInterval: integer('slot_interval'),
+      /** full times are shown, and a customer may join a waiting list for them (docs/contract/classes.md) */
+      waitlist: boolean('waitlist').notNull().default(false),
       createdAt: epoch('created_at').notNull(),
       updatedAt: epoch('updated_at').notNull(),
     },
@@ -264,6 +266,50 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       index('bookings_status_idx').on(table.status, table.endTime),
       uniqueIndex('bookings_manage_token_idx').on(table.manageTokenHash),
       index('bookings_status_start_idx').on(table.status, table.startTime),
+    ],
+  );
+
+  /**
+   * A class's waiting list (docs/contract/classes.md): who waits for a full time, in order of arrival. An OFFERED
+   * entry holds a seat on `held_provider_id` until `offer_expires_at`: availability and the reservation count it
+   * as taken, like a booking. Its link token is kept hashed, and sealed for the offer mail.
+   */
+  const waitlistEntries = table(
+    'waitlist_entries',
+    {
+      id: text('id').primaryKey(),
+      workspaceId: text('workspace_id')
+        .notNull()
+        .references(() => workspaces.id, { onDelete: 'cascade' }),
+      serviceId: text('service_id')
+        .notNull()
+        .references(() => services.id, { onDelete: 'cascade' }),
+      /** the provider asked for; null: any provider of the service */
+      providerId: text('provider_id').references(() => providers.id, { onDelete: 'cascade' }),
+      status: text('status').notNull(),
+      startTime: epoch('start_time').notNull(),
+      endTime: epoch('end_time').notNull(),
+      bufferTime: integer('buffer_time').notNull(),
+      customerEmail: text('customer_email').notNull(),
+      customerName: text('customer_name'),
+      phone: text('phone'),
+      /** the provider whose seat an offer holds */
+      heldProviderId: text('held_provider_id'),
+      offerExpiresAt: epoch('offer_expires_at'),
+      offerTokenHash: text('offer_token_hash'),
+      offerTokenSealed: text('offer_token_sealed'),
+      /** the offer mail is due from this instant; null once sent (or without mail) */
+      mailDueAt: epoch('mail_due_at'),
+      bookingId: text('booking_id'),
+      createdAt: epoch('created_at').notNull(),
+      updatedAt: epoch('updated_at').notNull(),
+    },
+    (table) => [
+      index('waitlist_queue_idx').on(table.serviceId, table.startTime, table.status, table.createdAt),
+      index('waitlist_held_idx').on(table.heldProviderId, table.status, table.startTime),
+      index('waitlist_status_idx').on(table.status, table.offerExpiresAt),
+      index('waitlist_workspace_idx').on(table.workspaceId, table.startTime),
+      uniqueIndex('waitlist_token_idx').on(table.offerTokenHash),
     ],
   );
 
@@ -560,6 +606,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     serviceProviders,
     customFields,
     bookings,
+    waitlistEntries,
     payments,
     webhooks,
     webhookMessages,

@@ -1,6 +1,9 @@
 import type {
   BookingStore,
   BookingRecord,
+  CatalogueStore,
+  WaitlistStore,
+  WorkspaceStore,
   BookingTransition,
   MailEntry,
   OutboxEvent,
@@ -15,6 +18,7 @@ import { mailEntries } from '../mail/index.ts';
 import { bookingEvents, paymentEvents } from './events.ts';
 import { move, receivePayment, type BookingEventType, type Move } from '../../core/lifecycle.ts';
 import type { Booking } from './model.ts';
+import { offerFreedSeat } from './waitlist.ts';
 
 /*
  * Every change of a booking that others hear about goes through applyBookingMove: creation, confirm, cancel,
@@ -29,10 +33,13 @@ import type { Booking } from './model.ts';
  * The storage a move needs (bookings, and payments for the moves a payment causes) and the config that says
  * whether the customer is mailed (SVC_SMTP_URL and SVC_MAIL_FROM; without them no mail is written).
  */
-export type BookingMoveDeps = { storage: BookingStore & PaymentStore; config: Pick<Config, 'SVC_SMTP_URL' | 'SVC_MAIL_FROM'> };
+export type BookingMoveDeps = {
+  storage: BookingStore & PaymentStore & WaitlistStore & CatalogueStore & WorkspaceStore;
+  config: Pick<Config, 'SVC_SMTP_URL' | 'SVC_MAIL_FROM' | 'SVC_WAITLIST_HOLD_MINUTES' | 'SVC_SECRET'>;
+};
 
 /** Where a booking may go: the provider candidates and the check run under the reservation's lock. */
-export type Reservation = Pick<ReserveRequest, 'candidates' | 'margin' | 'fits'>;
+export type Reservation = Pick<ReserveRequest, 'candidates' | 'margin' | 'fits' | 'claiming'>;
 
 /** A payment whose status changes with the move, compare-and-set from `from`. */
 export interface PaymentChange {
@@ -128,7 +135,10 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
       ...consequences(deps, input, decided.events, null, change.action === 'reschedule' && change.byCustomer === true),
       ...(change.action === 'reschedule' ? { replacing: booking.id } : {}),
     });
-    return result.ok ? { ok: true, booking: result.booking, events: decided.events, payment: null } : { ok: false, kind: 'unavailable', reason: result.reason };
+    if (!result.ok) return { ok: false, kind: 'unavailable', reason: result.reason };
+    // A booking moved away leaves a seat at its old time: the waiting list of that time gets it.
+    if (change.action === 'reschedule') await offerFreedSeat(deps, workspace, booking, at);
+    return { ok: true, booking: result.booking, events: decided.events, payment: null };
   }
 
   const paymentChange = 'payment' in change ? change.payment : undefined;
@@ -149,7 +159,9 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
 
   if (!paymentChange) {
     const moved = await deps.storage.transitionBooking(workspace.id, booking.id, transition);
-    return moved ? { ok: true, booking: moved, events: decided.events, payment: null } : { ok: false, kind: 'stale', payment: null };
+    if (!moved) return { ok: false, kind: 'stale', payment: null };
+    if (moved.status === 'CANCELLED') await offerFreedSeat(deps, workspace, booking, at);
+    return { ok: true, booking: moved, events: decided.events, payment: null };
   }
   const settled = await deps.storage.settlePayment(paymentChange.payment.id, paymentChange.from, paymentChange.to, at, {
     workspaceId: workspace.id,
@@ -157,5 +169,6 @@ export async function applyBookingMove(deps: BookingMoveDeps, input: BookingMove
   });
   if (!settled) return { ok: false, kind: 'stale', payment: null };
   if (!settled.booking) return { ok: false, kind: 'stale', payment: settled.payment };
+  if (settled.booking.status === 'CANCELLED') await offerFreedSeat(deps, workspace, booking, at);
   return { ok: true, booking: settled.booking, events: decided.events, payment: settled.payment };
 }

@@ -7,3 +7,19 @@ export { changeStatus, rescheduleBooking, toBookingJson } from './service.ts';
 export type { BookingNames } from './service.ts';
 export { createCalendarWriter } from './calendar-writer.ts';
 export type { CalendarWriterOptions } from './calendar-writer.ts';
+export { verifyCaptcha } from './captcha.ts';
+export { BookingResponse } from './model.ts';
+export { claimWaitlistOffer } from './service.ts';
+export {
+  entryByToken,
+  expireLapsedOffers,
+  joinWaitlist,
+  listWaitlist,
+  offerWaitedTimes,
+  openWaitlistToken,
+  removeWaitlistEntry,
+  toWaitlistJson,
+  waitlistUrl,
+  WAITLIST_EVENT_TYPES,
+} from './waitlist.ts';
+export { WaitlistEntriesResponse, WaitlistEntry, WaitlistEntryResponse, WaitlistJoin, WaitlistParams, WaitlistQuery } from './waitlist-model.ts';

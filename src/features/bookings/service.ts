@@ -14,8 +14,10 @@ import {
   type MailKind,
   type PaymentRecord,
   type ServiceRecord,
+  type WaitlistEntryRecord,
   type WorkspaceRecord,
 } from '../../ports/storage/index.ts';
+import { entryByToken } from './waitlist.ts';
 import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts';
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
@@ -105,9 +107,16 @@ export interface CreatedBooking {
  * provider's `checkoutUrl`; if the provider cannot open a checkout the booking is released and the request
  * fails with 502 PAYMENT_PROVIDER_ERROR (src/features/bookings/checkout.ts).
  */
-export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, body: BookingCreate): Promise<CreatedBooking> {
+export async function createBooking(
+  deps: AppDeps,
+  workspace: WorkspaceRecord,
+  body: BookingCreate,
+  options: { claiming?: WaitlistEntryRecord } = {},
+): Promise<CreatedBooking> {
   const start = parseInstant('date', body.date);
-  const offering = await resolveOffering(deps, workspace, body.serviceId, body.providerId);
+  const resolved = await resolveOffering(deps, workspace, body.serviceId, body.providerId);
+  // A claimed offer was bookable when it was made: the notice and advance limits do not take it back.
+  const offering = options.claiming ? { ...resolved, service: { ...resolved.service, minNotice: 0, maxAdvance: null } } : resolved;
   const { service } = offering;
   const customFields = checkAnswers(fieldsFor(await deps.storage.listCustomFields(workspace.id), service.id), body.customFields);
   if (offering.providers.length === 0) {
@@ -156,10 +165,20 @@ export async function createBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     { workspace, booking: record, json, at: now },
     {
       action: 'create',
-      reservation: { candidates: await rankProviders(deps, workspace, offering.providers, start), margin: offering.margin, fits: check.fits },
+      reservation: {
+        candidates: options.claiming ? [body.providerId!] : await rankProviders(deps, workspace, offering.providers, start),
+        margin: offering.margin,
+        fits: check.fits,
+        ...(options.claiming ? { claiming: { entryId: options.claiming.id, at: now } } : {}),
+      },
     },
   );
-  if (!result.ok) throw check.refusal();
+  if (!result.ok) {
+    if (options.claiming && result.kind === 'unavailable' && result.reason.includes('offer')) {
+      throw new AppError('INVALID_TRANSITION', `the waiting-list offer ${options.claiming.id} has lapsed or was taken back`);
+    }
+    throw check.refusal();
+  }
   const link = manageUrl(deps.config.SVC_PUBLIC_URL, manage.token);
   if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null, manageUrl: link };
   const checkoutUrl = await startCheckout(deps, { workspace, service, booking: result.booking, json });
@@ -386,4 +405,39 @@ export async function rescheduleBooking(
   const again = move(current, 'reschedule', now);
   if (!again.ok) throw invalidTransition(again.reason);
   throw check.refusal();
+}
+
+/**
+ * POST {app_url}/api/waitlist/{token}/claim: books the seat an offer holds, as createBooking would (payment when
+ * due), for the entry's customer; the entry becomes BOOKED in the reservation's transaction. An entry no longer
+ * OFFERED, or whose hold lapsed, is 409 INVALID_TRANSITION; an unknown token 404.
+ */
+export async function claimWaitlistOffer(deps: AppDeps, token: string): Promise<CreatedBooking & { workspace: WorkspaceRecord }> {
+  const entry = await entryByToken(deps, token);
+  const workspace = await deps.storage.getWorkspaceById(entry.workspaceId);
+  if (!workspace) throw notFound('waiting-list offer');
+  const now = deps.clock.now();
+  if (entry.status !== 'OFFERED' || entry.heldProviderId === null || (entry.offerExpiresAt ?? 0) <= now) {
+    throw new AppError(
+      'INVALID_TRANSITION',
+      entry.status === 'BOOKED'
+        ? 'this offer was already claimed: see the booking mail'
+        : `this offer is ${entry.status === 'OFFERED' ? 'lapsed' : entry.status.toLowerCase()} and can no longer be claimed`,
+    );
+  }
+  const created = await createBooking(
+    deps,
+    workspace,
+    {
+      serviceId: entry.serviceId,
+      providerId: entry.heldProviderId,
+      date: new Date(entry.startTime).toISOString(),
+      email: entry.customerEmail,
+      ...(entry.customerName ? { name: entry.customerName } : {}),
+      ...(entry.phone ? { phone: entry.phone } : {}),
+      duration: Math.round((entry.endTime - entry.startTime) / MINUTE_MS),
+    },
+    { claiming: entry },
+  );
+  return { ...created, workspace };
 }

@@ -156,6 +156,8 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     active: true,
     order: index,
     slotInterval: null,
+    // the class keeps a waiting list, so the demo shows full times and joining one
+    waitlist: service.capacity > 1,
     providerIds: service.capacity > 1 ? [providers[1]!.id] : providers.map((provider) => provider.id),
     createdAt: now,
     updatedAt: now,

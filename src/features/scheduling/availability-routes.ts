@@ -1,11 +1,12 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
 import { publicRoute } from '../../platform/access/policy.ts';
 import { OPEN_TO_DEMO } from '../workspaces/index.ts';
+import { Type } from '@sinclair/typebox';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { integerQuery } from '../../platform/http/query.ts';
 import { Duration, ErrorResponse, SlugParams } from '../../core/models.ts';
-import { availableDays, availableSlots, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
+import { availableDay, availableDays, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
 
 const CalendarDate = (description: string) => t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 
@@ -26,11 +27,18 @@ export const AvailableDaysQuery = t.Object({
   to: CalendarDate(`a date as YYYY-MM-DD, the last day (at most ${MAX_DAYS_RANGE} days in all)`),
 });
 
+const SeatsLeft = t.Record(t.String({ pattern: '^\\d{2}:\\d{2}$' }), Type.Integer({ minimum: 0 }), {
+  description:
+    'only for a service with capacity above 1 or a waiting list: the places left at each time (summed over the providers); '
+    + 'a service with `waitlist: true` also lists its full times, with 0',
+});
+
 export const AvailabilityResponse = t.Object(
   {
     success: t.Boolean(),
     slots: t.Array(t.String({ pattern: '^\\d{2}:\\d{2}$' }), { description: 'bookable start times, HH:mm in the workspace time zone, ascending' }),
     timezone: t.String({ description: 'IANA time zone of the workspace' }),
+    seatsLeft: t.Optional(SeatsLeft),
   },
   { $id: 'AvailabilityResponse', description: 'Bookable start times' },
 );
@@ -40,6 +48,11 @@ export const AvailableDaysResponse = t.Object(
     success: t.Boolean(),
     days: t.Array(t.String({ format: 'date' }), { description: 'days with at least one bookable time, ascending' }),
     timezone: t.String({ description: 'IANA time zone of the workspace' }),
+    seatsLeft: t.Optional(
+      t.Record(t.String({ format: 'date' }), SeatsLeft, {
+        description: 'as on getAvailability, per day; a day all of whose times are full is listed (with 0s) only for a service with a waiting list',
+      }),
+    ),
   },
   { $id: 'AvailableDaysResponse', description: 'Days with a bookable time' },
 );
@@ -54,8 +67,8 @@ export function availabilityRoutes(deps: AppDeps) {
       '/:slug/availability',
       async ({ principal: { workspace }, query }) => {
         const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
-        const slots = await availableSlots(deps, workspace, offering, query.date, query.duration);
-        return { success: true, slots, timezone: workspace.timezone };
+        const { slots, seatsLeft } = await availableDay(deps, workspace, offering, query.date, query.duration);
+        return { success: true, slots, timezone: workspace.timezone, ...(seatsLeft ? { seatsLeft } : {}) };
       },
       {
         access: publicRoute('allowedDomains', OPEN_TO_DEMO),
@@ -78,8 +91,8 @@ export function availabilityRoutes(deps: AppDeps) {
       '/:slug/availability/days',
       async ({ principal: { workspace }, query }) => {
         const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
-        const days = await availableDays(deps, workspace, offering, query.from, query.to, query.duration);
-        return { success: true, days, timezone: workspace.timezone };
+        const { days, seatsLeft } = await availableDays(deps, workspace, offering, query.from, query.to, query.duration);
+        return { success: true, days, timezone: workspace.timezone, ...(seatsLeft ? { seatsLeft } : {}) };
       },
       {
         access: publicRoute('allowedDomains', OPEN_TO_DEMO),

@@ -4,6 +4,7 @@ import type { BookingStore, BusyInterval, CatalogueStore, ProviderRecord, Servic
 import {
   unionDaySlots,
   unionDaysWithSlots,
+  unionSeats,
   whyUnavailable,
   type BusyBooking,
   type ProviderDay,
@@ -144,13 +145,23 @@ async function busyAround(deps: { storage: BookingStore }, offering: Offering, s
 const offeringKey = (offering: Offering) => `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`;
 
 /** The cached answer (see availability-cache.ts) when there is one, else `compute` it and keep it. */
-async function remembered(
-  deps: Pick<AppDeps, 'availabilityCache'>,
-  workspace: WorkspaceRecord,
-  key: string,
-  compute: () => Promise<string[]>,
-): Promise<string[]> {
+async function remembered<T>(deps: Pick<AppDeps, 'availabilityCache'>, workspace: WorkspaceRecord, key: string, compute: () => Promise<T>): Promise<T> {
   return deps.availabilityCache ? deps.availabilityCache.load(workspace.id, key, compute) : compute();
+}
+
+/**
+ * Whether availability counts the seats of a service's times (docs/contract/classes.md §1): a class (capacity
+ * above 1), or a service with a waiting list, whose full times are listed with 0 seats so the widget shows them.
+ */
+export const countsSeats = (service: Pick<ServiceRecord, 'capacity' | 'waitlist'>) => service.capacity > 1 || service.waitlist;
+
+/** Seats left per start time (`HH:mm`); full times (0) only for a service with a waiting list. */
+export type SeatsLeft = Record<string, number>;
+
+export interface DaySlots {
+  slots: string[];
+  /** only for services that count seats (countsSeats) */
+  seatsLeft?: SeatsLeft;
 }
 
 /** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */
@@ -161,6 +172,17 @@ export async function availableSlots(
   date: string,
   duration?: number,
 ): Promise<string[]> {
+  return (await availableDay(deps, workspace, offering, date, duration)).slots;
+}
+
+/** availableSlots with the seats left of each time, for services that count seats. */
+export async function availableDay(
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  date: string,
+  duration?: number,
+): Promise<DaySlots> {
   const day = parseCalendarDate('date', date);
   return remembered(deps, workspace, `slots:${offeringKey(offering)}:${day}:${duration ?? ''}`, () => computeSlots(deps, workspace, offering, day, duration));
 }
@@ -171,11 +193,23 @@ async function computeSlots(
   offering: Offering,
   day: Temporal.PlainDate,
   duration?: number,
-): Promise<string[]> {
+): Promise<DaySlots> {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
-  return unionDaySlots(workspace.timezone, providerHours(workspace, offering, busy), rules, day.toString(), now).map((slot) => slot.label);
+  const providers = providerHours(workspace, offering, busy);
+  if (countsSeats(offering.service)) {
+    // The same read gives the seats: a class's day costs what any day costs.
+    const seatsLeft = unionSeats(workspace.timezone, providers, rules, day.toString(), day.toString(), now, offering.service.waitlist)[day.toString()] ?? {};
+    return { slots: Object.keys(seatsLeft).filter((label) => seatsLeft[label]! > 0), seatsLeft };
+  }
+  return { slots: unionDaySlots(workspace.timezone, providers, rules, day.toString(), now).map((slot) => slot.label) };
+}
+
+export interface RangeDays {
+  days: string[];
+  /** per day, only for services that count seats (countsSeats) */
+  seatsLeft?: Record<string, SeatsLeft>;
 }
 
 /** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
@@ -186,15 +220,46 @@ export async function availableDays(
   from: string,
   to: string,
   duration?: number,
-): Promise<string[]> {
+): Promise<RangeDays> {
   const first = parseCalendarDate('from', from);
   const last = parseCalendarDate('to', to);
   if (Temporal.PlainDate.compare(first, last) > 0) throw validation(`from must not be after to (got from ${from}, to ${to})`);
   const length = first.until(last, { largestUnit: 'days' }).days + 1;
   if (length > MAX_DAYS_RANGE) throw validation(`from and to must span at most ${MAX_DAYS_RANGE} days (got ${length})`);
-  return remembered(deps, workspace, `days:${offeringKey(offering)}:${first}:${last}:${duration ?? ''}`, () =>
-    computeDays(deps, workspace, offering, first, last, duration),
+  return remembered(deps, workspace, `days:${offeringKey(offering)}:${first}:${last}:${duration ?? ''}`, async () =>
+    countsSeats(offering.service)
+      ? computeSeatDays(deps, workspace, offering, first, last, duration)
+      : { days: await computeDays(deps, workspace, offering, first, last, duration) },
   );
+}
+
+/**
+ * The days and their seats of a service that counts seats: every provider's seats count, so there are no rounds;
+ * one read of every provider's bookings over the range, as a full calendar's last round would make.
+ */
+async function computeSeatDays(
+  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  first: Temporal.PlainDate,
+  last: Temporal.PlainDate,
+  duration?: number,
+): Promise<RangeDays> {
+  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
+  const rules = slotRules(offering.service, duration);
+  const seatsLeft = unionSeats(
+    workspace.timezone,
+    providerHours(workspace, offering, busy),
+    rules,
+    first.toString(),
+    last.toString(),
+    deps.clock.now(),
+    offering.service.waitlist,
+  );
+  const days = Object.keys(seatsLeft)
+    .filter((day) => Object.values(seatsLeft[day]!).some((seats) => seats > 0))
+    .sort();
+  return { days, seatsLeft };
 }
 
 /**

@@ -11,6 +11,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.received',
   'calendar.connection.failed',
   'calendar.connection.restored',
+  'waitlist.joined',
+  'waitlist.offered',
+  'waitlist.expired',
 ] as const;
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
-import { Booking } from '../bookings/index.ts';
+import { Booking, WaitlistEntry } from '../bookings/index.ts';
 import { CalendarConnection } from '../calendars/index.ts';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
 
@@ -163,6 +163,15 @@ export const CalendarConnectionEvent = t.Object(
   { $id: 'CalendarConnectionEvent', description: "A provider's calendar connection failed or works again; `connection` as the API returns it" },
 );
 
+export const WaitlistEvent = t.Object(
+  {
+    type: t.Union(eventTypes('waitlist.')),
+    timestamp: EventTimestamp,
+    data: t.Object({ workspace: EventWorkspace, entry: WaitlistEntry }),
+  },
+  { $id: 'WaitlistEvent', description: 'A waiting-list entry changed; `entry` is the entry after the change, as the API returns it' },
+);
+
 export const TestEvent = t.Object(
   {
     type: t.Literal(WEBHOOK_TEST_EVENT),
@@ -192,5 +201,11 @@ export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeo
       'A calendar connection turned `error`: its credentials were refused, or 3 syncs in a row failed. Its busy times stay as last read; `lastError` says why.',
   },
   'calendar.connection.restored': { schema: CalendarConnectionEvent, description: 'A calendar connection in `error` synced again: it is `ok`.' },
+  'waitlist.joined': { schema: WaitlistEvent, description: 'Somebody joined the waiting list of a full time.' },
+  'waitlist.offered': {
+    schema: WaitlistEvent,
+    description: 'A seat freed and is held for the oldest waiting entry (mailed a link to claim it until `offerExpiresAt`).',
+  },
+  'waitlist.expired': { schema: WaitlistEvent, description: 'An offer lapsed unclaimed; the seat goes to the next in line.' },
   [WEBHOOK_TEST_EVENT]: { schema: TestEvent, description: 'A test message, sent to one webhook on request whatever its `events`.' },
 };

@@ -28,7 +28,7 @@ function markFinished(context: object) {
  * Path segments that are capabilities (whoever holds the address may pay or cancel a hold, manage a booking,
  * read a calendar feed): the segment after one of these is never written to a log.
  */
-const TOKEN_BEFORE = new Set(['checkout', 'manage', 'ics']);
+const TOKEN_BEFORE = new Set(['checkout', 'manage', 'ics', 'waitlist']);
 
 /** A segment holding an email address, written plainly or percent-encoded (`ada%40example.org`). */
 const ADDRESS = /@|%40/i;

@@ -40,7 +40,8 @@ export interface BookingRecord {
 
 /**
  * Something that holds provider time as availability checks need it: a PENDING or CONFIRMED booking, or a busy
- * time read from one of the provider's blocking calendars (docs/contract/calendars.md §5).
+ * time read from one of the provider's blocking calendars (docs/contract/calendars.md §5), or a waiting-list offer
+ * holding a seat (its `bookingId` is then the entry's `wl_…` id).
  */
 export interface BusyInterval {
   /** the booking holding the time; null for a calendar's busy time */
@@ -84,6 +85,12 @@ export interface ReserveRequest {
    * belong to `booking.workspaceId` and still be PENDING or CONFIRMED, else the result is not ok
    */
   replacing?: string;
+  /**
+   * a waiting-list claim: the entry's own hold is left out of the busy intervals, and the booking is made only
+   * if the entry is still OFFERED with its hold running at `at`; the entry then becomes BOOKED in the same
+   * transaction (else the result is not ok and nothing is written)
+   */
+  claiming?: { entryId: string; at: number };
 }
 
 export type ReserveResult = { ok: true; booking: BookingRecord } | { ok: false; reason: string };

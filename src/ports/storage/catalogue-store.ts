@@ -23,6 +23,8 @@ export interface ServiceRecord {
   order: number;
   /** minutes between slot starts; null = duration */
   slotInterval: number | null;
+  /** full times are shown and take a waiting list (docs/contract/classes.md) */
+  waitlist: boolean;
   providerIds: string[];
   createdAt: number;
   updatedAt: number;

@@ -10,6 +10,7 @@ import type { PanelStore } from './panel-store.ts';
 import type { PanelSessionStore } from './panel-session-store.ts';
 import type { PaymentStore } from './payment-store.ts';
 import type { SettingsStore } from './settings-store.ts';
+import type { WaitlistStore } from './waitlist-store.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 
 /*
@@ -35,6 +36,7 @@ export * from './panel-store.ts';
 export * from './panel-session-store.ts';
 export * from './payment-store.ts';
 export * from './settings-store.ts';
+export * from './waitlist-store.ts';
 export * from './workspace-store.ts';
 
 /** Thrown by adapters when a unique value (slug, custom-field key, payment reference) is taken. */
@@ -50,6 +52,7 @@ export interface Storage
     WorkspaceStore,
     CatalogueStore,
     BookingStore,
+    WaitlistStore,
     PaymentStore,
     OutboxStore,
     MailStore,

@@ -105,6 +105,7 @@ export function aService(ws: WorkspaceRecord, overrides: Partial<ServiceRecord> 
     depositMinor: null,
     order: 0,
     slotInterval: null,
+    waitlist: false,
     providerIds: [],
     createdAt: T0,
     updatedAt: T0,

@@ -57,6 +57,23 @@ export const pages: PageMessages = {
     keepBooking: 'Buchung behalten',
     addToCalendar: 'Zum Kalender hinzufügen (.ics)',
   },
+  waitlist: {
+    notFoundTitle: 'Angebot nicht gefunden',
+    notFoundHeading: 'Dieser Link öffnet kein Wartelisten-Angebot',
+    notFoundLead: 'Bitte prüfen Sie den Link in Ihrer E-Mail.',
+    title: 'Ein Platz für Sie',
+    service: 'Leistung',
+    date: 'Datum',
+    time: 'Uhrzeit',
+    status: 'Status',
+    statuses: { WAITING: 'Auf der Warteliste', OFFERED: 'Ein Platz ist für Sie reserviert', BOOKED: 'Gebucht', EXPIRED: 'Das Angebot ist abgelaufen' },
+    heldUntil: ({ until }) => `Ein Platz ist frei geworden und bis ${until} für Sie reserviert.`,
+    claim: 'Diesen Platz buchen',
+    booked: 'Sie haben diesen Platz gebucht.',
+    manage: 'Buchung verwalten',
+    pay: 'Weiter zur Zahlung',
+    lapsed: 'Dieses Angebot gilt nicht mehr: Der Platz war nur für begrenzte Zeit reserviert.',
+  },
   checkout: {
     open: { title: 'Buchung abschließen', message: 'Bezahlen Sie jetzt, um diese Buchung zu bestätigen.' },
     processing: {

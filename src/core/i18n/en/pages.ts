@@ -59,6 +59,23 @@ export const pages = {
     keepBooking: 'Keep my booking',
     addToCalendar: 'Add to calendar (.ics)',
   },
+  waitlist: {
+    notFoundTitle: 'Offer not found',
+    notFoundHeading: 'This link does not open a waiting-list offer',
+    notFoundLead: 'Please check the link in your email.',
+    title: 'A place for you',
+    service: 'Service',
+    date: 'Date',
+    time: 'Time',
+    status: 'Status',
+    statuses: { WAITING: 'On the waiting list', OFFERED: 'A place is held for you', BOOKED: 'Booked', EXPIRED: 'The offer has lapsed' },
+    heldUntil: ({ until }: { until: string }) => `A place has freed up and is held for you until ${until}.`,
+    claim: 'Book this place',
+    booked: 'You have booked this place.',
+    manage: 'Manage booking',
+    pay: 'Continue to payment',
+    lapsed: 'This offer is no longer open: the place was held for a limited time.',
+  },
   checkout: {
     open: { title: 'Complete your booking', message: 'Pay now to confirm this booking.' },
     processing: {
