@@ -116,5 +116,16 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `workspaces` ADD `contact_email` text;",
       "ALTER TABLE `workspaces` ADD `contact_phone` text;"
     ]
+  },
+  {
+    "tag": "0007_sleepy_leo",
+    "hash": "063a7f17003bac113a2a46ca562d1be2338cd770fc93451d0d7d65210e9e2265",
+    "folderMillis": 1795719115035,
+    "statements": [
+      "ALTER TABLE `bookings` ADD `series_id` text;",
+      "CREATE INDEX `bookings_series_idx` ON `bookings` (`series_id`,`start_time`);",
+      "CREATE INDEX `bookings_provider_created_idx` ON `bookings` (`provider_id`,`created_at`);",
+      "ALTER TABLE `services` ADD `repeatable` integer DEFAULT false NOT NULL;"
+    ]
   }
 ];

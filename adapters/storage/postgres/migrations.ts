@@ -135,5 +135,16 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
     ]
+  },
+  {
+    "tag": "0007_loose_chimera",
+    "hash": "5d3e1942752955270f7a41824018f7c70f5e411a7083259559d86026e8f56ba5",
+    "folderMillis": 1795719115948,
+    "statements": [
+      "ALTER TABLE \"bookings\" ADD COLUMN \"series_id\" text;",
+      "ALTER TABLE \"services\" ADD COLUMN \"repeatable\" boolean DEFAULT false NOT NULL;",
+      "CREATE INDEX \"bookings_series_idx\" ON \"bookings\" USING btree (\"series_id\",\"start_time\");",
+      "CREATE INDEX \"bookings_provider_created_idx\" ON \"bookings\" USING btree (\"provider_id\",\"created_at\");"
+    ]
   }
 ];

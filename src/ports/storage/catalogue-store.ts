@@ -23,6 +23,8 @@ export interface ServiceRecord {
   order: number;
   /** minutes between slot starts; null = duration */
   slotInterval: number | null;
+  /** the widget offers to repeat a booking weekly (docs/contract/series.md); absent is false */
+  repeatable?: boolean;
   providerIds: string[];
   createdAt: number;
   updatedAt: number;

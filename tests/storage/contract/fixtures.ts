@@ -105,6 +105,7 @@ export function aService(ws: WorkspaceRecord, overrides: Partial<ServiceRecord> 
     depositMinor: null,
     order: 0,
     slotInterval: null,
+    repeatable: false,
     providerIds: [],
     createdAt: T0,
     updatedAt: T0,
@@ -169,6 +170,7 @@ export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, ov
     revision: 0,
     manageTokenHash: null,
     manageTokenSealed: null,
+    seriesId: null,
     ...overrides,
   };
 }
