@@ -4,4 +4,5 @@ export { Booking } from './model.ts';
 export { displayAmount, displayStart } from './payment-display.ts';
 export { bookingRoutes } from './routes.ts';
 export { changeStatus, rescheduleBooking, toBookingJson } from './service.ts';
+export { cancelSeries, seriesAwaitingPayment, settleSeriesRest } from './series.ts';
 export type { BookingNames } from './service.ts';
