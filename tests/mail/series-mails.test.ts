@@ -17,7 +17,7 @@ const FROM = 'bookings@acme.example';
 const TIMEOUT_MS = 30_000;
 
 function events(ics: string) {
-  return Object.values(ical.sync.parseICS(ics)).filter((entry) => entry.type === 'VEVENT') as ical.VEvent[];
+  return (Object.values(ical.sync.parseICS(ics)) as { type: string; uid: string; start: Date }[]).filter((entry) => entry?.type === 'VEVENT');
 }
 
 for (const payments of ['none', 'test'] as const) {

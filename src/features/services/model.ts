@@ -27,6 +27,7 @@ export const ServiceJson = t.Object(
     order: Type.Integer({ description: 'position in lists, ascending, then by name' }),
     providerIds: t.Array(t.String(), { description: 'providers offering the service' }),
     slotInterval: t.Union([Type.Integer(), t.Null()], { description: 'minutes between slot starts; null = duration' }),
+    repeatable: t.Boolean({ description: 'the widget offers to repeat a booking weekly (the API books a series of any service)' }),
   },
   { $id: 'Service' },
 );
@@ -52,6 +53,7 @@ const serviceFields = {
   order: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
   slotInterval: nullable(Type.Integer({ minimum: 5, maximum: 1440, description: 'minutes' })),
   providerIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of providers of the workspace' }),
+  repeatable: t.Boolean({ description: 'the widget offers "Repeat weekly" for it; default false' }),
 };
 
 export const ServiceCreate = t.Object(
@@ -71,6 +73,7 @@ export const ServiceCreate = t.Object(
     order: t.Optional(serviceFields.order),
     slotInterval: t.Optional(serviceFields.slotInterval),
     providerIds: t.Optional(serviceFields.providerIds),
+    repeatable: t.Optional(serviceFields.repeatable),
   },
   { $id: 'ServiceCreate' },
 );

@@ -29,6 +29,7 @@ export function toServiceJson(service: ServiceRecord): ServiceJson {
     order: service.order,
     providerIds: service.providerIds,
     slotInterval: service.slotInterval,
+    repeatable: service.repeatable ?? false,
   };
 }
 
@@ -114,6 +115,7 @@ export async function createService(deps: Deps, workspace: WorkspaceRecord, body
     depositMinor,
     order: body.order ?? 0,
     slotInterval: body.slotInterval ?? null,
+    repeatable: body.repeatable ?? false,
     providerIds,
     createdAt: now,
     updatedAt: now,
@@ -140,7 +142,7 @@ export async function updateService(deps: Deps, workspace: WorkspaceRecord, serv
     Object.assign(patch, { currency, ...money(price, deposit, currency) });
   }
   if (body.providerIds !== undefined) patch.providerIds = await checkProviderIds(deps, workspace, body.providerIds);
-  const kept = ['name', 'description', 'duration', 'active', 'category', 'capacity', 'bufferTime', 'minNotice', 'maxAdvance', 'order', 'slotInterval'] as const;
+  const kept = ['name', 'description', 'duration', 'active', 'category', 'capacity', 'bufferTime', 'minNotice', 'maxAdvance', 'order', 'slotInterval', 'repeatable'] as const;
   for (const field of kept) if (body[field] !== undefined) Object.assign(patch, { [field]: body[field] });
   if (Object.keys(patch).length === 0) return current;
   patch.updatedAt = deps.clock.now();
