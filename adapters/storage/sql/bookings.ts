@@ -166,14 +166,30 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     async reserveSeries(request): Promise<SeriesReserveResult> {
       const { bookings, margin } = request;
       const candidates = [...new Set(request.candidates)];
-      const first = bookings[0];
-      const last = bookings[bookings.length - 1];
-      if (!first || !last || candidates.length === 0) return { ok: false, conflicts: bookings.map((_, index) => index), reason: 'no provider offers this service' };
+      if (bookings.length === 0 || candidates.length === 0) return { ok: false, conflicts: bookings.map((_, index) => index), reason: 'no provider offers this service' };
       return dialect.write(async (tx) => {
         await dialect.lockProviders(tx, candidates);
-        // One read over the whole series' span, split per occurrence below: a year of weekly occurrences is one
-        // range of the (provider, start) index, not 52 queries.
-        const busy = await busyQuery(tx, candidates, first.startTime - margin, last.endTime + margin);
+        // One read for every occurrence's window (each a range of the (provider, start) index), split per
+        // occurrence below: the provider's other bookings between the occurrences are never read.
+        const b = t.bookings;
+        const busy = await tx
+          .select({ bookingId: b.id, providerId: b.providerId, serviceId: b.serviceId, startTime: b.startTime, endTime: b.endTime, bufferTime: b.bufferTime })
+          .from(b)
+          .where(
+            and(
+              inArray(b.providerId, candidates),
+              inArray(b.status, [...HOLDING]),
+              or(
+                ...bookings.map((booking) =>
+                  and(
+                    lt(b.startTime, booking.endTime + margin),
+                    gt(b.startTime, booking.startTime - margin - MAX_BOOKING_MS),
+                    gt(b.endTime, booking.startTime - margin),
+                  ),
+                ),
+              ),
+            ),
+          );
         let best: { conflicts: number[]; reason: string } | null = null;
         for (const providerId of candidates) {
           const own = busy.filter((interval) => interval.providerId === providerId);

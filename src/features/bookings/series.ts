@@ -44,22 +44,22 @@ export async function createSeriesBooking(
   if (!starts.ok) throw validation(starts.message, [{ path: starts.path, message: starts.message }]);
   const { offering, record: first, manage, awaitingPayment, duration, now } = await prepareBooking(deps, workspace, body);
   const seriesId = newId('ser', now);
-  const tokens = [manage.token];
-  const bookings: BookingRecord[] = [{ ...first, seriesId }];
-  for (const start of starts.starts.slice(1)) {
-    const id = newId('bk', now);
-    const token = await newManageToken(id, deps.config.SVC_SECRET);
-    tokens.push(token.token);
-    bookings.push({
+  const ids = starts.starts.slice(1).map(() => newId('bk', now));
+  // Every occurrence has a manage link of its own; sealing them side by side keeps a year's series fast.
+  const minted = await Promise.all(ids.map((id) => newManageToken(id, deps.config.SVC_SECRET)));
+  const tokens = [manage.token, ...minted.map((token) => token.token)];
+  const bookings: BookingRecord[] = [
+    { ...first, seriesId },
+    ...starts.starts.slice(1).map((start, index) => ({
       ...first,
-      id,
+      id: ids[index]!,
       seriesId,
       startTime: start,
       endTime: start + duration * MINUTE_MS,
-      manageTokenHash: token.hash,
-      manageTokenSealed: token.sealed,
-    });
-  }
+      manageTokenHash: minted[index]!.hash,
+      manageTokenSealed: minted[index]!.sealed,
+    })),
+  ];
 
   const checks = bookings.map((booking) => slotCheck(workspace, offering, booking.startTime, duration, now));
   const json = jsonFor(offering);
