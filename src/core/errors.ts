@@ -38,6 +38,8 @@ export interface ErrorDetail {
 /** The one error type services throw; the global error handler turns it into the contract's error body. */
 export class AppError extends Error {
   readonly status: number;
+  /** SLOT_UNAVAILABLE of a series: the start (RFC 3339, UTC) of every occurrence that is not bookable */
+  conflicts?: string[];
 
   constructor(
     readonly code: ErrorCode,
@@ -60,6 +62,7 @@ export interface ErrorBody {
   error: string;
   code: ErrorCode;
   details?: ErrorDetail[];
+  conflicts?: string[];
 }
 
 export function errorBody(error: AppError): ErrorBody {
@@ -68,5 +71,6 @@ export function errorBody(error: AppError): ErrorBody {
     error: error.message,
     code: error.code,
     ...(error.details ? { details: error.details } : {}),
+    ...(error.conflicts ? { conflicts: error.conflicts } : {}),
   };
 }

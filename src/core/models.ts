@@ -12,6 +12,11 @@ export const ErrorResponse = t.Object(
       { description: 'a stable error code from the closed list of the API description' },
     ),
     details: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
+    conflicts: t.Optional(
+      t.Array(t.String({ format: 'date-time' }), {
+        description: 'SLOT_UNAVAILABLE of a series (createBooking with `repeat`): the start of every occurrence that is not bookable',
+      }),
+    ),
   },
   { $id: 'Error', description: 'The error body of every failure' },
 );

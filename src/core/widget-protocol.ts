@@ -33,6 +33,8 @@ export interface WidgetService {
   depositAmount: number | null;
   /** the active providers offering it */
   providerIds: string[];
+  /** the widget offers "Repeat weekly" (docs/contract/series.md) */
+  repeatable: boolean;
 }
 
 export interface WidgetProvider {

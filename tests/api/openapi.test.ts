@@ -203,6 +203,7 @@ describe('OpenAPI event schemas', () => {
     notes: null,
     customFields: {},
     createdAt: '2026-11-23T08:00:00.000Z',
+    seriesId: null,
   };
   const payment: PaymentRecord = {
     id: 'pay_1',

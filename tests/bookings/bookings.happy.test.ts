@@ -52,6 +52,7 @@ describeEachAdapter('bookings', (adapter) => {
       revision: 0,
       manageTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       manageTokenSealed: expect.stringMatching(/^v1\./),
+      seriesId: null,
     });
     // the stored hash is the hash of the token in manageUrl, and the sealed token is not the token itself
     const token = response.body.manageUrl.split('/').pop();

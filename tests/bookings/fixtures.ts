@@ -62,6 +62,7 @@ export async function addService(app: TestApp, providers: ProviderRecord[], fiel
     order: 0,
     slotInterval: null,
     waitlist: false,
+    repeatable: false,
     providerIds: providers.map((provider) => provider.id),
     createdAt: now,
     updatedAt: now,
@@ -157,6 +158,7 @@ export function expectedBooking(fields: {
   customFields?: Record<string, unknown>;
   cancelReason?: string | null;
   createdAt?: string;
+  seriesId?: string | null;
 }) {
   const start = Date.parse(fields.start);
   return {
@@ -177,5 +179,6 @@ export function expectedBooking(fields: {
     customFields: fields.customFields ?? {},
     cancelReason: fields.cancelReason ?? null,
     createdAt: fields.createdAt ?? '2026-11-23T08:00:00.000Z',
+    seriesId: fields.seriesId ?? null,
   };
 }

@@ -25,8 +25,8 @@ const CONFIG: WidgetConfig = {
     { id: 'cf_2', key: 'guests', label: 'Guests', type: 'number', required: false, options: null, placeholder: null, order: 1, serviceIds: ['srv_b'] },
   ],
   services: [
-    { id: 'srv_a', name: 'Haircut', description: null, duration: 30, price: 35, currency: 'EUR', depositAmount: null, providerIds: ['prv_1'] },
-    { id: 'srv_b', name: 'Colour', description: null, duration: 90, price: 89, currency: 'EUR', depositAmount: 20, providerIds: ['prv_1'] },
+    { id: 'srv_a', name: 'Haircut', description: null, duration: 30, price: 35, currency: 'EUR', depositAmount: null, repeatable: false, providerIds: ['prv_1'] },
+    { id: 'srv_b', name: 'Colour', description: null, duration: 90, price: 89, currency: 'EUR', depositAmount: 20, repeatable: false, providerIds: ['prv_1'] },
   ],
   providers: [{ id: 'prv_1', name: 'Alex' }],
   booking: { allowed: true, captcha: null },

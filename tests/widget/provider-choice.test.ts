@@ -12,6 +12,7 @@ const service = (id: string, providerIds: string[]) => ({
   price: 0,
   currency: 'EUR',
   depositAmount: null,
+  repeatable: false,
   providerIds,
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   MAX_BOOKING_MS,
   MAX_BUFFER_MS,
@@ -7,6 +7,7 @@ import {
   type BookingStore,
   type BookingTransition,
   type BusyInterval,
+  type SeriesReserveResult,
 } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { followInCalendar } from './calendar-writes.ts';
@@ -206,6 +207,86 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         }
         return { ok: false, reason };
       });
+    },
+
+    async reserveSeries(request): Promise<SeriesReserveResult> {
+      const { bookings, margin } = request;
+      const candidates = [...new Set(request.candidates)];
+      if (bookings.length === 0 || candidates.length === 0) return { ok: false, conflicts: bookings.map((_, index) => index), reason: 'no provider offers this service' };
+      return dialect.write(async (tx) => {
+        await dialect.lockProviders(tx, candidates);
+        // One read for every occurrence's window (each a range of the (provider, start) index), split per
+        // occurrence below: the provider's other bookings between the occurrences are never read.
+        const b = t.bookings;
+        const busy = await tx
+          .select({ bookingId: b.id, providerId: b.providerId, serviceId: b.serviceId, startTime: b.startTime, endTime: b.endTime, bufferTime: b.bufferTime })
+          .from(b)
+          .where(
+            and(
+              inArray(b.providerId, candidates),
+              inArray(b.status, [...HOLDING]),
+              or(
+                ...bookings.map((booking) =>
+                  and(
+                    lt(b.startTime, booking.endTime + margin),
+                    gt(b.startTime, booking.startTime - margin - MAX_BOOKING_MS),
+                    gt(b.endTime, booking.startTime - margin),
+                  ),
+                ),
+              ),
+            ),
+          );
+        let best: { conflicts: number[]; reason: string } | null = null;
+        for (const providerId of candidates) {
+          const own = busy.filter((interval) => interval.providerId === providerId);
+          const conflicts: number[] = [];
+          let reason = '';
+          bookings.forEach((booking, index) => {
+            const from = booking.startTime - margin;
+            const to = booking.endTime + margin;
+            const near = own.filter((interval) => interval.startTime < to && interval.endTime > from);
+            const misfit = request.fits(providerId, near, index);
+            if (misfit !== null) {
+              if (conflicts.length === 0) reason = misfit;
+              conflicts.push(index);
+            }
+          });
+          if (conflicts.length > 0) {
+            if (!best || conflicts.length < best.conflicts.length) best = { conflicts, reason };
+            continue;
+          }
+          const rows = await tx
+            .insert(t.bookings)
+            .values(bookings.map((booking) => ({ ...booking, providerId })))
+            .returning();
+          const saved = rows.map(toBooking).sort((a, b) => a.startTime - b.startTime);
+          await writeOutbox(tx, t, request.emit(saved));
+          await writeMails(tx, t, request.mails?.(saved) ?? []);
+          return { ok: true, bookings: saved };
+        }
+        return { ok: false, ...best! };
+      });
+    },
+
+    async listSeries(workspaceId, seriesId) {
+      const b = t.bookings;
+      const rows = await db
+        .select()
+        .from(b)
+        .where(and(eq(b.seriesId, seriesId), eq(b.workspaceId, workspaceId)))
+        .orderBy(asc(b.startTime), asc(b.id));
+      return rows.map(toBooking);
+    },
+
+    async lastBookedAt(providerIds) {
+      if (providerIds.length === 0) return {};
+      const b = t.bookings;
+      const rows = await db
+        .select({ providerId: b.providerId, at: max(b.createdAt) })
+        .from(b)
+        .where(inArray(b.providerId, providerIds))
+        .groupBy(b.providerId);
+      return Object.fromEntries(rows.flatMap((row) => (row.at === null ? [] : [[row.providerId, Number(row.at)]])));
     },
 
     transitionBooking(workspaceId, id, transition) {

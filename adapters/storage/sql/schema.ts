@@ -168,6 +168,8 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       slotInterval: integer('slot_interval'),
       /** full times are shown, and a customer may join a waiting list for them (docs/contract/classes.md) */
       waitlist: boolean('waitlist').notNull().default(false),
+      /** the widget offers to repeat a booking of it weekly (a series can be booked through the API for any service) */
+      repeatable: boolean('repeatable').notNull().default(false),
       createdAt: epoch('created_at').notNull(),
       updatedAt: epoch('updated_at').notNull(),
     },
@@ -259,8 +261,13 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       manageTokenHash: text('manage_token_hash'),
       /** the manage-link token sealed with SVC_SECRET, for the mails sent later (the reminder) */
       manageTokenSealed: text('manage_token_sealed'),
+      /** the weekly series (ser_…) the booking is an occurrence of; null for a booking on its own */
+      seriesId: text('series_id'),
     },
     (table) => [
+      index('bookings_series_idx').on(table.seriesId, table.startTime),
+      // fair assignment reads each provider's most recent booking
+      index('bookings_provider_created_idx').on(table.providerId, table.createdAt),
       index('bookings_provider_time_idx').on(table.providerId, table.startTime, table.id),
       index('bookings_workspace_time_idx').on(table.workspaceId, table.startTime, table.id),
       index('bookings_status_idx').on(table.status, table.endTime),

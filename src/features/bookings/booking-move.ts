@@ -6,6 +6,7 @@ import type {
   WorkspaceStore,
   BookingTransition,
   MailEntry,
+  MailSnapshot,
   OutboxEvent,
   PaymentRecord,
   PaymentStatus,
@@ -70,6 +71,13 @@ export interface BookingMoveInput {
   json: (booking: BookingRecord) => Booking;
   /** epoch ms: the instant of the move, its events' timestamp and the booking's updatedAt */
   at: number;
+  /**
+   * A move of several occurrences of a series at once (docs/contract/series.md): the customer gets one mail, from
+   * the move of the first occurrence, which lists `occurrences` (and invites to or cancels all of them); the
+   * other occurrences' moves are `silent` (their events are written, no mail).
+   */
+  occurrences?: MailSnapshot['occurrences'];
+  silent?: boolean;
 }
 
 export type BookingMoveResult =
@@ -111,7 +119,12 @@ function consequences(deps: BookingMoveDeps, input: BookingMoveInput, events: Bo
       const booking = input.json(saved);
       return payment ? paymentEvents(events, input.workspace, booking, payment, input.at) : bookingEvents(events, input.workspace, booking, input.at);
     },
-    mails: (saved: BookingRecord): MailEntry[] => (mailEnabled(deps.config) ? mailEntries(events, input.booking, saved, input.at, owner) : []),
+    mails: (saved: BookingRecord): MailEntry[] => {
+      if (!mailEnabled(deps.config) || input.silent) return [];
+      const entries = mailEntries(events, input.booking, saved, input.at, owner);
+      const { occurrences } = input;
+      return occurrences ? entries.map((entry) => ({ ...entry, snapshot: { ...entry.snapshot, occurrences } })) : entries;
+    },
     // The event in the provider's write calendar follows every change of status or time but completion.
     calendarWrite: events.some((event) => CALENDAR_EVENTS.has(event)),
   };

@@ -4,6 +4,7 @@ export { Booking } from './model.ts';
 export { displayAmount, displayStart } from './payment-display.ts';
 export { bookingRoutes } from './routes.ts';
 export { changeStatus, rescheduleBooking, toBookingJson } from './service.ts';
+export { cancelSeries, seriesAwaitingPayment, settleSeriesRest } from './series.ts';
 export type { BookingNames } from './service.ts';
 export { createCalendarWriter } from './calendar-writer.ts';
 export type { CalendarWriterOptions } from './calendar-writer.ts';

@@ -48,6 +48,7 @@ export const Booking = t.Object(
       ),
     ),
     createdAt: t.String({ format: 'date-time' }),
+    seriesId: nullable(t.String({ description: 'the weekly series (ser_…) this booking is an occurrence of; null for a booking on its own' })),
   },
   { $id: 'Booking', description: 'A booking as the API returns it' },
 );
@@ -67,6 +68,60 @@ export const BookingResponse = t.Object(
     ),
   },
   { $id: 'BookingResponse', description: 'The booking' },
+);
+
+/** A weekly series as createBooking with `repeat` answers it. */
+export const SeriesJson = t.Object(
+  {
+    id: t.String({ description: 'ser_…' }),
+    bookings: t.Array(Booking, { description: 'every occurrence, ascending by start; the first is `booking`' }),
+  },
+  { $id: 'Series', description: 'A weekly series of bookings' },
+);
+export type SeriesJson = typeof SeriesJson.static;
+
+/** createBooking's answer: the BookingResponse, plus `series` when the body asked for a repeat. */
+export const BookingCreatedResponse = t.Composite(
+  [BookingResponse, t.Object({ series: t.Optional(SeriesJson) })],
+  { $id: 'BookingCreatedResponse', description: 'The booking (the first occurrence of a series, with the series)' },
+);
+
+export const SeriesResponse = t.Object({ success: t.Boolean(), series: SeriesJson }, { $id: 'SeriesResponse', description: 'The series' });
+
+export const SeriesParams = t.Object({
+  slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),
+  seriesId: t.String({ minLength: 1, maxLength: 64, description: 'series id (ser_…)' }),
+});
+
+export const SeriesCancelBody = t.Optional(
+  t.Object(
+    {
+      reason: t.Optional(t.String({ maxLength: 1000, description: 'kept with every occurrence cancelled' })),
+      from: t.Optional({
+        ...DateTimeWithOffset,
+        description: 'cancel the occurrences starting at or after this date-time (default: every one not yet started)',
+      }),
+    },
+    { $id: 'SeriesCancel' },
+  ),
+);
+
+export const Repeat = t.Object(
+  {
+    frequency: t.Literal('weekly'),
+    interval: Type.Integer({ minimum: 1, maximum: 4, description: 'weeks between occurrences' }),
+    count: t.Optional(Type.Integer({ minimum: 2, maximum: 52, description: 'occurrences, the first included; exactly one of count and until' })),
+    until: t.Optional(
+      t.String({
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+        description: 'last day (workspace zone, included) an occurrence may fall on, YYYY-MM-DD; exactly one of count and until',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'book a weekly series: every occurrence at the same local time, all on one provider, written together or not at all',
+  },
 );
 export type BookingResponse = typeof BookingResponse.static;
 
@@ -91,6 +146,7 @@ export const BookingCreate = t.Object(
     notes: t.Optional(t.String({ maxLength: 5000 })),
     recaptchaToken: t.Optional(t.String({ maxLength: 4096, description: 'needed for keyless requests when the server has a captcha secret' })),
     customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the workspace custom fields, by key; unknown keys are ignored' })),
+    repeat: t.Optional(Repeat),
   },
   { $id: 'BookingCreate' },
 );

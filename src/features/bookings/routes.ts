@@ -10,6 +10,10 @@ import { withoutContactData } from './demo-view.ts';
 import { requireAnswersObject } from './custom-field-answers.ts';
 import {
   BookingCreate,
+  BookingCreatedResponse,
+  SeriesCancelBody,
+  SeriesParams,
+  SeriesResponse,
   BookingMailsResponse,
   BookingParams,
   BookingResponse,
@@ -18,6 +22,7 @@ import {
   ListBookingsQuery,
   RescheduleBody,
 } from './model.ts';
+import { cancelSeries, createSeriesBooking } from './series.ts';
 import { bookingMails, changeStatus, createBooking, getBooking, listBookings, markBookingPaid, rescheduleBooking } from './service.ts';
 
 const TAGS = ['Bookings'];
@@ -54,6 +59,10 @@ export function bookingRoutes(deps: AppDeps) {
       async ({ body, principal }) => {
         // A widget call (no credential) proves it is a person; a key or panel session needs no captcha.
         if (principal.kind === 'anonymous') await verifyCaptcha(deps.config, deps.logger, body.recaptchaToken, principal.workspace);
+        if (body.repeat) {
+          const { booking, checkoutUrl, manageUrl, series } = await createSeriesBooking(deps, principal.workspace, { ...body, repeat: body.repeat });
+          return { success: true, booking, checkoutUrl, manageUrl, series };
+        }
         const { booking, checkoutUrl, manageUrl } = await createBooking(deps, principal.workspace, body);
         return { success: true, booking, checkoutUrl, manageUrl };
       },
@@ -65,7 +74,7 @@ export function bookingRoutes(deps: AppDeps) {
           requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
         },
         response: {
-          200: BookingResponse,
+          200: BookingCreatedResponse,
           400: ErrorResponse,
           401: ErrorResponse,
           403: ErrorResponse,
@@ -81,7 +90,11 @@ export function bookingRoutes(deps: AppDeps) {
             + '`checkoutUrl` when a payment is due, or PENDING awaiting confirmation. With the API key from a backend; without it only from a page on an '
             + 'allowed widget domain (`Origin`, else 403 DOMAIN_NOT_ALLOWED), with a captcha token when the server requires one (400 CAPTCHA_FAILED). '
             + '400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, '
-            + 'inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released).',
+            + 'inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released). '
+            + 'With `repeat` (`{ frequency: "weekly", interval: 1-4, count: 2-52 }`, or `until` a date instead of `count`) it books a weekly series: every '
+            + 'occurrence at the first one\'s local time (kept across DST), all on one provider, each checked as a booking of its own; if any is not bookable, '
+            + '409 SLOT_UNAVAILABLE with `conflicts` (the start of every occurrence that is not) and nothing is written. The answer is the first occurrence '
+            + 'plus `series: { id, bookings }`; every occurrence has `seriesId`; one checkout covers every occurrence; one mail lists every date.',
           tags: TAGS,
         },
       },
@@ -211,6 +224,27 @@ export function bookingRoutes(deps: AppDeps) {
           summary: 'Move a PENDING or CONFIRMED booking to another bookable time; the status stays',
           description:
             'The new time must be bookable as for createBooking, on the same provider and for the same duration (409 SLOT_UNAVAILABLE otherwise). Sends `booking.rescheduled`. 409 INVALID_TRANSITION for a CANCELLED or COMPLETED booking.',
+          tags: TAGS,
+        },
+      },
+    )
+    .post(
+      '/:slug/series/:seriesId/cancel',
+      async ({ params, body, principal: { workspace } }) => {
+        return { success: true, series: await cancelSeries(deps, workspace, params.seriesId, body ?? {}) };
+      },
+      {
+        access: keyOrSession('svc_manage_operations'),
+        params: SeriesParams,
+        body: SeriesCancelBody,
+        response: { 200: SeriesResponse, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: {
+          operationId: 'cancelSeries',
+          summary: 'Cancel the occurrences of a weekly series not yet started (from `from` on)',
+          description:
+            'Cancels every PENDING or CONFIRMED occurrence that has not started, and with `from` only those starting at or after it; started, cancelled and '
+            + 'completed ones stay. Each cancelled occurrence sends `booking.cancelled`; the customer gets one mail listing them. The answer lists every '
+            + 'occurrence as it is now. 404 NOT_FOUND for a series not in the workspace.',
           tags: TAGS,
         },
       },

@@ -22,7 +22,7 @@ import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from '../../core/lifecycle.ts';
-import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery } from './model.ts';
+import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery, type SeriesJson } from './model.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -55,6 +55,7 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
     customFields: booking.customFields,
     cancelReason: booking.cancelReason,
     createdAt: isoTime(booking.createdAt),
+    seriesId: booking.seriesId ?? null,
   };
 }
 
@@ -65,14 +66,14 @@ export function amountDue(service: Pick<ServiceRecord, 'priceMinor' | 'depositMi
 }
 
 /** An instant the API received (already checked to carry an offset), epoch ms; a 400 naming `field` otherwise. */
-function parseInstant(field: string, value: string): number {
+export function parseInstant(field: string, value: string): number {
   const instant = Date.parse(value);
   if (!Number.isFinite(instant)) throw validation(`${field} must be a date-time with an offset, such as 2026-12-01T09:00:00Z, got ${value}`);
   return instant;
 }
 
 /** Empty or blank optional text is stored as null. */
-const optionalText = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value);
+export const optionalText = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value);
 
 async function namesOf(deps: { storage: CatalogueStore }, booking: BookingRecord): Promise<BookingNames> {
   const [service, provider] = await Promise.all([
@@ -90,29 +91,33 @@ async function findBooking(deps: { storage: BookingStore }, workspace: Workspace
 
 export interface CreatedBooking {
   booking: Booking;
+  /** createBooking with `repeat`: the series and every occurrence (the first is `booking`) */
+  series?: SeriesJson;
   /** the hosted payment page when a payment is due and a provider is configured (SVC_PAYMENTS), else null */
   checkoutUrl: string | null;
   /** the customer's manage page ({app_url}/manage/{token}); its token is only in this answer and the mails */
   manageUrl: string;
 }
 
-/**
- * createBooking: checks the body against the catalogue and the custom fields, then reserves the time through
- * applyBookingMove (storage.reserveBooking runs the engine's check under its lock and writes `booking.created`
- * in the same transaction). Without `providerId` the least busy active provider offering the service that is free
- * gets the booking. A time that is not bookable is a 409 SLOT_UNAVAILABLE saying why.
- *
- * With a sum due and a payment provider configured, the booking starts PENDING, holds its slot until
- * `holdExpiresAt` (now + SVC_PAYMENT_HOLD_MINUTES, within the provider's range) and the answer carries the
- * provider's `checkoutUrl`; if the provider cannot open a checkout the booking is released and the request
- * fails with 502 PAYMENT_PROVIDER_ERROR (src/features/bookings/checkout.ts).
- */
-export async function createBooking(
+/** A booking about to be reserved: what createBooking (and a series, see series.ts) checks before reserving. */
+export interface PreparedBooking {
+  offering: Offering;
+  /** the record to insert, on no provider yet */
+  record: BookingRecord;
+  manage: { token: string; hash: string; sealed: string | null };
+  awaitingPayment: boolean;
+  /** minutes */
+  duration: number;
+  now: number;
+}
+
+/** Checks createBooking's body against the catalogue and the custom fields and builds the record to reserve. */
+export async function prepareBooking(
   deps: AppDeps,
   workspace: WorkspaceRecord,
   body: BookingCreate,
   options: { claiming?: WaitlistEntryRecord } = {},
-): Promise<CreatedBooking> {
+): Promise<PreparedBooking> {
   const start = parseInstant('date', body.date);
   const resolved = await resolveOffering(deps, workspace, body.serviceId, body.providerId);
   // A claimed offer was bookable when it was made: the notice and advance limits do not take it back.
@@ -157,7 +162,29 @@ export async function createBooking(
     manageTokenHash: manage.hash,
     manageTokenSealed: manage.sealed,
   };
+  return { offering, record, manage, awaitingPayment, duration, now };
+}
 
+/**
+ * createBooking: checks the body against the catalogue and the custom fields, then reserves the time through
+ * applyBookingMove (storage.reserveBooking runs the engine's check under its lock and writes `booking.created`
+ * in the same transaction). Without `providerId` the least busy active provider offering the service that is free
+ * gets the booking. A time that is not bookable is a 409 SLOT_UNAVAILABLE saying why.
+ *
+ * With a sum due and a payment provider configured, the booking starts PENDING, holds its slot until
+ * `holdExpiresAt` (now + SVC_PAYMENT_HOLD_MINUTES, within the provider's range) and the answer carries the
+ * provider's `checkoutUrl`; if the provider cannot open a checkout the booking is released and the request
+ * fails with 502 PAYMENT_PROVIDER_ERROR (src/features/bookings/checkout.ts).
+ */
+export async function createBooking(
+  deps: AppDeps,
+  workspace: WorkspaceRecord,
+  body: BookingCreate,
+  options: { claiming?: WaitlistEntryRecord } = {},
+): Promise<CreatedBooking> {
+  const { offering, record, manage, awaitingPayment, duration, now } = await prepareBooking(deps, workspace, body, options);
+  const { service } = offering;
+  const start = record.startTime;
   const check = slotCheck(workspace, offering, start, duration, now);
   const json = jsonFor(offering);
   const result = await applyBookingMove(
@@ -186,7 +213,7 @@ export async function createBooking(
 }
 
 /** The Booking JSON of bookings of the offering's service on one of its providers. */
-function jsonFor(offering: Offering): (booking: BookingRecord) => Booking {
+export function jsonFor(offering: Offering): (booking: BookingRecord) => Booking {
   const providerNames = new Map(offering.providers.map((provider) => [provider.id, provider.name]));
   return (booking) => toBookingJson(booking, { serviceName: offering.service.name, providerName: providerNames.get(booking.providerId) ?? null });
 }

@@ -183,7 +183,15 @@ export function composeMail(context: MailContext): OutgoingMail {
   const labels = wording.labels;
   const details: [string, string][] = [[labels.service, values.service]];
   if (context.providerName) details.push([labels.with, context.providerName]);
-  details.push([labels.date, values.date], [labels.time, values.time]);
+  const occurrences = snapshot.occurrences && snapshot.occurrences.length > 1 ? snapshot.occurrences : null;
+  if (occurrences) {
+    // A series: every date, one row each (the first row names them).
+    occurrences.forEach((occurrence, index) =>
+      details.push([index === 0 ? `${labels.dates} (${occurrences.length})` : '', `${format.date(occurrence.startTime)}, ${format.span(occurrence.startTime, occurrence.endTime)}`]),
+    );
+  } else {
+    details.push([labels.date, values.date], [labels.time, values.time]);
+  }
   if (values.previous) details.push([labels.previously, `${values.previous.date}, ${values.previous.time}`]);
   if (mail.kind === 'pending' && snapshot.holdExpiresAt && amount) details.push([labels.amount, amount]);
   if (mail.kind === 'cancelled' && values.reason) details.push([labels.reason, values.reason]);
@@ -204,7 +212,7 @@ export function composeMail(context: MailContext): OutgoingMail {
     brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
     heading: words.heading(values),
     greeting: wording.greeting(booking.customerName),
-    paragraphs: words.body(values),
+    paragraphs: occurrences ? [...words.body(values), wording.series(occurrences.length)] : words.body(values),
     details,
     actions,
     notes,
@@ -232,19 +240,20 @@ export function composeMail(context: MailContext): OutgoingMail {
                 organizer: { name: workspace.name, email: addressOf(context.from) },
                 stamp: context.now,
               },
-              [
-                {
-                  bookingId: booking.id,
-                  startTime: snapshot.startTime,
-                  endTime: snapshot.endTime,
+              // A series' one invite holds every occurrence, each under its own booking's UID.
+              (occurrences ?? [{ bookingId: booking.id, startTime: snapshot.startTime, endTime: snapshot.endTime, revision: mail.revision }]).map(
+                (occurrence) => ({
+                  bookingId: occurrence.bookingId,
+                  startTime: occurrence.startTime,
+                  endTime: occurrence.endTime,
                   status: snapshot.status,
-                  revision: mail.revision,
+                  revision: occurrence.revision,
                   summary: `${context.serviceName} · ${workspace.name}`,
                   description: [context.providerName ? `${labels.with}: ${context.providerName}` : null, context.manageUrl].filter(Boolean).join('\n'),
                   url: context.manageUrl,
                   attendee: { email: booking.customerEmail, name: booking.customerName },
-                },
-              ],
+                }),
+              ),
             ),
           },
         }

@@ -1,4 +1,4 @@
-import { applyBookingMove } from '../bookings/index.ts';
+import { applyBookingMove, seriesAwaitingPayment, settleSeriesRest } from '../bookings/index.ts';
 import type { Booking } from '../bookings/index.ts';
 import { toBookingJson } from '../bookings/index.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
@@ -95,12 +95,18 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
       return { result: 'refund_due', payment: settled.payment };
     }
 
+    // A series' one payment (docs/contract/series.md) is carried by its first occurrence: the others follow it,
+    // and the one confirmation mail lists them all.
+    const series = await seriesAwaitingPayment(deps, context.workspace, context.booking);
     const moved = await applyBookingMove(
       deps,
-      { workspace: context.workspace, booking: context.booking, json: context.json, at: now },
+      { workspace: context.workspace, booking: context.booking, json: context.json, at: now, ...(series ? { occurrences: series.occurrences } : {}) },
       { action: 'pay', payment: { payment, from: payment.status, to: { status: 'paid' } } },
     );
-    if (moved.ok) return { result: context.booking.status === 'PENDING' ? 'confirmed' : 'paid', payment: moved.payment ?? payment };
+    if (moved.ok) {
+      if (series) await settleSeriesRest(deps, context.workspace, series.rest, 'confirm');
+      return { result: context.booking.status === 'PENDING' ? 'confirmed' : 'paid', payment: moved.payment ?? payment };
+    }
     let recorded: PaymentRecord;
     if (moved.kind === 'stale') {
       // The payment changed under us: read it again. Else the booking moved between the read and the write
@@ -153,6 +159,10 @@ async function settleClosed(deps: AppDeps, reference: string, outcome: Exclude<P
       { action: 'expire', reason: CLOSED_REASONS[outcome], payment: { payment, from: 'pending', to: { status } } },
     );
     moved = result.ok || result.kind === 'stale';
+    if (result.ok && context.booking.seriesId) {
+      const series = await seriesAwaitingPayment(deps, context.workspace, context.booking);
+      if (series) await settleSeriesRest(deps, context.workspace, series.rest, 'expire', CLOSED_REASONS[outcome]);
+    }
     settled = result.ok ? result.payment : result.kind === 'stale' ? result.payment : null;
   }
   // No booking to release (it is no longer PENDING, or gone): the payment closes alone.

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { AppError, validation } from '../../core/errors.ts';
+import { rankByFairness } from '../../core/provider-ranking.ts';
 import type { BookingStore, BusyInterval, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 import {
   unionDaySlots,
@@ -295,8 +296,10 @@ async function computeDays(
 }
 
 /**
- * The candidates of a booking at `start`, least busy first: fewest PENDING + CONFIRMED bookings on the day of
- * `start` (workspace zone), ties by id. Only a preference: the reservation itself decides who is free.
+ * The candidates of a booking at `start` in the order of fair assignment (core/provider-ranking.ts): fewest
+ * PENDING + CONFIRMED bookings starting on the day of `start` (workspace zone), then the one whose last booking
+ * was made longest ago, then by id. Only a preference: the reservation itself decides who is free, trying them in
+ * this order.
  */
 export async function rankProviders(
   deps: { storage: BookingStore },
@@ -308,11 +311,12 @@ export async function rankProviders(
   if (ids.length <= 1) return ids;
   const day = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(workspace.timezone).toPlainDate();
   const span = daysSpan(workspace.timezone, day, day);
+  const [busy, last] = await Promise.all([deps.storage.listBusy(ids, span.from, span.to), deps.storage.lastBookedAt(ids)]);
   const load = new Map<string, number>(ids.map((id) => [id, 0]));
-  for (const interval of await deps.storage.listBusy(ids, span.from, span.to)) {
+  for (const interval of busy) {
     if (interval.startTime >= span.from) load.set(interval.providerId, (load.get(interval.providerId) ?? 0) + 1);
   }
-  return ids.sort((a, b) => load.get(a)! - load.get(b)! || compareText(a, b));
+  return rankByFairness(ids.map((id) => ({ id, dayLoad: load.get(id)!, lastBookedAt: last[id] ?? null })));
 }
 
 export interface SlotCheck {

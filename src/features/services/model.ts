@@ -28,6 +28,7 @@ export const ServiceJson = t.Object(
     providerIds: t.Array(t.String(), { description: 'providers offering the service' }),
     slotInterval: t.Union([Type.Integer(), t.Null()], { description: 'minutes between slot starts; null = duration' }),
     waitlist: t.Boolean({ description: 'full times are shown as full and a customer may join their waiting list' }),
+    repeatable: t.Boolean({ description: 'the widget offers to repeat a booking weekly (the API books a series of any service)' }),
   },
   { $id: 'Service' },
 );
@@ -54,6 +55,7 @@ const serviceFields = {
   slotInterval: nullable(Type.Integer({ minimum: 5, maximum: 1440, description: 'minutes' })),
   providerIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of providers of the workspace' }),
   waitlist: t.Boolean({ description: 'full times are shown as full and take a waiting list; default false' }),
+  repeatable: t.Boolean({ description: 'the widget offers "Repeat weekly" for it; default false' }),
 };
 
 export const ServiceCreate = t.Object(
@@ -74,6 +76,7 @@ export const ServiceCreate = t.Object(
     slotInterval: t.Optional(serviceFields.slotInterval),
     providerIds: t.Optional(serviceFields.providerIds),
     waitlist: t.Optional(serviceFields.waitlist),
+    repeatable: t.Optional(serviceFields.repeatable),
   },
   { $id: 'ServiceCreate' },
 );

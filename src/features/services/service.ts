@@ -30,6 +30,7 @@ export function toServiceJson(service: ServiceRecord): ServiceJson {
     providerIds: service.providerIds,
     slotInterval: service.slotInterval,
     waitlist: service.waitlist,
+    repeatable: service.repeatable ?? false,
   };
 }
 
@@ -116,6 +117,7 @@ export async function createService(deps: Deps, workspace: WorkspaceRecord, body
     order: body.order ?? 0,
     slotInterval: body.slotInterval ?? null,
     waitlist: body.waitlist ?? false,
+    repeatable: body.repeatable ?? false,
     providerIds,
     createdAt: now,
     updatedAt: now,
@@ -155,6 +157,7 @@ export async function updateService(deps: Deps, workspace: WorkspaceRecord, serv
     'order',
     'slotInterval',
     'waitlist',
+    'repeatable',
   ] as const;
   for (const field of kept) if (body[field] !== undefined) Object.assign(patch, { [field]: body[field] });
   if (Object.keys(patch).length === 0) return current;

@@ -157,6 +157,7 @@ export const WidgetService = t.Object(
     currency: t.String({ description: 'ISO 4217, upper case' }),
     depositAmount: t.Union([t.Number(), t.Null()], { description: 'the part due at booking, decimal major units; null when the whole price is due' }),
     providerIds: t.Array(t.String(), { description: 'the active providers offering it' }),
+    repeatable: t.Boolean({ description: 'the widget offers "Repeat weekly" for it (a series through createBooking `repeat`)' }),
   },
   { $id: 'WidgetService', description: 'A service as the widget shows it' },
 );

@@ -51,6 +51,7 @@ export async function widgetConfig(deps: Pick<AppDeps, 'storage' | 'config'>, wo
       currency: service.currency,
       depositAmount: service.depositMinor === null ? null : toMajor(service.depositMinor, service.currency),
       providerIds: service.providerIds.filter((id) => activeProviders.has(id)),
+      repeatable: service.repeatable ?? false,
     })),
     providers: [...offered]
       .map((id) => activeProviders.get(id)!)

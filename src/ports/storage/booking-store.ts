@@ -36,6 +36,8 @@ export interface BookingRecord {
   manageTokenHash: string | null;
   /** the manage-link token sealed with SVC_SECRET (the reminder mails it again); null without a secret */
   manageTokenSealed: string | null;
+  /** the weekly series (ser_…) the booking is an occurrence of; null (or absent) for a booking on its own */
+  seriesId?: string | null;
 }
 
 /**
@@ -92,6 +94,30 @@ export interface ReserveRequest {
    */
   claiming?: { entryId: string; at: number };
 }
+
+/** A weekly series: every occurrence on one provider, all reserved in one transaction or none. */
+export interface SeriesReserveRequest {
+  /** the occurrences in ascending start order, each with its own id; `providerId` is replaced by the one chosen */
+  bookings: BookingRecord[];
+  /** providers to try, in order of preference; the first on which every occurrence `fits` gets the series */
+  candidates: string[];
+  /** as ReserveRequest.margin, around each occurrence */
+  margin: number;
+  /** ReserveRequest.fits for the occurrence `bookings[index]` */
+  fits: (providerId: string, busy: BusyInterval[], index: number) => string | null;
+  /** events to write in the same transaction, built from the occurrences as inserted */
+  emit: (bookings: BookingRecord[]) => OutboxEvent[];
+  /** the customer's mails to write in the same transaction */
+  mails?: (bookings: BookingRecord[]) => MailEntry[];
+}
+
+export type SeriesReserveResult =
+  | { ok: true; bookings: BookingRecord[] }
+  /**
+   * Nothing written. `conflicts`: the indexes of the occurrences that did not fit on the candidate where the
+   * fewest did not (the first such candidate), ascending; `reason`: the first one's.
+   */
+  | { ok: false; conflicts: number[]; reason: string };
 
 export type ReserveResult = { ok: true; booking: BookingRecord } | { ok: false; reason: string };
 
@@ -150,6 +176,20 @@ export interface BookingStore {
    * capacity-1 slot exactly one — across connections, processes and server instances.
    */
   reserveBooking(request: ReserveRequest): Promise<ReserveResult>;
+  /**
+   * reserveBooking for a whole series in one atomic step: under the same per-provider exclusion, each candidate
+   * in turn is checked for every occurrence, and the first on which all fit gets all of them, with their events,
+   * in one transaction. Otherwise nothing is written. The same guarantee as reserveBooking holds for every
+   * occurrence against any concurrent reservation.
+   */
+  reserveSeries(request: SeriesReserveRequest): Promise<SeriesReserveResult>;
+  /** The occurrences of a series of the workspace, ascending by startTime (empty when unknown). */
+  listSeries(workspaceId: string, seriesId: string): Promise<BookingRecord[]>;
+  /**
+   * For fair assignment: epoch ms of the most recent createdAt of each provider's bookings (any status);
+   * providers never booked are absent.
+   */
+  lastBookedAt(providerIds: string[]): Promise<Record<string, number>>;
   /**
    * Moves a booking's status if it is still in `from` (compare-and-set), writing the events in the same
    * transaction. Returns the updated booking, or null when the booking is missing or was in another status.

@@ -25,6 +25,8 @@ export interface ServiceRecord {
   slotInterval: number | null;
   /** full times are shown and take a waiting list (docs/contract/classes.md) */
   waitlist: boolean;
+  /** the widget offers to repeat a booking weekly (docs/contract/series.md); absent is false */
+  repeatable?: boolean;
   providerIds: string[];
   createdAt: number;
   updatedAt: number;

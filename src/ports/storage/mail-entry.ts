@@ -18,6 +18,8 @@ export interface MailSnapshot {
   previousEndTime?: number;
   /** pending: held until this instant awaiting payment (null: awaiting the workspace's confirmation) */
   holdExpiresAt?: number | null;
+  /** a series' one mail: every occurrence (the first included), ascending; the mail lists them and invites to all */
+  occurrences?: { bookingId: string; startTime: number; endTime: number; revision: number }[];
 }
 
 /** A mail to write to the outbox. */

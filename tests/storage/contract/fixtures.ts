@@ -106,6 +106,7 @@ export function aService(ws: WorkspaceRecord, overrides: Partial<ServiceRecord> 
     order: 0,
     slotInterval: null,
     waitlist: false,
+    repeatable: false,
     providerIds: [],
     createdAt: T0,
     updatedAt: T0,
@@ -170,6 +171,7 @@ export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, ov
     revision: 0,
     manageTokenHash: null,
     manageTokenSealed: null,
+    seriesId: null,
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import { panelContract } from './panel.ts';
 import { panelSessionsContract } from './panel-sessions.ts';
 import { changesContract } from './changes.ts';
 import { concurrencyContract } from './concurrency.ts';
+import { seriesContract } from './series.ts';
 import { freshDatabaseEachTest } from './database.ts';
 
 /*
@@ -27,6 +28,7 @@ export function storageContract(adapter: AdapterName) {
   workspacesContract();
   catalogueContract();
   bookingsContract();
+  seriesContract();
   paymentsContract();
   outboxContract();
   mailContract();
