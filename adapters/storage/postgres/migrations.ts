@@ -137,14 +137,32 @@ export const migrations: EmbeddedMigration[] = [
     ]
   },
   {
-    "tag": "0007_pale_red_ghost",
-    "hash": "12e21eab6eb8f17949a13f07a5756427483e64a1a43804ce433ac45584b7d0c9",
-    "folderMillis": 1795719531836,
+    "tag": "0007_classy_eternals",
+    "hash": "0cc09f4625811f3b46137ccfdaaa8c0d82e612c370890ebfbda37b58449bbcba",
+    "folderMillis": 1795722154743,
     "statements": [
+      "CREATE TABLE \"calendar_writes\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"booking_id\" text NOT NULL,\n\t\"revision\" integer NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"next_attempt_at\" bigint,\n\t\"lease_until\" bigint,\n\t\"lease_owner\" text,\n\t\"last_error\" text,\n\t\"written_connection_id\" text,\n\t\"written_calendar_id\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL,\n\tCONSTRAINT \"calendar_writes_booking_id_unique\" UNIQUE(\"booking_id\")\n);",
+      "CREATE TABLE \"waitlist_entries\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"service_id\" text NOT NULL,\n\t\"provider_id\" text,\n\t\"status\" text NOT NULL,\n\t\"start_time\" bigint NOT NULL,\n\t\"end_time\" bigint NOT NULL,\n\t\"buffer_time\" integer NOT NULL,\n\t\"customer_email\" text NOT NULL,\n\t\"customer_name\" text,\n\t\"phone\" text,\n\t\"held_provider_id\" text,\n\t\"offer_expires_at\" bigint,\n\t\"offer_token_hash\" text,\n\t\"offer_token_sealed\" text,\n\t\"mail_due_at\" bigint,\n\t\"booking_id\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"series_id\" text;",
       "ALTER TABLE \"calendar_connections\" ADD COLUMN \"sync_due_at\" bigint;",
       "ALTER TABLE \"calendar_connections\" ADD COLUMN \"sync_lease_owner\" text;",
       "ALTER TABLE \"calendar_connections\" ADD COLUMN \"sync_lease_until\" bigint;",
-      "ALTER TABLE \"calendar_connections\" ADD COLUMN \"failure_notice_pending\" boolean DEFAULT false NOT NULL;"
+      "ALTER TABLE \"calendar_connections\" ADD COLUMN \"failure_notice_pending\" boolean DEFAULT false NOT NULL;",
+      "ALTER TABLE \"services\" ADD COLUMN \"waitlist\" boolean DEFAULT false NOT NULL;",
+      "ALTER TABLE \"services\" ADD COLUMN \"repeatable\" boolean DEFAULT false NOT NULL;",
+      "ALTER TABLE \"calendar_writes\" ADD CONSTRAINT \"calendar_writes_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"calendar_writes\" ADD CONSTRAINT \"calendar_writes_booking_id_bookings_id_fk\" FOREIGN KEY (\"booking_id\") REFERENCES \"bookings\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"waitlist_entries\" ADD CONSTRAINT \"waitlist_entries_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"waitlist_entries\" ADD CONSTRAINT \"waitlist_entries_service_id_services_id_fk\" FOREIGN KEY (\"service_id\") REFERENCES \"services\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"waitlist_entries\" ADD CONSTRAINT \"waitlist_entries_provider_id_providers_id_fk\" FOREIGN KEY (\"provider_id\") REFERENCES \"providers\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"calendar_writes_due_idx\" ON \"calendar_writes\" USING btree (\"status\",\"next_attempt_at\");",
+      "CREATE INDEX \"waitlist_queue_idx\" ON \"waitlist_entries\" USING btree (\"service_id\",\"start_time\",\"status\",\"created_at\");",
+      "CREATE INDEX \"waitlist_held_idx\" ON \"waitlist_entries\" USING btree (\"held_provider_id\",\"status\",\"start_time\");",
+      "CREATE INDEX \"waitlist_status_idx\" ON \"waitlist_entries\" USING btree (\"status\",\"offer_expires_at\");",
+      "CREATE INDEX \"waitlist_workspace_idx\" ON \"waitlist_entries\" USING btree (\"workspace_id\",\"start_time\");",
+      "CREATE UNIQUE INDEX \"waitlist_token_idx\" ON \"waitlist_entries\" USING btree (\"offer_token_hash\");",
+      "CREATE INDEX \"bookings_series_idx\" ON \"bookings\" USING btree (\"series_id\",\"start_time\");",
+      "CREATE INDEX \"bookings_provider_created_idx\" ON \"bookings\" USING btree (\"provider_id\",\"created_at\");"
     ]
   }
 ];
