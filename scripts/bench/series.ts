@@ -72,6 +72,7 @@ await storage.createService({
   depositMinor: null,
   order: 0,
   slotInterval: null,
+  waitlist: false,
   repeatable: true,
   providerIds: [providerId],
   createdAt: now,

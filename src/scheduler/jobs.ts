@@ -144,6 +144,8 @@ export async function syncCalendars(deps: JobDeps, now: number, claimant: string
   }
   if (mail) await sendCalendarFailureMails(deps, mail);
   return synced;
+}
+
 /**
  * Waiting lists: lapsed offers → EXPIRED (their seat offered to the next in line), then every time somebody waits
  * for is offered what it has free (an immediate offer that a crash or a failed write missed). Returns the moves.

@@ -78,6 +78,7 @@ describeIf('write-back across a kill -9', () => {
         depositMinor: null,
         order: 0,
         slotInterval: null,
+        waitlist: false,
         providerIds: [providerId],
         createdAt: now,
         updatedAt: now,

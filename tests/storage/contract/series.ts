@@ -76,7 +76,7 @@ export function seriesContract() {
         candidates: [prv.id],
         margin: 15 * MINUTE,
         fits: (_providerId, busy) => {
-          seen.push(busy.map((b) => b.bookingId));
+          seen.push(busy.flatMap((b) => (b.bookingId ? [b.bookingId] : [])));
           return null;
         },
         emit: () => [],
