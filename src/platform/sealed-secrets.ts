@@ -3,7 +3,8 @@
  * The delivery loop must sign with the secret later, so it cannot be kept as a hash like API keys are; it is
  * stored sealed instead: AES-256-GCM under a key derived (HKDF-SHA-256) from SVC_SECRET, with the webhook id
  * as additional data, so a sealed secret copied onto another webhook's row does not open. Calendar passwords
- * are sealed the same way under a key of their own, bound to their connection's id.
+ * are sealed the same way under a key of their own, bound to their connection's id, and so are payments'
+ * checkout addresses, bound to the payment's id.
  */
 
 export const SIGNING_SECRET_PREFIX = 'whsec_';
@@ -18,7 +19,7 @@ export function newSigningSecret(): string {
 const derivedKeys = new Map<string, Promise<CryptoKey>>();
 
 /** What a sealed secret is for: each purpose has its own key, so one kind of secret never opens as another. */
-type Purpose = 'webhook-signing-secret' | 'calendar-credentials';
+type Purpose = 'webhook-signing-secret' | 'calendar-credentials' | 'checkout-url';
 
 /** The AES-256-GCM key for sealing secrets of `purpose`, derived once per SVC_SECRET. */
 function sealingKey(svcSecret: string, purpose: Purpose): Promise<CryptoKey> {
@@ -91,4 +92,17 @@ export function sealCalendarSecret(secret: string, svcSecret: string, connection
 /** The secret sealed by sealCalendarSecret for this connection. */
 export function openCalendarSecret(sealed: string, svcSecret: string, connectionId: string): Promise<string> {
   return open(sealed, svcSecret, 'calendar-credentials', connectionId, 'calendar password');
+}
+
+/**
+ * A payment's checkout address, sealed for that payment: the test page's address carries the id that pays or
+ * cancels the hold, so it is kept like any other secret, and opened only for the awaiting-payment mail.
+ */
+export function sealCheckoutUrl(url: string, svcSecret: string, paymentId: string): Promise<string> {
+  return seal(url, svcSecret, 'checkout-url', paymentId);
+}
+
+/** The address sealed by sealCheckoutUrl for this payment. */
+export function openCheckoutUrl(sealed: string, svcSecret: string, paymentId: string): Promise<string> {
+  return open(sealed, svcSecret, 'checkout-url', paymentId, 'checkout address');
 }

@@ -26,7 +26,10 @@ export interface CheckoutRequest {
 
 /** An open checkout at the provider. */
 export interface Checkout {
-  /** the provider's id for it (a Stripe Checkout Session id; the test page's random id); unique per provider */
+  /**
+   * the provider's id for it, unique per provider: a Stripe Checkout Session id; for the test page the hash of
+   * the random id in its address (that id opens Pay and Cancel, so, like every capability token, it is not stored)
+   */
   reference: string;
   /** the hosted payment page the customer is sent to */
   url: string;
@@ -72,6 +75,11 @@ export interface PaymentProvider {
    * Safe to retry for the same booking id (adapters pass it as an idempotency key where the provider has one).
    */
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /**
+   * Providers whose checkout page svc serves itself (`test`): the `reference` of the checkout whose address
+   * carries `checkoutId`. Absent elsewhere.
+   */
+  checkoutReference?(checkoutId: string): string;
   /**
    * Verifies a callback the provider sent to `POST {app_url}/api/payments/{name}/webhook` and turns it into a
    * payment event. Throws AppError VALIDATION_ERROR (400) when the signature is missing or does not verify;

@@ -215,7 +215,7 @@ describe('OpenAPI event schemas', () => {
     currency: 'EUR',
     status: 'paid',
     refundDue: false,
-    checkoutUrl: null,
+    checkoutUrlSealed: null,
     createdAt: 0,
     updatedAt: 0,
   };

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { afterEach, expect, test } from 'bun:test';
 import { withoutContactData } from '../../src/features/bookings/demo-view.ts';
 import { systemClock } from '../../src/core/clock.ts';
@@ -91,7 +92,11 @@ describeEachAdapter('svc serve with SVC_PAYMENTS=test', (adapter) => {
     const bodies = receipts.map((receipt) => verify(hook.body.webhook.secret, receipt) as any);
     expect(bodies.map((body) => body.type).sort()).toEqual(['booking.confirmed', 'booking.created', 'payment.received']);
     const received = bodies.find((body) => body.type === 'payment.received');
-    expect(received.data).toEqual({ workspace: 'demo', booking, payment: { amount: 35, currency: 'EUR', provider: 'test', reference: path.split('/')[2] } });
+    expect(received.data).toEqual({
+      workspace: 'demo',
+      booking,
+      payment: { amount: 35, currency: 'EUR', provider: 'test', reference: sha256Hex(path.split('/')[2]!) },
+    });
     expect(bodies.find((body) => body.type === 'booking.confirmed').data).toEqual({ workspace: 'demo', booking });
     expect(received.timestamp).toBe(bodies.find((body) => body.type === 'booking.confirmed').timestamp);
     // the outbox wrote payment.received before booking.confirmed

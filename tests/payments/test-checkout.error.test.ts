@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../src/core/secrets.ts';
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import type { PaymentProvider } from '../../src/ports/payments.ts';
 import { createLogger } from '../../src/platform/logger.ts';
@@ -107,7 +108,7 @@ describeEachAdapter('test checkout: errors and repeats', (adapter) => {
       expect.objectContaining({
         msg: 'payment received for a cancelled booking: refund due',
         provider: 'test',
-        reference: id,
+        reference: sha256Hex(id),
         booking: booking.id,
         amountMinor: 3550,
         currency: 'EUR',

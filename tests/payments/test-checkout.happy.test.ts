@@ -5,6 +5,8 @@ import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addService, addWebhook, bookingBody, catalogue, expectedBooking, outbox, storedBookings, tuesday } from '../bookings/fixtures.ts';
 import { checkoutId, mainOf, paymentsOf } from './support.ts';
+import { sha256Hex } from '../../src/core/secrets.ts';
+import { openCheckoutUrl } from '../../src/platform/sealed-secrets.ts';
 
 /*
  * SVC_PAYMENTS=test, in-process: a paid booking gets a checkoutUrl to svc's own checkout page, whose Pay confirms
@@ -47,24 +49,28 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
       checkoutUrl: expect.stringMatching(/^http:\/\/localhost:8080\/checkout\/chk_[A-Za-z0-9_-]{32}$/),
       manageUrl: expect.stringMatching(/^http:\/\/localhost:8080\/manage\/[A-Za-z0-9_-]{43}$/),
     });
-    const reference = checkoutId(response.body.checkoutUrl);
+    const checkout = checkoutId(response.body.checkoutUrl);
     expect((await storedBookings(app))[0]!.holdExpiresAt).toBe(now + 30 * MINUTE);
-    expect(await paymentsOf(app, id)).toEqual([
+    const payments = await paymentsOf(app, id);
+    expect(payments).toEqual([
       {
         id: expect.stringMatching(/^pay_/),
         workspaceId: app.workspace.id,
         bookingId: id,
         provider: 'test',
-        reference,
+        reference: sha256Hex(checkout),
         amountMinor: 3550,
         currency: 'EUR',
         status: 'pending',
         refundDue: false,
-        checkoutUrl: response.body.checkoutUrl,
+        checkoutUrlSealed: expect.stringMatching(/^v1\./),
         createdAt: now,
         updatedAt: now,
       },
     ]);
+    // the checkout id pays or cancels the hold: like every capability token it is kept hashed, its address sealed
+    expect(JSON.stringify(payments)).not.toContain(checkout);
+    expect(await openCheckoutUrl(payments[0]!.checkoutUrlSealed!, app.deps.config.SVC_SECRET!, payments[0]!.id)).toBe(response.body.checkoutUrl);
   });
 
   test('the checkout id is random: not the booking id, and different for every booking', async () => {
@@ -170,7 +176,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     ]);
     expect(messages.map((message) => message.parsed)).toEqual([
       event('booking.created', '2026-11-23T08:00:00.000Z', created.booking),
-      event('payment.received', '2026-11-23T08:05:00.000Z', confirmed, { amount: 35.5, currency: 'EUR', provider: 'test', reference: id }),
+      event('payment.received', '2026-11-23T08:05:00.000Z', confirmed, { amount: 35.5, currency: 'EUR', provider: 'test', reference: sha256Hex(id) }),
       event('booking.confirmed', '2026-11-23T08:05:00.000Z', confirmed),
     ]);
 
@@ -240,7 +246,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(mainOf((await app.request('GET', `/checkout/${id}`)).body)).toContain('<dt>Amount</dt><dd>€20.00</dd>');
     await app.request('POST', `/checkout/${id}/pay`);
     const received = (await outbox(app)).find((message) => message.eventType === 'payment.received');
-    expect(received?.parsed.data.payment).toEqual({ amount: 20, currency: 'EUR', provider: 'test', reference: id });
+    expect(received?.parsed.data.payment).toEqual({ amount: 20, currency: 'EUR', provider: 'test', reference: sha256Hex(id) });
   });
 
   test('SVC_PAYMENT_HOLD_MINUTES sets how long the unpaid booking holds its slot', async () => {

@@ -337,7 +337,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       status: text('status').notNull(),
       refundDue: boolean('refund_due').notNull(),
       /** the provider's page where the customer pays (the awaiting-payment mail links it) */
-      checkoutUrl: text('checkout_url'),
+      checkoutUrlSealed: text('checkout_url'),
       createdAt: epoch('created_at').notNull(),
       updatedAt: epoch('updated_at').notNull(),
     },

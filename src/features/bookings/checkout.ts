@@ -3,6 +3,7 @@ import type { Booking } from './model.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { sealCheckoutUrl } from '../../platform/sealed-secrets.ts';
 import type { BookingRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 import { lineItemName } from './payment-display.ts';
 
@@ -66,9 +67,10 @@ export async function startCheckout(deps: AppDeps, start: CheckoutStart): Promis
   }
 
   const now = deps.clock.now();
+  const id = newId('pay', now);
   try {
     await deps.storage.createPayment({
-      id: newId('pay', now),
+      id,
       workspaceId: workspace.id,
       bookingId: booking.id,
       provider: deps.payments.name,
@@ -77,7 +79,7 @@ export async function startCheckout(deps: AppDeps, start: CheckoutStart): Promis
       currency: booking.currency,
       status: 'pending',
       refundDue: false,
-      checkoutUrl: checkout.url,
+      checkoutUrlSealed: deps.config.SVC_SECRET ? await sealCheckoutUrl(checkout.url, deps.config.SVC_SECRET, id) : null,
       createdAt: now,
       updatedAt: now,
     });

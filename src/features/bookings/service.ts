@@ -371,7 +371,7 @@ export async function markBookingPaid(deps: AppDeps, workspace: WorkspaceRecord,
     currency: booking.currency,
     status: 'pending',
     refundDue: false,
-    checkoutUrl: null,
+    checkoutUrlSealed: null,
     createdAt: now,
     updatedAt: now,
   };

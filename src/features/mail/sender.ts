@@ -1,5 +1,6 @@
 import { retrySchedule, type Config } from '../../platform/config.ts';
 import { manageUrl, openManageToken } from '../../platform/access/manage-token.ts';
+import { openCheckoutUrl } from '../../platform/sealed-secrets.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { backoffMs } from '../../platform/outbox/backoff.ts';
@@ -74,9 +75,11 @@ export function createMailSender(options: MailSenderOptions): MailSender {
     const [service, provider] = await Promise.all([storage.getService(workspace.id, booking.serviceId), storage.getProvider(workspace.id, booking.providerId)]);
     let checkoutUrl: string | null = null;
     if (mail.kind === 'pending' && mail.snapshot.holdExpiresAt) {
-      const payment = (await storage.listPayments(booking.id)).find((candidate) => candidate.status === 'pending' && candidate.checkoutUrl);
+      // Without SVC_SECRET no address is kept (it is not stored in clear): the mail goes without its Pay link.
+      const secret = config.SVC_SECRET;
+      const payment = (await storage.listPayments(booking.id)).find((candidate) => candidate.status === 'pending' && (candidate.checkoutUrlSealed || !secret));
       if (!payment) return { retry: 'the checkout is not recorded yet' };
-      checkoutUrl = payment.checkoutUrl ?? null;
+      checkoutUrl = payment.checkoutUrlSealed && secret ? await openCheckoutUrl(payment.checkoutUrlSealed, secret, payment.id).catch(() => null) : null;
     }
     const token = booking.manageTokenSealed && config.SVC_SECRET ? await openManageToken(booking.manageTokenSealed, config.SVC_SECRET, booking.id) : null;
     return {

@@ -30,7 +30,9 @@ export interface CheckoutPage {
   workspace: Pick<WorkspaceRecord, 'name' | 'primaryColor' | 'timezone' | 'language' | 'timeFormat'> & { locale?: string | null };
   booking: Pick<BookingRecord, 'startTime' | 'holdExpiresAt'>;
   serviceName: string | null;
-  payment: Pick<PaymentRecord, 'amountMinor' | 'currency' | 'reference'>;
+  payment: Pick<PaymentRecord, 'amountMinor' | 'currency'>;
+  /** the checkout's id as its address carries it (the Pay and Cancel forms post to it) */
+  checkoutId: string;
   /** the test provider's page: shows the Pay and Cancel forms when open, and says that no money moves */
   test: boolean;
   /** the customer's manage page, offered once the booking stands (without mail this is the customer's only way to it) */
@@ -69,7 +71,7 @@ export function renderCheckoutPage(page: CheckoutPage): string {
   const start = displayStart(workspace, booking.startTime);
   const amount = displayAmount(workspace, payment.amountMinor, payment.currency);
   const title = t(`${state}.title`);
-  const id = encodeURIComponent(payment.reference);
+  const id = encodeURIComponent(page.checkoutId);
   const rows: [string, string][] = [
     [t('service'), page.serviceName ?? t('serviceFallback')],
     [t('date'), start.date],

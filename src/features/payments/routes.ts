@@ -41,7 +41,9 @@ export function paymentRoutes(deps: AppDeps) {
     const token = booking.manageTokenSealed && secret ? await openManageToken(booking.manageTokenSealed, secret, booking.id) : null;
     return token ? manageUrl(deps.config.SVC_PUBLIC_URL, token) : null;
   };
-  const page = async (context: PaymentContext) =>
+  /** The stored reference of the checkout an address names (the test page's id is kept only as its hash); for applyPaymentEvent. */
+  const referenceOf = (checkoutId: string) => deps.payments.checkoutReference?.(checkoutId) ?? checkoutId;
+  const page = async (context: PaymentContext, checkoutId: string) =>
     checkoutResponse(
       renderCheckoutPage({
         state: checkoutState(context.payment, context.booking, deps.clock.now(), provider === 'test' ? 'test' : 'stripe'),
@@ -49,6 +51,7 @@ export function paymentRoutes(deps: AppDeps) {
         booking: context.booking,
         serviceName: context.serviceName,
         payment: context.payment,
+        checkoutId,
         test: provider === 'test',
         manageUrl: await manageLink(context),
         businessUrl: `${deps.config.SVC_PUBLIC_URL}/book/${encodeURIComponent(context.workspace.slug)}`,
@@ -100,7 +103,7 @@ export function paymentRoutes(deps: AppDeps) {
   const checkoutPage = { openAccess: openRoute('v1'), detail: { hide: true } } as const;
   if (provider === 'test') {
     return routes
-      .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id)), {
+      .get('/checkout/:id', async ({ params }) => page(await findCheckout(deps, params.id), params.id), {
         params: CheckoutParams,
         ...checkoutPage,
       })
@@ -110,7 +113,7 @@ export function paymentRoutes(deps: AppDeps) {
           const { payment, booking } = await findCheckout(deps, params.id);
           // The test checkout ends with the hold, as a Stripe session does at expires_at: nothing is taken after it.
           const expired = payment.status === 'pending' && holdOver(booking, deps.clock.now());
-          await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: params.id });
+          await applyPaymentEvent(deps, { outcome: expired ? 'expired' : 'paid', reference: referenceOf(params.id) });
           return afterwards(params.id);
         },
         { params: CheckoutParams, parse: 'none', ...checkoutPage },
@@ -119,23 +122,23 @@ export function paymentRoutes(deps: AppDeps) {
         '/checkout/:id/cancel',
         async ({ params }) => {
           await findCheckout(deps, params.id);
-          await applyPaymentEvent(deps, { outcome: 'cancelled', reference: params.id });
+          await applyPaymentEvent(deps, { outcome: 'cancelled', reference: referenceOf(params.id) });
           return afterwards(params.id);
         },
         { params: CheckoutParams, parse: 'none', ...checkoutPage },
       )
-      .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id)), {
+      .get('/checkout/:id/done', async ({ params }) => page(await findCheckout(deps, params.id), params.id), {
         params: CheckoutParams,
         ...checkoutPage,
       })
-      .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id)), {
+      .get('/checkout/:id/cancelled', async ({ params }) => page(await findCheckout(deps, params.id), params.id), {
         params: CheckoutParams,
         ...checkoutPage,
       });
   }
   if (provider === 'stripe') {
     return routes
-      .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id)), {
+      .get('/checkout/stripe/done', async ({ query }) => page(await findCheckout(deps, query.session_id), query.session_id), {
         query: StripeReturnQuery,
         ...checkoutPage,
       })

@@ -53,13 +53,15 @@ async function contextOf(deps: { storage: WorkspaceStore & BookingStore & Catalo
 }
 
 /**
- * A checkout of the configured provider with its booking, for the checkout pages; 404 NOT_FOUND when no
- * payment of this provider has the reference.
+ * A checkout of the configured provider with its booking, for the checkout pages, by the id its address
+ * carries (the test page's id, looked up by its hash; a Stripe session id); 404 NOT_FOUND when no payment of
+ * this provider has it.
  */
-export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, reference: string): Promise<PaymentContext> {
+export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, checkoutId: string): Promise<PaymentContext> {
+  const reference = deps.payments.checkoutReference?.(checkoutId) ?? checkoutId;
   const payment = await deps.storage.getPaymentByReference(deps.payments.name, reference);
   const context = payment && (await contextOf(deps, payment));
-  if (!context) throw notFound(`checkout ${reference}`);
+  if (!context) throw notFound(`checkout ${checkoutId}`);
   return context;
 }
 

@@ -54,7 +54,14 @@ export const WorkspacePatchBody = t.Object(
       Type.Integer({ minimum: 0, maximum: 8760, description: 'hours before the start within which a customer may no longer cancel' }),
     ),
     logoUrl: t.Optional(
-      nullable(t.String({ maxLength: 2000, pattern: '^https?://', description: 'an http(s) URL of an image; the panel shows https images' })),
+      nullable(
+        t.String({
+          maxLength: 2000,
+          pattern: '^https?://',
+          description:
+            'an http(s) URL of an image; the panel shows https images, and the widget loads it from wherever it points (its one request to another origin beside a configured captcha)',
+        }),
+      ),
     ),
     requiresConfirmation: t.Optional(t.Boolean({ description: 'true: a keyless booking of a free service is PENDING until confirmed' })),
     notificationEmail: t.Optional(nullable(t.String({ format: 'email', maxLength: 254, description: "the owner's address for booking news; null = none" }))),
@@ -175,7 +182,10 @@ export const WidgetConfigResponse = t.Object(
       locale: t.String({ description: 'BCP 47 locale days and amounts are written in, such as en-GB; the language when none is set' }),
       timeFormat: t.String({ description: '24h or 12h' }),
       currency: t.String({ description: 'ISO 4217: the currency of the first active service (EUR when there is none)' }),
-      logoUrl: t.Union([t.String(), t.Null()]),
+      logoUrl: t.Union([t.String(), t.Null()], {
+        description:
+          "the workspace's logo; the widget shows it from wherever it points, its one request to another origin beside a configured captcha; null = none",
+      }),
     }),
     customFields: t.Array(CustomFieldJson),
     services: t.Array(WidgetService, { description: 'the active services, ordered by order then name' }),

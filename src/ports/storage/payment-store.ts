@@ -15,8 +15,12 @@ export interface PaymentRecord {
   status: PaymentStatus;
   /** paid for a booking that was already cancelled: money to give back */
   refundDue: boolean;
-  /** where the customer pays (the provider's checkout page); the awaiting-payment mail links it */
-  checkoutUrl: string | null;
+  /**
+   * where the customer pays (the provider's checkout page), sealed for this payment (src/platform/sealed-secrets.ts,
+   * sealCheckoutUrl): the test page's address is the capability to pay or cancel. The awaiting-payment mail links
+   * it. Null without SVC_SECRET.
+   */
+  checkoutUrlSealed: string | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -217,7 +217,7 @@ export function aPayment(booking: BookingRecord, overrides: Partial<PaymentRecor
     currency: 'EUR',
     status: 'pending',
     refundDue: false,
-    checkoutUrl: null,
+    checkoutUrlSealed: null,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
