@@ -167,3 +167,28 @@ function parse(bytes: Buffer, closed = false): (RawResponse & { complete: boolea
   const body = (headers['content-type'] ?? '').includes('json') && text ? JSON.parse(text) : text;
   return { status: Number(statusLine!.split(' ')[1]), headers, body, text, complete: true };
 }
+
+/**
+ * Two requests whose bodies are over 64 KiB and never finish arriving, without `Connection: close`: one declares
+ * its length and sends 1 KiB of it, one is chunked and sends 70 KiB with no last chunk. The server owes each a
+ * 413 and then a close: the rest of the body will not be read.
+ */
+export function unfinishedLargeBodies(path: string, apiKey: string): Record<'declared' | 'chunked', string> {
+  const head = (framing: string) =>
+    [`POST ${path} HTTP/1.1`, 'Host: localhost', `x-svc-api-key: ${apiKey}`, 'Content-Type: application/json', framing, '', ''].join('\r\n');
+  return {
+    declared: `${head('Content-Length: 100000')}${'x'.repeat(1024)}`,
+    chunked: `${head('Transfer-Encoding: chunked')}${(70 * 1024).toString(16)}\r\n${'x'.repeat(70 * 1024)}\r\n`,
+  };
+}
+
+/** The head of a raw answer: its status and its headers, names in lower case. */
+export function headOf(answer: string): { status: number; headers: Record<string, string> } {
+  const [statusLine = '', ...lines] = answer.slice(0, answer.indexOf('\r\n\r\n')).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers };
+}

@@ -4,7 +4,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { createWorkspace } from '../../src/features/workspaces/service.ts';
 import { startTestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
-import { quietConnections, rawRequest, postAfterContinue, untilClosed } from './raw-http.ts';
+import { headOf, quietConnections, rawRequest, postAfterContinue, unfinishedLargeBodies, untilClosed } from './raw-http.ts';
 
 /*
  * What a probe of the running server found, checked against `svc serve`'s own Bun.serve over raw sockets:
@@ -114,6 +114,23 @@ describe('svc serve over raw HTTP', () => {
         status: 413,
         body: { success: false, error: 'request body must be at most 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
       });
+    }
+  });
+
+  test('a 413 says Connection: close and closes at once, while the rest of the body is still owed (declared or chunked)', async () => {
+    const apiKey = await freshKey('unfinished-bodies');
+    for (const [framing, request] of Object.entries(unfinishedLargeBodies('/api/v1/workspaces/unfinished-bodies/services', apiKey))) {
+      const started = performance.now();
+      // the idle timeout would close it after 10 s: this closes well before
+      const answer = await untilClosed(server.port, request, 3000);
+      const { status, headers } = headOf(answer);
+      expect({ framing, status, connection: headers.connection }).toEqual({ framing, status: 413, connection: 'close' });
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        success: false,
+        error: 'request body must be at most 64 KiB',
+        code: 'PAYLOAD_TOO_LARGE',
+      });
+      expect(performance.now() - started).toBeLessThan(3000);
     }
   });
 

@@ -5,7 +5,12 @@ import { rejectNulCharacters } from './nul-characters.ts';
 /** Largest request body accepted, bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+/**
+ * The 413 closes its connection: the rest of the body is still on its way and will not be read, so keeping the
+ * connection alive would leave the socket open (until the idle timeout) with bytes nobody reads, and a next
+ * request on it would be parsed from the middle of that body.
+ */
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `request body must be at most ${MAX_BODY_BYTES / 1024} KiB`, undefined, { connection: 'close' });
 
 /** Reads a body as text, refusing more than MAX_BODY_BYTES whether or not Content-Length says so. */
 export async function readLimitedText(request: Request): Promise<string> {

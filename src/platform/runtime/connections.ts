@@ -24,6 +24,12 @@ function clientErrorAnswer(parserCode: string | undefined): string {
 }
 
 /**
+ * What a connection gets whose request head (or a request's first bytes) has not arrived whole within
+ * IDLE_TIMEOUT_SECONDS: 408 with the contract's body, the connection closing.
+ */
+export const REQUEST_TIMEOUT_ANSWER = clientErrorAnswer('ERR_HTTP_HEADERS_TIMEOUT');
+
+/**
  * node:http's `clientError` listener: a request the parser refuses (a bad request line or version, oversized
  * headers) never reaches the app, and still gets the contract's error body rather than the runtime's bare answer.
  */

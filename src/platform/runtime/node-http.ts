@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ErrorCode } from '../../core/errors.ts';
-import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse } from './connections.ts';
+import { answerClientError, IDLE_TIMEOUT_SECONDS, internalErrorResponse, REQUEST_TIMEOUT_ANSWER } from './connections.ts';
 import type { HttpServer, ServeOptions } from './types.ts';
 
 /*
@@ -88,6 +88,9 @@ function missingHostResponse(): Response {
   return new Response(body, { status: 400, headers: { 'content-type': 'application/json;charset=utf-8', connection: 'close' } });
 }
 
+/** How often the connections are checked for a request head past its deadline, ms. */
+const HEAD_DEADLINE_CHECK_MS = 500;
+
 /** `node:http`'s server; the peer address is the socket's `remoteAddress`. It sets no request body limit. */
 export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   let pending = 0;
@@ -132,11 +135,42 @@ export function nodeHttpServe(options: ServeOptions): Promise<HttpServer> {
   // an expectation other than 100-continue is ignored, as Bun.serve does, rather than refused with node:http's bare 417
   server.on('checkExpectation', answer);
   server.on('clientError', answerClientError);
+  /**
+   * Connections holding part of a request that is not being answered yet, since when (performance.now()). A head
+   * that stops arriving, or that trickles in a byte at a time and never ends, gets 408 once it has been
+   * incomplete for IDLE_TIMEOUT_SECONDS: the idle timeout alone would close the first without an answer and
+   * never close the second (Deno's node:http keeps no deadline of its own for a request head).
+   */
+  const partialSince = new Map<Socket, number>();
+  const holdsPartialRequest = (socket: Socket) => !answering.has(socket) && socket.bytesRead > (connections.get(socket) ?? 0);
+  const timeOut = (socket: Socket) => {
+    partialSince.delete(socket);
+    if (holdsPartialRequest(socket)) socket.end(REQUEST_TIMEOUT_ANSWER);
+    else socket.destroy();
+  };
+  const headDeadlines = setInterval(() => {
+    const now = performance.now();
+    for (const socket of connections.keys()) {
+      if (!holdsPartialRequest(socket)) partialSince.delete(socket);
+      else if (!partialSince.has(socket)) partialSince.set(socket, now);
+      else if (now - partialSince.get(socket)! >= IDLE_TIMEOUT_SECONDS * 1000) timeOut(socket);
+    }
+  }, HEAD_DEADLINE_CHECK_MS);
+  headDeadlines.unref();
+  server.on('close', () => clearInterval(headDeadlines));
+  // node:http destroys a socket whose timeout fires unless the server has a 'timeout' listener: this one keeps
+  // that for a request being answered, and leaves the others to timeOut, so that a 408 is written before the close.
+  server.on('timeout', (socket: Socket) => {
+    if (answering.has(socket)) socket.destroy();
+  });
   server.on('connection', (socket: Socket) => {
     connections.set(socket, 0);
-    socket.once('close', () => connections.delete(socket));
+    socket.once('close', () => {
+      connections.delete(socket);
+      partialSince.delete(socket);
+    });
     socket.setTimeout(IDLE_TIMEOUT_SECONDS * 1000, () => {
-      if (!answering.has(socket)) socket.destroy();
+      if (!answering.has(socket)) timeOut(socket);
     });
   });
   return new Promise((resolve, reject) => {
