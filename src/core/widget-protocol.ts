@@ -77,6 +77,8 @@ export interface AvailableDays {
   success: true;
   days: string[];
   timezone: string;
+  /** classes and waiting-list services: places left per day and time (full times of a waiting list with 0) */
+  seatsLeft?: Record<string, Record<string, number>>;
 }
 
 export interface AvailableSlots {
@@ -84,6 +86,8 @@ export interface AvailableSlots {
   /** HH:mm in the workspace zone */
   slots: string[];
   timezone: string;
+  /** classes and waiting-list services: places left per time (full times of a waiting list with 0) */
+  seatsLeft?: Record<string, number>;
 }
 
 /** The body of a keyless createBooking. */
