@@ -79,6 +79,8 @@ export interface AvailableDays {
   success: true;
   days: string[];
   timezone: string;
+  /** classes and waiting-list services: places left per day and time (full times of a waiting list with 0) */
+  seatsLeft?: Record<string, Record<string, number>>;
 }
 
 export interface AvailableSlots {
@@ -86,6 +88,8 @@ export interface AvailableSlots {
   /** HH:mm in the workspace zone */
   slots: string[];
   timezone: string;
+  /** classes and waiting-list services: places left per time (full times of a waiting list with 0) */
+  seatsLeft?: Record<string, number>;
 }
 
 /** The body of a keyless createBooking. */

@@ -13,10 +13,22 @@ import type { BookingFailure } from './machine.ts';
 export interface WidgetApi {
   config(): Promise<WidgetConfig>;
   days(serviceId: string, from: string, to: string, providerId: string | null): Promise<string[]>;
-  slots(serviceId: string, date: string, providerId: string | null): Promise<string[]>;
+  /** the free times, or the free times with the places left of each (full times of a waiting list with 0) */
+  slots(serviceId: string, date: string, providerId: string | null): Promise<string[] | { slots: string[]; seatsLeft?: Record<string, number> }>;
+  /** joins the waiting list of a full time: 'joined', 'available' (a place freed meanwhile) or 'failed' */
+  joinWaitlist?(request: WaitlistRequest): Promise<'joined' | 'available' | 'failed'>;
   book(
     request: WidgetBookingRequest,
   ): Promise<{ ok: true; booking: WidgetBooking; checkoutUrl: string | null; manageUrl?: string | null } | { ok: false; failure: BookingFailure }>;
+}
+
+export interface WaitlistRequest {
+  serviceId: string;
+  providerId?: string;
+  date: string;
+  email: string;
+  name?: string;
+  recaptchaToken?: string;
 }
 
 class HttpError extends Error {
@@ -38,8 +50,27 @@ export function httpApi(base: string, slug: string): WidgetApi {
   };
   return {
     config: () => get<WidgetConfig>('/config'),
-    days: async (serviceId, from, to, providerId) => (await get<AvailableDays>('/availability/days', { serviceId, from, to, providerId })).days,
-    slots: async (serviceId, date, providerId) => (await get<AvailableSlots>('/availability', { serviceId, date, providerId })).slots,
+    async days(serviceId, from, to, providerId) {
+      const answer = await get<AvailableDays>('/availability/days', { serviceId, from, to, providerId });
+      // A waiting-list service's full days are open too: their full times take the list.
+      return answer.seatsLeft ? [...new Set([...answer.days, ...Object.keys(answer.seatsLeft)])].sort() : answer.days;
+    },
+    slots: (serviceId, date, providerId) => get<AvailableSlots>('/availability', { serviceId, date, providerId }),
+    async joinWaitlist(request) {
+      try {
+        const response = await fetch(`${root}/waitlist`, {
+          method: 'POST',
+          credentials: 'omit',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request),
+        });
+        if (response.ok) return 'joined';
+        const body = (await response.json().catch(() => null)) as ApiErrorBody | null;
+        return body?.code === 'SLOT_AVAILABLE' ? 'available' : 'failed';
+      } catch {
+        return 'failed';
+      }
+    },
     async book(request) {
       let response: Response;
       try {

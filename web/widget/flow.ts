@@ -2,7 +2,7 @@ import { signal, type Signal } from '@preact/signals';
 import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 import type { WidgetApi } from './api.ts';
 import { bookingRequest, daysRequest, initialState, next, slotsRequest, type FlowEvent, type FlowOptions, type FlowState } from './machine.ts';
-import { dayIn, lastDayOfMonth } from './time.ts';
+import { dayIn, lastDayOfMonth, zonedDateTime } from './time.ts';
 
 export interface FlowHooks {
   /** a booking was made (before any redirect) */
@@ -91,11 +91,27 @@ export class BookingFlow {
 
   private async loadSlots(serviceId: string, day: string) {
     try {
-      const slots = await this.api.slots(serviceId, day, this.current.providerId);
-      this.dispatch({ type: 'slotsLoaded', day, slots });
+      const answer = await this.api.slots(serviceId, day, this.current.providerId);
+      if (Array.isArray(answer)) this.dispatch({ type: 'slotsLoaded', day, slots: answer });
+      else this.dispatch({ type: 'slotsLoaded', day, slots: answer.slots, seats: answer.seatsLeft ?? null });
     } catch {
       this.dispatch({ type: 'slotsFailed', day });
     }
+  }
+
+  /** Joins the waiting list of a full time of the chosen day (the time step's form). */
+  joinWaitlist(time: string, email: string, name: string): Promise<'joined' | 'available' | 'failed'> {
+    const state = this.current;
+    if (!this.api.joinWaitlist || !state.serviceId || !state.day) return Promise.resolve('failed');
+    const token = this.hooks.captchaToken?.();
+    return this.api.joinWaitlist({
+      serviceId: state.serviceId,
+      ...(state.providerId ? { providerId: state.providerId } : {}),
+      date: zonedDateTime(state.day, time, state.config!.workspace.timezone),
+      email,
+      ...(name ? { name } : {}),
+      ...(token ? { recaptchaToken: token } : {}),
+    });
   }
 
   private async book(state: FlowState) {

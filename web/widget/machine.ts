@@ -46,6 +46,8 @@ export interface FlowState {
   days: Loadable<string[]>;
   day: string | null;
   slots: Loadable<string[]>;
+  /** places left per time (classes, waiting lists); full times of a waiting list with 0; null: not counted */
+  seats: Record<string, number> | null;
   time: string | null;
   form: FormValues;
   errors: FieldErrors;
@@ -70,12 +72,14 @@ export type FlowEvent =
   | { type: 'configFailed' }
   | { type: 'reload' }
   | { type: 'retryLoad' }
+  /** a time's places changed under the visitor (a full one freed up): load the day's times again */
+  | { type: 'reloadTimes' }
   | { type: 'chooseService'; serviceId: string }
   | { type: 'showMonth'; month: string }
   | { type: 'daysLoaded'; serviceId: string; month: string; days: string[] }
   | { type: 'daysFailed'; serviceId: string; month: string }
   | { type: 'chooseDay'; day: string }
-  | { type: 'slotsLoaded'; day: string; slots: string[] }
+  | { type: 'slotsLoaded'; day: string; slots: string[]; seats?: Record<string, number> | null }
   | { type: 'slotsFailed'; day: string }
   | { type: 'chooseTime'; time: string }
   | { type: 'edit'; field: string; value: string | boolean }
@@ -115,6 +119,7 @@ export function initialState(options: FlowOptions = {}): FlowState {
     days: { status: 'loading' },
     day: null,
     slots: { status: 'loading' },
+    seats: null,
     time: null,
     form: { name: '', email: '', phone: '', notes: '', custom: {} },
     errors: {},
@@ -248,6 +253,8 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       return moved(state, 'failed');
     case 'reload':
       return state.step === 'failed' ? moved(state, 'loading') : state;
+    case 'reloadTimes':
+      return state.step === 'time' ? { ...state, slots: { status: 'loading' } } : state;
     case 'retryLoad':
       if (state.step === 'day' && state.days.status === 'error') return { ...state, days: { status: 'loading' } };
       if (state.step === 'time' && state.slots.status === 'error') return { ...state, slots: { status: 'loading' } };
@@ -272,7 +279,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       return { ...moved(state, 'time'), day: event.day, slots: { status: 'loading' }, time: null, notice: null };
     case 'slotsLoaded':
       if (event.day !== state.day) return state;
-      return { ...state, slots: { status: 'ready', value: event.slots } };
+      return { ...state, slots: { status: 'ready', value: event.slots }, seats: event.seats ?? null };
     case 'slotsFailed':
       if (event.day !== state.day) return state;
       return { ...state, slots: { status: 'error' } };

@@ -98,6 +98,10 @@ td{padding:2px;text-align:center}
 .day[aria-selected=true]{background:var(--svc-color-primary);color:var(--svc-color-on-primary);border-color:var(--svc-color-primary-line)}
 .times{display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px}
 .time{width:100%;min-height:44px;border-radius:var(--svc-inner-radius);border:1px solid var(--svc-color-border);background:var(--svc-color-bg);cursor:pointer;font-weight:600;font-variant-numeric:tabular-nums}
+.time .seats{display:block;font-weight:400;font-size:.75rem;color:var(--svc-color-muted)}
+.full .time{border-style:dashed;background:var(--svc-color-surface)}
+.waitlist{margin-top:14px;padding-top:14px;border-top:1px solid var(--svc-color-border)}
+.notice.ok{background:var(--svc-color-surface);border-color:var(--svc-color-border)}
 .time:hover{border-color:var(--svc-color-primary-line);background:var(--svc-color-surface)}
 .zone{color:var(--svc-color-muted);font-size:.875rem;margin:12px 0 0}
 form{display:grid;gap:14px}

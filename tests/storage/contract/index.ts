@@ -12,6 +12,7 @@ import { panelSessionsContract } from './panel-sessions.ts';
 import { changesContract } from './changes.ts';
 import { concurrencyContract } from './concurrency.ts';
 import { seriesContract } from './series.ts';
+import { waitlistContract } from './waitlist.ts';
 import { freshDatabaseEachTest } from './database.ts';
 
 /*
@@ -37,4 +38,5 @@ export function storageContract(adapter: AdapterName) {
   panelSessionsContract();
   changesContract();
   concurrencyContract();
+  waitlistContract();
 }

@@ -64,4 +64,11 @@ export const widget: WidgetMessages = {
   dialogLabel: (workspace) => `Termin bei ${workspace} buchen`,
   selected: 'ausgewählt',
   unavailableDay: 'nicht verfügbar',
+  placesLeft: (count) => (count === 1 ? 'noch 1 Platz frei' : `noch ${count} Plätze frei`),
+  full: 'Ausgebucht',
+  joinWaitlist: 'Auf die Warteliste',
+  waitlistLead: (time) =>
+    `${time} ist ausgebucht. Hinterlassen Sie Ihre E-Mail-Adresse: Wird ein Platz frei, reservieren wir ihn für Sie und senden Ihnen einen Link zum Buchen.`,
+  joinedWaitlist: (time) => `Sie stehen auf der Warteliste für ${time}. Wir schreiben Ihnen, wenn ein Platz frei wird.`,
+  waitlistAvailable: 'Zu dieser Zeit ist gerade ein Platz frei geworden: Sie können ihn direkt buchen.',
 };

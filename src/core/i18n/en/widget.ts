@@ -62,6 +62,12 @@ export const widget = {
   dialogLabel: (workspace: string) => `Book with ${workspace}`,
   selected: 'selected',
   unavailableDay: 'not available',
+  placesLeft: (count: number) => (count === 1 ? '1 place left' : `${count} places left`),
+  full: 'Full',
+  joinWaitlist: 'Join the waiting list',
+  waitlistLead: (time: string) => `${time} is full. Leave your email: if a place frees up, we hold it for you and email you a link to book it.`,
+  joinedWaitlist: (time: string) => `You are on the waiting list for ${time}. We will email you if a place frees up.`,
+  waitlistAvailable: 'A place has just freed up at this time: you can book it directly.',
 };
 
 export type WidgetMessages = typeof widget;
