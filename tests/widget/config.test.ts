@@ -52,8 +52,9 @@ describe('getWidgetConfig: everything the widget needs in one answer (docs/contr
           currency: 'CHF',
           depositAmount: null,
           providerIds: [ids.alex],
+          repeatable: false,
         },
-        { id: ids.colour, name: 'Colour', description: null, duration: 90, price: 89.5, currency: 'CHF', depositAmount: 20, providerIds: [ids.sam] },
+        { id: ids.colour, name: 'Colour', description: null, duration: 90, price: 89.5, currency: 'CHF', depositAmount: 20, providerIds: [ids.sam], repeatable: false },
       ],
       providers: [
         { id: ids.alex, name: 'Alex' },

@@ -161,7 +161,7 @@ describe('the booking flow as a state machine, without a browser', () => {
     await flow.idle();
     expect(flow.current.step).toBe('details');
     expect(flow.current.notice).toEqual({ kind: 'retry' });
-    expect(flow.current.form).toEqual({ name: 'Mia', email: 'mia@example.com', phone: '', notes: '', custom: { allergies: 'none' } });
+    expect(flow.current.form).toEqual({ name: 'Mia', email: 'mia@example.com', phone: '', notes: '', custom: { allergies: 'none' }, repeat: '', every: '1', count: '4' });
     expect(flow.current.submitting).toBe(false);
   });
 
@@ -237,7 +237,7 @@ describe('the booking flow as a state machine, without a browser', () => {
     const state = {
       ...flow.current,
       serviceId: 'srv_b',
-      form: { name: 'M', email: 'm@example.com', phone: '', notes: '', custom: { allergies: 'no', guests: '2' } },
+      form: { name: 'M', email: 'm@example.com', phone: '', notes: '', custom: { allergies: 'no', guests: '2' }, repeat: '', every: '1', count: '4' },
     };
     expect(bookingRequest(state).customFields).toEqual({ allergies: 'no', guests: 2 });
     expect(validate({ ...state, form: { ...state.form, custom: { allergies: 'no', guests: 'two' } } })).toEqual({ 'cf:guests': { id: 'invalidNumber' } });
