@@ -54,7 +54,17 @@ describe('getWidgetConfig: everything the widget needs in one answer (docs/contr
           providerIds: [ids.alex],
           repeatable: false,
         },
-        { id: ids.colour, name: 'Colour', description: null, duration: 90, price: 89.5, currency: 'CHF', depositAmount: 20, providerIds: [ids.sam], repeatable: false },
+        {
+          id: ids.colour,
+          name: 'Colour',
+          description: null,
+          duration: 90,
+          price: 89.5,
+          currency: 'CHF',
+          depositAmount: 20,
+          providerIds: [ids.sam],
+          repeatable: false,
+        },
       ],
       providers: [
         { id: ids.alex, name: 'Alex' },

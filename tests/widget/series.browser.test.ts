@@ -25,8 +25,24 @@ describeBrowser('booking widget in Chromium: repeat weekly', () => {
       const widget = widgetOf(page);
       const words =
         language === 'en'
-          ? { choose: 'Choose a service', repeat: 'Repeat weekly', every: 'Every', count: 'Number of dates (2–52)', weeks: '2 weeks', done: 'Booking confirmed', colour: 'Colour' }
-          : { choose: 'Leistung wählen', repeat: 'Wöchentlich wiederholen', every: 'Alle', count: 'Anzahl der Termine (2–52)', weeks: '2 Wochen', done: 'Buchung bestätigt', colour: 'Colour' };
+          ? {
+              choose: 'Choose a service',
+              repeat: 'Repeat weekly',
+              every: 'Every',
+              count: 'Number of dates (2–52)',
+              weeks: '2 weeks',
+              done: 'Booking confirmed',
+              colour: 'Colour',
+            }
+          : {
+              choose: 'Leistung wählen',
+              repeat: 'Wöchentlich wiederholen',
+              every: 'Alle',
+              count: 'Anzahl der Termine (2–52)',
+              weeks: '2 Wochen',
+              done: 'Buchung bestätigt',
+              colour: 'Colour',
+            };
       await heading(widget, new RegExp(words.choose));
       await chooseService(widget, 'Haircut');
       const day = await chooseFirstDay(widget);
@@ -39,7 +55,12 @@ describeBrowser('booking widget in Chromium: repeat weekly', () => {
       await submit(widget);
       await heading(widget, new RegExp(words.done));
       const first = instantIn(day, time, 'Europe/Berlin');
-      const [booking] = await env.deps.storage.listBookings(env.workspace.id, { limit: 1, serviceId: catalogue.haircutId, from: Date.parse(first), to: Date.parse(first) + 1 });
+      const [booking] = await env.deps.storage.listBookings(env.workspace.id, {
+        limit: 1,
+        serviceId: catalogue.haircutId,
+        from: Date.parse(first),
+        to: Date.parse(first) + 1,
+      });
       expect(booking?.seriesId).toMatch(/^ser_/);
       const series = await env.deps.storage.listSeries(env.workspace.id, booking!.seriesId!);
       const local = (at: number) => Temporal.Instant.fromEpochMilliseconds(at).toZonedDateTimeISO('Europe/Berlin');

@@ -217,12 +217,16 @@ export function manageRoutes(deps: AppDeps) {
       response: { 200: ManageResponse, 404: ErrorResponse },
       ...hidden,
     })
-    .post('/api/manage/:token/cancel', async ({ params, body }) => ({ success: true, booking: await cancelManaged(deps, params.token, body?.reason, body?.scope) }), {
-      params: TokenParams,
-      body: t.Optional(CancelForm),
-      response: { 200: ManageResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      ...hidden,
-    })
+    .post(
+      '/api/manage/:token/cancel',
+      async ({ params, body }) => ({ success: true, booking: await cancelManaged(deps, params.token, body?.reason, body?.scope) }),
+      {
+        params: TokenParams,
+        body: t.Optional(CancelForm),
+        response: { 200: ManageResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        ...hidden,
+      },
+    )
     .post('/api/manage/:token/reschedule', async ({ params, body }) => ({ success: true, booking: await rescheduleManaged(deps, params.token, body.date) }), {
       params: TokenParams,
       body: RescheduleForm,

@@ -142,7 +142,20 @@ export async function updateService(deps: Deps, workspace: WorkspaceRecord, serv
     Object.assign(patch, { currency, ...money(price, deposit, currency) });
   }
   if (body.providerIds !== undefined) patch.providerIds = await checkProviderIds(deps, workspace, body.providerIds);
-  const kept = ['name', 'description', 'duration', 'active', 'category', 'capacity', 'bufferTime', 'minNotice', 'maxAdvance', 'order', 'slotInterval', 'repeatable'] as const;
+  const kept = [
+    'name',
+    'description',
+    'duration',
+    'active',
+    'category',
+    'capacity',
+    'bufferTime',
+    'minNotice',
+    'maxAdvance',
+    'order',
+    'slotInterval',
+    'repeatable',
+  ] as const;
   for (const field of kept) if (body[field] !== undefined) Object.assign(patch, { [field]: body[field] });
   if (Object.keys(patch).length === 0) return current;
   patch.updatedAt = deps.clock.now();
