@@ -53,7 +53,17 @@ await storage.updateWorkspace(
 );
 const now = Date.now();
 const providerId = newId('prv', now);
-await storage.createProvider({ id: providerId, workspaceId: workspace.id, name: 'Alex', email: null, active: true, hours: null, serviceIds: [], createdAt: now, updatedAt: now });
+await storage.createProvider({
+  id: providerId,
+  workspaceId: workspace.id,
+  name: 'Alex',
+  email: null,
+  active: true,
+  hours: null,
+  serviceIds: [],
+  createdAt: now,
+  updatedAt: now,
+});
 const serviceId = newId('srv', now);
 await storage.createService({
   id: serviceId,
@@ -121,7 +131,11 @@ function row(label: string, values: number[]): string {
   return `| ${label} | ${mean.toFixed(1)} | ${pick(0.5)} | ${pick(0.95)} | ${sorted.at(-1)!.toFixed(1)} |`;
 }
 console.log(`series of 52 on libSQL (file), ${ROUNDS} rounds after ${WARMUP} warm-up, ${rows.length} bookings in the end`);
-console.log(`machine: ${machine()}; load average (1, 5, 15 min): ${loadavg().map((load) => load.toFixed(2)).join(', ')}`);
+console.log(
+  `machine: ${machine()}; load average (1, 5, 15 min): ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ')}`,
+);
 console.log('| case | mean ms | p50 ms | p95 ms | max ms |');
 console.log('|---|---|---|---|---|');
 console.log(row('createBooking, repeat 52 weekly (whole request)', times));

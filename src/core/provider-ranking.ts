@@ -21,9 +21,9 @@ export function rankByFairness(providers: readonly ProviderLoad[]): string[] {
   return [...providers]
     .sort(
       (a, b) =>
-        a.dayLoad - b.dayLoad ||
-        (a.lastBookedAt ?? Number.NEGATIVE_INFINITY) - (b.lastBookedAt ?? Number.NEGATIVE_INFINITY) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        a.dayLoad - b.dayLoad
+        || (a.lastBookedAt ?? Number.NEGATIVE_INFINITY) - (b.lastBookedAt ?? Number.NEGATIVE_INFINITY)
+        || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     )
     .map((provider) => provider.id);
 }

@@ -104,6 +104,8 @@ export interface WidgetBookingRequest {
   notes?: string;
   recaptchaToken?: string;
   customFields?: Record<string, string | number | boolean>;
+  /** "Repeat weekly" on a repeatable service (docs/contract/series.md) */
+  repeat?: { frequency: 'weekly'; interval: number; count: number };
 }
 
 export interface WidgetBooking {

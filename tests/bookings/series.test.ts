@@ -29,9 +29,7 @@ describeEachAdapter('series', (adapter) => {
     expect(series.id).toMatch(/^ser_[0-9a-z]{26}$/);
     const days = ['2026-11-24', '2026-12-08', '2026-12-22', '2027-01-05'];
     expect(series.bookings).toEqual(
-      days.map((day, index) =>
-        expectedBooking({ id: series.bookings[index].id, service, provider, start: berlin(day, '10:00'), seriesId: series.id }),
-      ),
+      days.map((day, index) => expectedBooking({ id: series.bookings[index].id, service, provider, start: berlin(day, '10:00'), seriesId: series.id })),
     );
     expect(response.body.booking).toEqual(series.bookings[0]);
     expect(new Set(series.bookings.map((b: { id: string }) => b.id)).size).toBe(4);
@@ -79,7 +77,13 @@ describeEachAdapter('series', (adapter) => {
     const both = await create(bookingBody(service, tuesday('10:00'), { repeat: { frequency: 'weekly', interval: 1, count: 3, until: '2027-01-01' } }));
     expect(both.status).toBe(400);
     expect(both.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', details: [{ path: '/repeat' }] });
-    for (const repeat of [weekly(53), weekly(1), weekly(3, 5), { frequency: 'daily', interval: 1, count: 3 }, { frequency: 'weekly', interval: 1, until: '2027-13-01' }]) {
+    for (const repeat of [
+      weekly(53),
+      weekly(1),
+      weekly(3, 5),
+      { frequency: 'daily', interval: 1, count: 3 },
+      { frequency: 'weekly', interval: 1, until: '2027-13-01' },
+    ]) {
       const response = await create(bookingBody(service, tuesday('10:00'), { repeat }));
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('VALIDATION_ERROR');

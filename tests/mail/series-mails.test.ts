@@ -52,7 +52,13 @@ for (const payments of ['none', 'test'] as const) {
         const { service } = await catalogue(app);
         const created = await app.request('POST', '/api/v1/workspaces/acme/bookings', {
           key: app.apiKey,
-          body: { serviceId: service.id, date: tuesday('10:00'), email: 'mia@example.com', name: 'Mia', repeat: { frequency: 'weekly', interval: 1, count: 4 } },
+          body: {
+            serviceId: service.id,
+            date: tuesday('10:00'),
+            email: 'mia@example.com',
+            name: 'Mia',
+            repeat: { frequency: 'weekly', interval: 1, count: 4 },
+          },
         });
         expect(created.status).toBe(200);
         const ids: string[] = created.body.series.bookings.map((booking: { id: string }) => booking.id);
@@ -90,7 +96,11 @@ for (const payments of ['none', 'test'] as const) {
         expect(cancelMail!.subject).toStartWith('Booking cancelled');
         const ics = cancelMail!.attachments[0]!.content.toString('utf8');
         expect(ics).toContain('METHOD:CANCEL');
-        expect(events(ics).map((event) => event.uid).sort()).toEqual(ids.map((id) => `${id}@book.acme.example`).sort());
+        expect(
+          events(ics)
+            .map((event) => event.uid)
+            .sort(),
+        ).toEqual(ids.map((id) => `${id}@book.acme.example`).sort());
       },
       TIMEOUT_MS,
     );

@@ -25,7 +25,17 @@ const CONFIG: WidgetConfig = {
     { id: 'cf_2', key: 'guests', label: 'Guests', type: 'number', required: false, options: null, placeholder: null, order: 1, serviceIds: ['srv_b'] },
   ],
   services: [
-    { id: 'srv_a', name: 'Haircut', description: null, duration: 30, price: 35, currency: 'EUR', depositAmount: null, repeatable: false, providerIds: ['prv_1'] },
+    {
+      id: 'srv_a',
+      name: 'Haircut',
+      description: null,
+      duration: 30,
+      price: 35,
+      currency: 'EUR',
+      depositAmount: null,
+      repeatable: false,
+      providerIds: ['prv_1'],
+    },
     { id: 'srv_b', name: 'Colour', description: null, duration: 90, price: 89, currency: 'EUR', depositAmount: 20, repeatable: false, providerIds: ['prv_1'] },
   ],
   providers: [{ id: 'prv_1', name: 'Alex' }],
@@ -161,7 +171,16 @@ describe('the booking flow as a state machine, without a browser', () => {
     await flow.idle();
     expect(flow.current.step).toBe('details');
     expect(flow.current.notice).toEqual({ kind: 'retry' });
-    expect(flow.current.form).toEqual({ name: 'Mia', email: 'mia@example.com', phone: '', notes: '', custom: { allergies: 'none' } });
+    expect(flow.current.form).toEqual({
+      name: 'Mia',
+      email: 'mia@example.com',
+      phone: '',
+      notes: '',
+      custom: { allergies: 'none' },
+      repeat: '',
+      every: '1',
+      count: '4',
+    });
     expect(flow.current.submitting).toBe(false);
   });
 
@@ -237,7 +256,7 @@ describe('the booking flow as a state machine, without a browser', () => {
     const state = {
       ...flow.current,
       serviceId: 'srv_b',
-      form: { name: 'M', email: 'm@example.com', phone: '', notes: '', custom: { allergies: 'no', guests: '2' } },
+      form: { name: 'M', email: 'm@example.com', phone: '', notes: '', custom: { allergies: 'no', guests: '2' }, repeat: '', every: '1', count: '4' },
     };
     expect(bookingRequest(state).customFields).toEqual({ allergies: 'no', guests: 2 });
     expect(validate({ ...state, form: { ...state.form, custom: { allergies: 'no', guests: 'two' } } })).toEqual({ 'cf:guests': { id: 'invalidNumber' } });

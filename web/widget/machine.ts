@@ -15,6 +15,10 @@ export interface FormValues {
   phone: string;
   notes: string;
   custom: Record<string, string | boolean>;
+  /** "Repeat weekly" on a repeatable service: `yes` when ticked, every `every` weeks, `count` dates in all */
+  repeat: string;
+  every: string;
+  count: string;
 }
 
 /** Field names in `errors`: name, email, phone, notes, or `cf:<key>` for a custom field. */
@@ -121,7 +125,7 @@ export function initialState(options: FlowOptions = {}): FlowState {
     slots: { status: 'loading' },
     seats: null,
     time: null,
-    form: { name: '', email: '', phone: '', notes: '', custom: {} },
+    form: { name: '', email: '', phone: '', notes: '', custom: {}, repeat: '', every: '1', count: '4' },
     errors: {},
     notice: null,
     submitting: false,
@@ -156,6 +160,7 @@ export function validate(state: FlowState): FieldErrors {
   if (!form.name.trim()) errors.name = { id: 'required' };
   if (!form.email.trim()) errors.email = { id: 'required' };
   else if (!EMAIL.test(form.email.trim())) errors.email = { id: 'invalidEmail' };
+  if (repeats(state) && !/^\d+$/.test(form.count.trim())) errors.count = { id: 'invalidNumber' };
   for (const field of state.config ? fieldsFor(state.config, state.serviceId) : []) {
     const value = form.custom[field.key];
     const text = typeof value === 'string' ? value.trim() : '';
@@ -172,6 +177,9 @@ export function validate(state: FlowState): FieldErrors {
   }
   return errors;
 }
+
+/** The visitor asked for a weekly series (only offered on a repeatable service). */
+const repeats = (state: FlowState) => state.form.repeat === 'yes' && chosenService(state)?.repeatable === true;
 
 /** The createBooking body for the current choice; the time goes as the exact instant with the workspace's offset. */
 export function bookingRequest(state: FlowState, recaptchaToken?: string): WidgetBookingRequest {
@@ -196,6 +204,7 @@ export function bookingRequest(state: FlowState, recaptchaToken?: string): Widge
     date: zonedDateTime(state.day!, state.time!, config.workspace.timezone),
     ...(Object.keys(customFields).length > 0 ? { customFields } : {}),
     ...(recaptchaToken ? { recaptchaToken } : {}),
+    ...(repeats(state) ? { repeat: { frequency: 'weekly' as const, interval: Number(form.every), count: Number(form.count.trim()) } } : {}),
   };
 }
 

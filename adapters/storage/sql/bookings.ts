@@ -212,7 +212,8 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     async reserveSeries(request): Promise<SeriesReserveResult> {
       const { bookings, margin } = request;
       const candidates = [...new Set(request.candidates)];
-      if (bookings.length === 0 || candidates.length === 0) return { ok: false, conflicts: bookings.map((_, index) => index), reason: 'no provider offers this service' };
+      if (bookings.length === 0 || candidates.length === 0)
+        return { ok: false, conflicts: bookings.map((_, index) => index), reason: 'no provider offers this service' };
       return dialect.write(async (tx) => {
         await dialect.lockProviders(tx, candidates);
         // One read for every occurrence's window (each a range of the (provider, start) index), split per

@@ -81,10 +81,10 @@ export const SeriesJson = t.Object(
 export type SeriesJson = typeof SeriesJson.static;
 
 /** createBooking's answer: the BookingResponse, plus `series` when the body asked for a repeat. */
-export const BookingCreatedResponse = t.Composite(
-  [BookingResponse, t.Object({ series: t.Optional(SeriesJson) })],
-  { $id: 'BookingCreatedResponse', description: 'The booking (the first occurrence of a series, with the series)' },
-);
+export const BookingCreatedResponse = t.Composite([BookingResponse, t.Object({ series: t.Optional(SeriesJson) })], {
+  $id: 'BookingCreatedResponse',
+  description: 'The booking (the first occurrence of a series, with the series)',
+});
 
 export const SeriesResponse = t.Object({ success: t.Boolean(), series: SeriesJson }, { $id: 'SeriesResponse', description: 'The series' });
 

@@ -92,7 +92,7 @@ export function bookingRoutes(deps: AppDeps) {
             + '400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, '
             + 'inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released). '
             + 'With `repeat` (`{ frequency: "weekly", interval: 1-4, count: 2-52 }`, or `until` a date instead of `count`) it books a weekly series: every '
-            + 'occurrence at the first one\'s local time (kept across DST), all on one provider, each checked as a booking of its own; if any is not bookable, '
+            + "occurrence at the first one's local time (kept across DST), all on one provider, each checked as a booking of its own; if any is not bookable, "
             + '409 SLOT_UNAVAILABLE with `conflicts` (the start of every occurrence that is not) and nothing is written. The answer is the first occurrence '
             + 'plus `series: { id, bookings }`; every occurrence has `seriesId`; one checkout covers every occurrence; one mail lists every date.',
           tags: TAGS,

@@ -186,7 +186,8 @@ export async function cancelSeries(deps: AppDeps, workspace: WorkspaceRecord, se
   const json = await jsonOfWorkspace(deps, workspace);
   const now = deps.clock.now();
   const cancelling = all.filter(
-    (booking) => (booking.status === 'PENDING' || booking.status === 'CONFIRMED') && booking.startTime > now && (from === undefined || booking.startTime >= from),
+    (booking) =>
+      (booking.status === 'PENDING' || booking.status === 'CONFIRMED') && booking.startTime > now && (from === undefined || booking.startTime >= from),
   );
   const [head, ...rest] = cancelling;
   if (head) {

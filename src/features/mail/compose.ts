@@ -186,9 +186,12 @@ export function composeMail(context: MailContext): OutgoingMail {
   const occurrences = snapshot.occurrences && snapshot.occurrences.length > 1 ? snapshot.occurrences : null;
   if (occurrences) {
     // A series: every date, one row each (the first row names them).
-    occurrences.forEach((occurrence, index) =>
-      details.push([index === 0 ? `${labels.dates} (${occurrences.length})` : '', `${format.date(occurrence.startTime)}, ${format.span(occurrence.startTime, occurrence.endTime)}`]),
-    );
+    for (const [index, occurrence] of occurrences.entries()) {
+      details.push([
+        index === 0 ? `${labels.dates} (${occurrences.length})` : '',
+        `${format.date(occurrence.startTime)}, ${format.span(occurrence.startTime, occurrence.endTime)}`,
+      ]);
+    }
   } else {
     details.push([labels.date, values.date], [labels.time, values.time]);
   }

@@ -16,7 +16,11 @@ import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { cancelManaged, managedJson, managedOffering, openManagedBooking, refusal, rescheduleManaged, type ManagedBooking } from './service.ts';
 
 const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: 200 }) });
-const CancelForm = t.Object({ reason: t.Optional(t.String({ maxLength: 500 })) });
+const CancelForm = t.Object({
+  reason: t.Optional(t.String({ maxLength: 500 })),
+  // an occurrence of a series: `later` cancels it and every later one not yet started (docs/contract/series.md §3)
+  scope: t.Optional(t.Union([t.Literal('this'), t.Literal('later')])),
+});
 const RescheduleForm = t.Object({ date: t.String({ minLength: 1, maxLength: 64 }) });
 const ManageResponse = t.Object({ success: t.Boolean(), booking: Booking });
 
@@ -89,6 +93,7 @@ export function manageRoutes(deps: AppDeps) {
     const mailFollows = mailEnabled(deps.config) ? ` ${t('mailFollows')}` : '';
     const parts: Html[] = [html`<main class="wrap narrow manage">`, html`<header class="booking-head"><p>${workspace.name}</p><h1>${t('title')}</h1></header>`];
     if (query.done === 'cancelled') parts.push(html`<p class="notice" role="status">${t('cancelled')}${mailFollows}</p>`);
+    if (query.done === 'cancelled-later') parts.push(html`<p class="notice" role="status">${t('cancelledLater')}${mailFollows}</p>`);
     if (query.done === 'rescheduled') parts.push(html`<p class="notice" role="status">${t('rescheduled')}${mailFollows}</p>`);
     if (query.error) parts.push(html`<p class="notice" role="alert">${query.error}</p>`);
     parts.push(
@@ -100,6 +105,7 @@ export function manageRoutes(deps: AppDeps) {
       html`<dt>${t('status')}</dt><dd>${t(`statuses.${booking.status}`)}</dd>`,
       html`</dl>`,
     );
+    if (booking.seriesId) parts.push(html`<p>${t('seriesNote')}</p>`);
     if (booking.status === 'CONFIRMED')
       parts.push(html`<p class="actions"><a class="button secondary" href="${base}/booking.ics" download>${t('addToCalendar')}</a></p>`);
     const refused = refusal(managed, deps.clock.now());
@@ -113,11 +119,17 @@ export function manageRoutes(deps: AppDeps) {
         html`<p>${t('confirmMove', { from: when(booking.startTime), to: when(move) })}</p>`,
         html`<form method="post" action="${base}/reschedule"><input type="hidden" name="date" value="${new Date(move).toISOString()}"><div class="buttons"><button type="submit" class="primary">${t('moveButton')}</button><a href="${base}?day=${dayOf(move, workspace.timezone)}">${t('keepTime')}</a></div></form>`,
       );
+    } else if (!refused && query.confirm === 'cancel-later' && booking.seriesId) {
+      parts.push(
+        html`<h2>${t('confirmCancelLaterHeading')}</h2>`,
+        html`<p>${t('confirmCancelLaterLead')}</p>`,
+        html`<form method="post" action="${base}/cancel"><input type="hidden" name="scope" value="later"><label for="reason">${t('reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><div class="buttons"><button type="submit" class="danger">${t('confirmCancelLaterButton')}</button><a href="${base}">${t('keepBooking')}</a></div></form>`,
+      );
     } else if (!refused && query.confirm === 'cancel') {
       parts.push(
         html`<h2>${t('confirmCancelHeading')}</h2>`,
         html`<p>${t('confirmCancelLead')}</p>`,
-        html`<form method="post" action="${base}/cancel"><label for="reason">${t('reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><div class="buttons"><button type="submit" class="danger">${t('confirmCancelButton')}</button><a href="${base}">${t('keepBooking')}</a></div></form>`,
+        html`<form method="post" action="${base}/cancel"><input type="hidden" name="scope" value="this"><label for="reason">${t('reason')}</label><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea><div class="buttons"><button type="submit" class="danger">${t('confirmCancelButton')}</button><a href="${base}">${t('keepBooking')}</a></div></form>`,
       );
     } else if (!refused) {
       const offering = await managedOffering(deps, managed);
@@ -142,7 +154,9 @@ export function manageRoutes(deps: AppDeps) {
       }
       parts.push(
         html`<h2>${t('cancelHeading')}</h2>`,
-        html`<form method="get" action="${base}"><input type="hidden" name="confirm" value="cancel"><button type="submit">${t('cancelButton')}</button></form>`,
+        booking.seriesId
+          ? html`<form method="get" action="${base}"><div class="buttons"><button type="submit" name="confirm" value="cancel">${t('cancelThisOne')}</button><button type="submit" name="confirm" value="cancel-later">${t('cancelLater')}</button></div></form>`
+          : html`<form method="get" action="${base}"><input type="hidden" name="confirm" value="cancel"><button type="submit">${t('cancelButton')}</button></form>`,
       );
     }
     parts.push(html`</main>`);
@@ -170,7 +184,12 @@ export function manageRoutes(deps: AppDeps) {
     .get('/manage/:token', ({ params, query }) => renderPage(params.token, query as Record<string, string>), { params: TokenParams, ...hidden })
     .post(
       '/manage/:token/cancel',
-      ({ params, body }) => afterForm(params.token, () => cancelManaged(deps, params.token, body?.reason || undefined), 'cancelled'),
+      ({ params, body }) =>
+        afterForm(
+          params.token,
+          () => cancelManaged(deps, params.token, body?.reason || undefined, body?.scope),
+          body?.scope === 'later' ? 'cancelled-later' : 'cancelled',
+        ),
       { params: TokenParams, body: t.Optional(CancelForm), ...hidden },
     )
     .post('/manage/:token/reschedule', ({ params, body }) => afterForm(params.token, () => rescheduleManaged(deps, params.token, body.date), 'rescheduled'), {
@@ -198,12 +217,16 @@ export function manageRoutes(deps: AppDeps) {
       response: { 200: ManageResponse, 404: ErrorResponse },
       ...hidden,
     })
-    .post('/api/manage/:token/cancel', async ({ params, body }) => ({ success: true, booking: await cancelManaged(deps, params.token, body?.reason) }), {
-      params: TokenParams,
-      body: t.Optional(CancelForm),
-      response: { 200: ManageResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      ...hidden,
-    })
+    .post(
+      '/api/manage/:token/cancel',
+      async ({ params, body }) => ({ success: true, booking: await cancelManaged(deps, params.token, body?.reason, body?.scope) }),
+      {
+        params: TokenParams,
+        body: t.Optional(CancelForm),
+        response: { 200: ManageResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        ...hidden,
+      },
+    )
     .post('/api/manage/:token/reschedule', async ({ params, body }) => ({ success: true, booking: await rescheduleManaged(deps, params.token, body.date) }), {
       params: TokenParams,
       body: RescheduleForm,

@@ -1,4 +1,5 @@
-import { changeStatus, rescheduleBooking, toBookingJson } from '../bookings/index.ts';
+import { cancelSeries, changeStatus, rescheduleBooking, toBookingJson } from '../bookings/index.ts';
+import { isoTime } from '../../core/models.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { busyMargin, type Offering } from '../scheduling/index.ts';
 import { AppError, notFound } from '../../core/errors.ts';
@@ -51,12 +52,22 @@ export function refusal(managed: ManagedBooking, now: number): AppError | null {
 }
 
 /** The customer's cancel (docs/contract/notifications.md): the same move as the API's, so the same events and mails follow. */
-export async function cancelManaged(deps: AppDeps, token: string, reason: string | undefined) {
+export async function cancelManaged(deps: AppDeps, token: string, reason: string | undefined, scope: CancelScope = 'this') {
   const managed = await openManagedBooking(deps, token);
   const refused = refusal(managed, deps.clock.now());
   if (refused) throw refused;
-  return changeStatus(deps, managed.workspace, managed.booking.id, 'cancel', { reason, byCustomer: true });
+  const { booking, workspace } = managed;
+  if (scope === 'later' && booking.seriesId) {
+    // "This and later ones" (docs/contract/series.md §3): later dates lie further beyond the window than this one.
+    const series = await cancelSeries(deps, workspace, booking.seriesId, { reason, from: isoTime(booking.startTime), byCustomer: true });
+    const self = series.bookings.find((occurrence) => occurrence.id === booking.id);
+    if (self) return self;
+  }
+  return changeStatus(deps, workspace, booking.id, 'cancel', { reason, byCustomer: true });
 }
+
+/** What a customer's cancel of an occurrence of a series covers: that date only, or that date and every later one. */
+export type CancelScope = 'this' | 'later';
 
 /** The customer's reschedule to a free time of the same service and provider; the new time must be outside the window too. */
 export async function rescheduleManaged(deps: AppDeps, token: string, date: string) {

@@ -102,7 +102,9 @@ export function seriesContract() {
           const { ws, srv, prv } = await seed(storage);
           const series = occurrences(srv, prv, 52);
           await warm([storage]);
-          const singles = series.filter((_, index) => index % 5 === round).map((occurrence) => aBooking(srv, prv, { startTime: occurrence.startTime, endTime: occurrence.endTime }));
+          const singles = series
+            .filter((_, index) => index % 5 === round)
+            .map((occurrence) => aBooking(srv, prv, { startTime: occurrence.startTime, endTime: occurrence.endTime }));
           const [seriesResult, ...singleResults] = await Promise.all([
             storage.reserveSeries({ bookings: series, candidates: [prv.id], margin: 0, fits: free, emit: () => [] }),
             ...singles.map((booking) => storage.reserveBooking({ booking, candidates: [prv.id], margin: 0, fits: free, emit: () => [] })),

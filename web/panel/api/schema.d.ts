@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time: with the API key, or keyless from an allowed widget domain
-         * @description Reserves the time on the given provider, or on any free provider offering the service. The booking is CONFIRMED, or PENDING with a `checkoutUrl` when a payment is due, or PENDING awaiting confirmation. With the API key from a backend; without it only from a page on an allowed widget domain (`Origin`, else 403 DOMAIN_NOT_ALLOWED), with a captcha token when the server requires one (400 CAPTCHA_FAILED). 400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released).
+         * @description Reserves the time on the given provider, or on any free provider offering the service. The booking is CONFIRMED, or PENDING with a `checkoutUrl` when a payment is due, or PENDING awaiting confirmation. With the API key from a backend; without it only from a page on an allowed widget domain (`Origin`, else 403 DOMAIN_NOT_ALLOWED), with a captcha token when the server requires one (400 CAPTCHA_FAILED). 400 SERVICE_NOT_FOUND for an unknown or inactive service; 409 SLOT_UNAVAILABLE when the time is taken, outside the hours, in the past, inside `minNotice` or beyond `maxAdvance`; 502 PAYMENT_PROVIDER_ERROR when the payment provider could not open a checkout (the booking is released). With `repeat` (`{ frequency: "weekly", interval: 1-4, count: 2-52 }`, or `until` a date instead of `count`) it books a weekly series: every occurrence at the first one's local time (kept across DST), all on one provider, each checked as a booking of its own; if any is not bookable, 409 SLOT_UNAVAILABLE with `conflicts` (the start of every occurrence that is not) and nothing is written. The answer is the first occurrence plus `series: { id, bookings }`; every occurrence has `seriesId`; one checkout covers every occurrence; one mail lists every date.
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`), or none as said above.
          */
@@ -646,6 +646,28 @@ export interface paths {
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
         post: operations["rescheduleBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{slug}/series/{seriesId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the occurrences of a weekly series not yet started (from `from` on)
+         * @description Cancels every PENDING or CONFIRMED occurrence that has not started, and with `from` only those starting at or after it; started, cancelled and completed ones stay. Each cancelled occurrence sends `booking.cancelled`; the customer gets one mail listing them. The answer lists every occurrence as it is now. 404 NOT_FOUND for a series not in the workspace.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        post: operations["cancelSeries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1089,6 +1111,8 @@ export interface components {
             cancelReason?: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description the weekly series (ser_…) this booking is an occurrence of; null for a booking on its own */
+            seriesId: string | null;
         };
         BookingCancel: {
             /** @description kept with the booking */
@@ -1116,6 +1140,27 @@ export interface components {
             customFields?: {
                 [key: string]: unknown;
             };
+            /** @description book a weekly series: every occurrence at the same local time, all on one provider, written together or not at all */
+            repeat?: {
+                /** @constant */
+                frequency: "weekly";
+                /** @description weeks between occurrences */
+                interval: number;
+                /** @description occurrences, the first included; exactly one of count and until */
+                count?: number;
+                /** @description last day (workspace zone, included) an occurrence may fall on, YYYY-MM-DD; exactly one of count and until */
+                until?: string;
+            };
+        };
+        /** @description The booking (the first occurrence of a series, with the series) */
+        BookingCreatedResponse: {
+            success: boolean;
+            booking: components["schemas"]["Booking"];
+            /** @description hosted payment page, when a payment is due at creation */
+            checkoutUrl?: string | null;
+            /** @description the customer's page to see, cancel or reschedule the booking ({app_url}/manage/{token}); createBooking only, never shown again */
+            manageUrl?: string | null;
+            series?: components["schemas"]["Series"];
         };
         /** @description A booking changed; `booking` is the booking after the change, as the API returns it */
         BookingEvent: {
@@ -1351,6 +1396,8 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+            /** @description SLOT_UNAVAILABLE of a series (createBooking with `repeat`): the start of every occurrence that is not bookable */
+            conflicts?: string[];
         };
         EventPayment: {
             /** @description decimal major units */
@@ -1475,6 +1522,27 @@ export interface components {
                 exceptions?: components["schemas"]["DateException"][];
             };
         };
+        /** @description A weekly series of bookings */
+        Series: {
+            /** @description ser_… */
+            id: string;
+            /** @description every occurrence, ascending by start; the first is `booking` */
+            bookings: components["schemas"]["Booking"][];
+        };
+        SeriesCancel: {
+            /** @description kept with every occurrence cancelled */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description cancel the occurrences starting at or after this date-time (default: every one not yet started)
+             */
+            from?: string;
+        };
+        /** @description The series */
+        SeriesResponse: {
+            success: boolean;
+            series: components["schemas"]["Series"];
+        };
         Service: {
             id: string;
             name: string;
@@ -1504,6 +1572,8 @@ export interface components {
             providerIds: string[];
             /** @description minutes between slot starts; null = duration */
             slotInterval: number | null;
+            /** @description the widget offers to repeat a booking weekly (the API books a series of any service) */
+            repeatable: boolean;
         };
         ServiceCreate: {
             name: string;
@@ -1530,6 +1600,8 @@ export interface components {
             slotInterval?: number | null;
             /** @description ids of providers of the workspace */
             providerIds?: string[];
+            /** @description the widget offers "Repeat weekly" for it; default false */
+            repeatable?: boolean;
         };
         ServicePatch: {
             name?: string;
@@ -1556,6 +1628,8 @@ export interface components {
             slotInterval?: number | null;
             /** @description ids of providers of the workspace */
             providerIds?: string[];
+            /** @description the widget offers "Repeat weekly" for it; default false */
+            repeatable?: boolean;
         };
         /** @description The service */
         ServiceResponse: {
@@ -1753,6 +1827,8 @@ export interface components {
             depositAmount: number | null;
             /** @description the active providers offering it */
             providerIds: string[];
+            /** @description the widget offers "Repeat weekly" for it (a series through createBooking `repeat`) */
+            repeatable: boolean;
         };
         /** @description end after start; 24:00 is the end of the day */
         WorkingInterval: {
@@ -4847,7 +4923,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The booking */
+            /** @description The booking (the first occurrence of a series, with the series) */
             200: {
                 headers: {
                     /** @description requests allowed per minute */
@@ -4859,7 +4935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingResponse"];
+                    "application/json": components["schemas"]["BookingCreatedResponse"];
                 };
             };
             /** @description Error VALIDATION_ERROR, CAPTCHA_FAILED or SERVICE_NOT_FOUND */
@@ -5614,6 +5690,116 @@ export interface operations {
             };
             /** @description Error SLOT_UNAVAILABLE or INVALID_TRANSITION */
             409: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYLOAD_TOO_LARGE: the request body is over 64 KiB */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeriesCancel"];
+            };
+        };
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
                 headers: {
                     /** @description requests allowed per minute */
                     "X-RateLimit-Limit"?: number;

@@ -130,6 +130,7 @@ function ServiceForm({
   const capacity = useSignal(String(service?.capacity ?? 1));
   const bufferTime = useSignal(String(service?.bufferTime ?? 0));
   const minNotice = useSignal(String(service?.minNotice ?? 0));
+  const repeatable = useSignal(service?.repeatable ?? false);
   const active = providers.filter((provider) => provider.active || service?.providerIds.includes(provider.id));
   // a new service is offered by every active provider until unticked: nobody offering it leaves it unbookable
   const providerIds = useSignal<string[]>(service?.providerIds ?? active.map((provider) => provider.id));
@@ -157,6 +158,7 @@ function ServiceForm({
         capacity: number(capacity.value),
         bufferTime: number(bufferTime.value),
         minNotice: number(minNotice.value),
+        repeatable: repeatable.value,
         providerIds: ids,
       };
       if (service) await call(client.PATCH('/workspaces/{slug}/services/{serviceId}', { params: { path: { slug, serviceId: service.id } }, body }));
@@ -194,6 +196,12 @@ function ServiceForm({
       <Field label={`${t.description} ${t.optional}`} name="description" form={form}>
         {(attributes) => <textarea {...attributes} rows={2} value={description.value} onInput={(event) => (description.value = event.currentTarget.value)} />}
       </Field>
+      <div class="checks">
+        <label>
+          <input type="checkbox" name="repeatable" checked={repeatable.value} onChange={(event) => (repeatable.value = event.currentTarget.checked)} />
+          {t.repeatable}
+        </label>
+      </div>
       <fieldset class="checks">
         <legend>{t.offeredBy}</legend>
         {active.length === 0 && <p class="note">{t.noProviderForService}</p>}

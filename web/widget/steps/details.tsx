@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { WidgetCustomField } from '../../../src/core/widget-protocol.ts';
 import { useWidget } from '../context.ts';
-import { fieldsFor, type ErrorText, type FlowState } from '../machine.ts';
+import { chosenService, fieldsFor, type ErrorText, type FlowState } from '../machine.ts';
 import { Chosen } from './parts.tsx';
 import { errorText } from './wording.ts';
 
@@ -102,6 +102,41 @@ function CustomField({ field, state }: { field: WidgetCustomField; state: FlowSt
   );
 }
 
+/** "Repeat weekly" (docs/contract/series.md §5): every 1–4 weeks, 2–52 dates; shown on repeatable services only. */
+function Repeat({ state }: { state: FlowState }) {
+  const { flow, strings } = useWidget();
+  const edit = (field: string, value: string) => flow.dispatch({ type: 'edit', field, value });
+  const on = state.form.repeat === 'yes';
+  return (
+    <div class="field">
+      <div class="check">
+        <input type="checkbox" id="svc-repeat" checked={on} onChange={(event) => edit('repeat', event.currentTarget.checked ? 'yes' : '')} />
+        <label for="svc-repeat">{strings.repeatWeekly}</label>
+      </div>
+      {on && (
+        <>
+          <Field id="svc-every" label={strings.repeatEvery} required error={undefined}>
+            {(aria) => (
+              <select {...aria} value={state.form.every} onChange={(event) => edit('every', event.currentTarget.value)}>
+                {[1, 2, 3, 4].map((weeks) => (
+                  <option key={weeks} value={String(weeks)}>
+                    {strings.weeks(weeks)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="svc-count" label={strings.repeatCount} required error={state.errors.count}>
+            {(aria) => (
+              <input {...aria} type="number" min={2} max={52} value={state.form.count} onInput={(event) => edit('count', event.currentTarget.value)} />
+            )}
+          </Field>
+        </>
+      )}
+    </div>
+  );
+}
+
 /** The visitor's details, the workspace's questions and the captcha; a failed submit focuses the first invalid field. */
 export function DetailsStep({ state }: { state: FlowState }) {
   const { flow, strings, mountCaptcha } = useWidget();
@@ -156,6 +191,7 @@ export function DetailsStep({ state }: { state: FlowState }) {
           <CustomField key={field.key} field={field} state={state} />
         ))}
         {plain('notes', 'text', false, 'off')}
+        {chosenService(state)?.repeatable && <Repeat state={state} />}
         {state.config!.booking.captcha && <slot name="captcha" />}
         <button type="submit" class="btn wide" disabled={state.submitting} aria-disabled={state.submitting}>
           {state.submitting ? strings.sending : strings.confirm}

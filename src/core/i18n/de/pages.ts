@@ -56,6 +56,13 @@ export const pages: PageMessages = {
     confirmCancelButton: 'Ja, Buchung stornieren',
     keepBooking: 'Buchung behalten',
     addToCalendar: 'Zum Kalender hinzufügen (.ics)',
+    seriesNote: 'Dieser Termin gehört zu einer wöchentlichen Serie.',
+    cancelThisOne: 'Nur diesen Termin stornieren',
+    cancelLater: 'Diesen und alle späteren Termine stornieren',
+    confirmCancelLaterHeading: 'Diesen und alle späteren Termine stornieren?',
+    confirmCancelLaterLead: 'Alle noch nicht begonnenen Termine der Serie ab diesem werden storniert; frühere bleiben bestehen.',
+    confirmCancelLaterButton: 'Ja, diese Termine stornieren',
+    cancelledLater: 'Dieser und die späteren Termine sind storniert.',
   },
   waitlist: {
     notFoundTitle: 'Angebot nicht gefunden',

@@ -147,6 +147,7 @@ export const panel: PanelMessages = {
   bufferTime: 'Pause danach (Minuten)',
   minNotice: 'Mindestvorlauf (Minuten)',
   offeredBy: 'Angeboten von',
+  repeatable: 'Kunden können sie im Widget wöchentlich wiederholen',
   everyone: 'Allen, die sie anbieten',
   noProviderReason: 'Nicht buchbar: niemand bietet sie an. Beim Bearbeiten einen Mitarbeiter ankreuzen.',
   noHoursReason: 'Nicht buchbar: wer sie anbietet, hat keine Arbeitszeiten.',

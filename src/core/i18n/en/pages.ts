@@ -58,6 +58,13 @@ export const pages = {
     confirmCancelButton: 'Yes, cancel booking',
     keepBooking: 'Keep my booking',
     addToCalendar: 'Add to calendar (.ics)',
+    seriesNote: 'This date is part of a weekly series.',
+    cancelThisOne: 'Cancel this date only',
+    cancelLater: 'Cancel this and later dates',
+    confirmCancelLaterHeading: 'Cancel this and every later date?',
+    confirmCancelLaterLead: 'Every date of the series from this one on that has not started is cancelled; earlier dates stay.',
+    confirmCancelLaterButton: 'Yes, cancel these dates',
+    cancelledLater: 'This date and the later ones are cancelled.',
   },
   waitlist: {
     notFoundTitle: 'Offer not found',

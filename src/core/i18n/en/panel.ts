@@ -149,6 +149,7 @@ export const panel = {
   bufferTime: 'Break after (minutes)',
   minNotice: 'Book at least (minutes ahead)',
   offeredBy: 'Offered by',
+  repeatable: 'Customers may repeat it weekly in the widget',
   everyone: 'Everyone who offers it',
   // providers
   noProviderReason: 'Cannot be booked: nobody offers it. Tick a provider when editing it.',
