@@ -12,4 +12,4 @@ export function knownCapabilities(requested: readonly string[]): Capability[] {
  * since a new API key can do everything, so a session with svc_manage_settings alone could otherwise make
  * itself a full admin (docs/contract/panel.md §9).
  */
-export const CREDENTIAL_CAPABILITIES: readonly Capability[] = CAPABILITIES;
+export const CREDENTIAL_CAPABILITIES: readonly Capability[] = ['svc_manage_operations', 'svc_manage_settings'];

@@ -797,7 +797,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description `key` is shown only in this answer; only its hash is kept.
+         * @description `key` is shown only in this answer; only its hash is kept. A panel session needs both svc_manage_operations and svc_manage_settings (else 403 FORBIDDEN): a key can do everything.
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
@@ -820,7 +820,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description The key stops working at once, and so do the /admin sessions signed in with it (other server instances: within their cache time).
+         * @description The key stops working at once, and so do the /admin sessions signed in with it (other server instances: within their cache time). A panel session needs both svc_manage_operations and svc_manage_settings (else 403 FORBIDDEN).
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
@@ -841,7 +841,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pairing code for linking a site
-         * @description Single use, valid for one hour; shown only in this answer. A host platform spends it at PUT {app_url}/api/integrations/{hostplatform|wordpress}/panel/origin.
+         * @description Single use, valid for one hour; shown only in this answer. A host platform spends it at PUT {app_url}/api/integrations/{hostplatform|wordpress}/panel/origin. A panel session needs both svc_manage_operations and svc_manage_settings (else 403 FORBIDDEN).
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
@@ -884,7 +884,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink a site
-         * @description Its host credential stops working at once (bootstrap answers 401), and the panel sessions opened from it end. The origin's host stays in the widget domains.
+         * @description Its host credential stops working at once (bootstrap answers 401), and the panel sessions and unspent bootstrap codes opened from it end. The origin's host stays in the widget domains.
          *
          *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
          */
@@ -1791,6 +1791,7 @@ export interface components {
                 timeFormat: string;
                 /** @description ISO 4217: the currency of the first active service (EUR when there is none) */
                 currency: string;
+                /** @description the workspace's logo; the widget shows it from wherever it points, its one request to another origin beside a configured captcha; null = none */
                 logoUrl: string | null;
             };
             customFields: components["schemas"]["CustomField"][];
@@ -1885,7 +1886,7 @@ export interface components {
             timeFormat?: "24h" | "12h";
             /** @description hours before the start within which a customer may no longer cancel */
             cancellationHours?: number;
-            /** @description an http(s) URL of an image; the panel shows https images */
+            /** @description an http(s) URL of an image; the panel shows https images, and the widget loads it from wherever it points (its one request to another origin beside a configured captcha) */
             logoUrl?: string | null;
             /** @description true: a keyless booking of a free service is PENDING until confirmed */
             requiresConfirmation?: boolean;
