@@ -10,6 +10,7 @@ import { panelContract } from './panel.ts';
 import { panelSessionsContract } from './panel-sessions.ts';
 import { changesContract } from './changes.ts';
 import { concurrencyContract } from './concurrency.ts';
+import { operationsContract } from './operations.ts';
 import { freshDatabaseEachTest } from './database.ts';
 
 /*
@@ -33,4 +34,5 @@ export function storageContract(adapter: AdapterName) {
   panelSessionsContract();
   changesContract();
   concurrencyContract();
+  operationsContract();
 }
