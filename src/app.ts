@@ -64,6 +64,8 @@ const undeclared = (path: string) => (path.startsWith(`${API_PREFIX}/`) ? openRo
 export interface AppOptions {
   /** how panel session tokens and host credentials are looked up; default credentialResolvers(deps) */
   credentials?: CredentialResolvers;
+  /** whether the server is shutting down: /readyz then answers 503, so a load balancer sends no new work */
+  draining?: () => boolean;
 }
 
 /** Builds the whole HTTP surface from its dependencies; nothing here opens a database or a port. */
@@ -118,6 +120,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .get(
       '/readyz',
       async ({ set }) => {
+        if (options.draining?.()) {
+          set.status = 503;
+          set.headers['retry-after'] = String(READY_RETRY_AFTER_SECONDS);
+          return errorBody(new AppError('UNAVAILABLE', 'svc is shutting down'));
+        }
         const outcome = await pingWithin(deps, READY_TIMEOUT_MS);
         if (outcome === 'ready') return { success: true, status: 'ready' };
         deps.logger.warn('readiness check failed', { reason: outcome });

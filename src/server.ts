@@ -136,12 +136,12 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
     await storage.analyze();
   }
 
-  const app = createApp(deps);
+  let draining = false;
+  const app = createApp(deps, { draining: () => draining });
   const served = serveFetch(app);
   const notFound = async () => Response.json(errorBody(new AppError('NOT_FOUND', 'route not found')), { status: 404 });
   const handle: typeof served =
     role === 'worker' ? (request, peerAddress) => (OPERATIONS_PATHS.has(new URL(request.url).pathname) ? served(request, peerAddress) : notFound()) : served;
-  let draining = false;
   /** when a request last began or was answered (performance.now(), ms) */
   let lastActivity = 0;
   // While stopping, every answer says `Connection: close`: a keep-alive client sends its next request on a

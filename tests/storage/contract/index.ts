@@ -13,6 +13,7 @@ import { changesContract } from './changes.ts';
 import { concurrencyContract } from './concurrency.ts';
 import { seriesContract } from './series.ts';
 import { waitlistContract } from './waitlist.ts';
+import { operationsContract } from './operations.ts';
 import { freshDatabaseEachTest } from './database.ts';
 
 /*
@@ -39,4 +40,5 @@ export function storageContract(adapter: AdapterName) {
   changesContract();
   concurrencyContract();
   waitlistContract();
+  operationsContract();
 }
