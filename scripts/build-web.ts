@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import type { WebAsset } from '../src/platform/web-assets/asset.ts';
@@ -25,6 +26,34 @@ export const WEB_BUNDLES: WebBundle[] = [
   { entry: 'web/panel-host/main.ts', servedAs: '/svc-panel-host.js' },
   { entry: 'web/panel/main.tsx', servedAs: '/panel/panel.js' },
   { entry: 'web/panel/panel.css', servedAs: '/panel/panel.css' },
+  { entry: 'web/docs/main.ts', servedAs: '/api/v1/docs/docs.js' },
+  { entry: 'web/docs/docs.css', servedAs: '/api/v1/docs/docs.css' },
+];
+
+export interface CopiedAsset {
+  /** the file, as a package exports it */
+  module: string;
+  /** its URL: `import.meta.resolve` of `module`, written out so that knip sees the dependency */
+  resolve: () => string;
+  /** the path svc serves it at, under {app_url} */
+  servedAs: string;
+  /** exact strings replaced, each of which must occur once (the build fails when an upgrade changes one) */
+  replace?: [from: string, to: string][];
+}
+
+/**
+ * Files svc serves as their package publishes them, already built and minified: no esbuild pass. Redoc's
+ * standalone bundle renders the API reference (docs/decisions/0017); its sidebar shows Redocly's logo from a CDN,
+ * which the page's CSP refuses and which would be a request to another origin: an empty data: image instead, which
+ * Redoc hides as it hides a logo that failed to load.
+ */
+export const COPIED_ASSETS: CopiedAsset[] = [
+  {
+    module: 'redoc/bundles/redoc.standalone.js',
+    resolve: () => import.meta.resolve('redoc/bundles/redoc.standalone.js'),
+    servedAs: '/api/v1/docs/redoc.standalone.js',
+    replace: [['"https://cdn.redoc.ly/redoc/logo-mini.svg"', '"data:,"']],
+  },
 ];
 
 const root = join(import.meta.dir, '..');
@@ -43,7 +72,7 @@ interface BuildRecord {
 }
 
 function hashInputs(inputs: string[]): string | null {
-  const hash = createHash('sha256').update(JSON.stringify(WEB_BUNDLES));
+  const hash = createHash('sha256').update(JSON.stringify([WEB_BUNDLES, COPIED_ASSETS]));
   for (const input of inputs) {
     const path = join(root, input);
     if (!existsSync(path)) return null;
@@ -82,19 +111,32 @@ async function bundle(entry: WebBundle): Promise<{ asset: WebAsset; inputs: stri
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error(`esbuild produced nothing for ${entry.entry}`);
-  const body = output.text.trim() + '\n';
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  const contentType = CONTENT_TYPES[extname(entry.servedAs)];
-  if (!contentType) throw new Error(`no content type for ${entry.servedAs}`);
   return {
-    asset: { path: entry.servedAs, contentType, body, etag: `"${hash}"`, gzipBytes: gzipSync(body).length },
+    asset: webAsset(entry.servedAs, output.text.trim() + '\n'),
     inputs: Object.keys((result.metafile as Metafile).inputs).map((input) => relative(root, join(process.cwd(), input))),
   };
 }
 
+function webAsset(servedAs: string, body: string): WebAsset {
+  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  const contentType = CONTENT_TYPES[extname(servedAs)];
+  if (!contentType) throw new Error(`no content type for ${servedAs}`);
+  return { path: servedAs, contentType, body, etag: `"${hash}"`, gzipBytes: gzipSync(body).length };
+}
+
+function copy(entry: CopiedAsset): { asset: WebAsset; inputs: string[] } {
+  const path = fileURLToPath(entry.resolve());
+  let body = readFileSync(path, 'utf8');
+  for (const [from, to] of entry.replace ?? []) {
+    if (body.split(from).length !== 2) throw new Error(`${entry.module} no longer holds ${from} exactly once: see COPIED_ASSETS in scripts/build-web.ts`);
+    body = body.replace(from, to);
+  }
+  return { asset: webAsset(entry.servedAs, body), inputs: [relative(root, path)] };
+}
+
 /** Builds every bundle and writes generated.ts (atomically: parallel test runs may build at once). */
 export async function buildWebAssets(): Promise<WebAsset[]> {
-  const built = await Promise.all(WEB_BUNDLES.map(bundle));
+  const built = [...(await Promise.all(WEB_BUNDLES.map(bundle))), ...COPIED_ASSETS.map(copy)];
   const inputs = [...new Set([relative(root, import.meta.path), ...built.flatMap((one) => one.inputs)])].sort();
   const record: BuildRecord = { inputsHash: hashInputs(inputs)!, inputs };
   const assets = built.map((one) => one.asset);

@@ -12,7 +12,7 @@ import { requestLogPlugin } from './platform/http/request-log.ts';
 import { presentsMetricsToken } from './platform/access/metrics-token.ts';
 import { createMetrics } from './platform/metrics.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './platform/openapi/document.ts';
-import { DOCS_PAGE } from './platform/openapi/docs-page.ts';
+import { docsPageResponse } from './platform/openapi/docs-page.ts';
 import { compressedJsonResponse, type CompressedJson } from './platform/openapi/compressed.ts';
 import { AppError, errorBody } from './core/errors.ts';
 import { bookingRoutes } from './features/bookings/index.ts';
@@ -177,7 +177,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       },
       { openAccess: openRoute('v1'), detail: { hide: true } },
     )
-    .get(`${API_PREFIX}/docs`, () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+    .get(`${API_PREFIX}/docs`, () => docsPageResponse(API_PREFIX), {
       openAccess: openRoute('v1'),
       detail: { hide: true },
     });

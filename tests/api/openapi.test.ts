@@ -179,8 +179,10 @@ describe('OpenAPI document', () => {
     const response = await ctx.request('GET', '/api/v1/docs');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
-    expect(response.body).toContain("fetch('openapi.json')");
-    expect(response.body).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
+    // Redoc and its start script, served by svc (tests/api/docs-page.browser.test.ts renders it)
+    expect(response.body).toContain('<div id="redoc"></div>');
+    expect(response.body).toMatch(/<script src="\/api\/v1\/docs\/redoc\.standalone\.js\?v=/);
+    expect(response.body).not.toMatch(/<script[^>]+src="https?:|<link[^>]+href="https?:/);
   });
 });
 

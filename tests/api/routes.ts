@@ -11,7 +11,14 @@ export interface Operation {
   spec: Record<string, any>;
 }
 
-export const HIDDEN_V1_PATHS = ['/api/v1/openapi.json', '/api/v1/docs'];
+export const HIDDEN_V1_PATHS = [
+  '/api/v1/openapi.json',
+  '/api/v1/docs',
+  // the API reference page's assets (docs/decisions/0017)
+  '/api/v1/docs/redoc.standalone.js',
+  '/api/v1/docs/docs.js',
+  '/api/v1/docs/docs.css',
+];
 /** Routes the access layer adds beside the operations: each path's CORS preflight answer, the 404 of unknown v1 paths. */
 const NOT_OPERATIONS = ['OPTIONS', 'ALL'];
 

@@ -255,6 +255,10 @@ echo "\\n--svc-result--\\n" . wp_json_encode( $svc_result );
       cmd: ['php', '-S', `${WP_HOST}:${wpPort}`, '-t', webroot, join(dir, 'router.php')],
       // Several workers: `php -S` alone answers one request at a time, and the browser loads a page's scripts in
       // parallel, while a request WordPress makes to itself (REST, loopback) would wait for the one in progress.
+      // PHP 8.2's php -S honours it (four worker processes answer four slow requests at once). WordPress makes no
+      // request to itself here: with DISABLE_WP_CRON no cron spawn, and a log of every HTTP request it made over
+      // whole runs of plugin.browser.test.ts showed only the plugin's calls to svc and the update and browser
+      // checks to api.wordpress.org, which WP_HTTP_BLOCK_EXTERNAL refuses without a connection.
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       cwd: webroot,
       stdin: 'ignore',

@@ -1,37 +1,38 @@
+import { html } from '../pages/html.ts';
+import { layout } from '../pages/layout.ts';
+import { pageResponse } from '../pages/response.ts';
+
 /**
- * A readable API reference that needs no network: the page fetches openapi.json from this server and renders
- * it with a few lines of script (the usual viewers load themselves from a CDN).
+ * The API reference's CSP (docs/decisions/0017): svc's own scripts only, no request to any other origin. Unlike
+ * svc's other pages it allows inline styles, since Redoc styles itself with styled-components, which writes `<style>`
+ * elements at run time, and a worker from a blob: URL, which is how Redoc runs its search index. The page holds
+ * no secret and takes no input, so inline styles cost little here.
  */
-export const DOCS_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>svc API v1</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1f2933;background:#f8fafc}
-main{max-width:960px;margin:0 auto;padding:24px}
-h1{margin:0 0 4px}pre{white-space:pre-wrap;background:#fff;border:1px solid #e4e7eb;border-radius:6px;padding:12px;font-size:13px}
-details{background:#fff;border:1px solid #e4e7eb;border-radius:6px;margin:8px 0;padding:8px 12px}
-summary{cursor:pointer;font-family:ui-monospace,monospace}
-.m{display:inline-block;min-width:64px;font-weight:700}.GET{color:#0b7285}.POST{color:#2b8a3e}.PUT{color:#e67700}.PATCH{color:#862e9c}.DELETE{color:#c92a2a}
-.public{font-size:12px;background:#e6fcf5;color:#087f5b;border-radius:4px;padding:1px 6px;margin-left:8px}
-</style></head><body><main>
-<h1>svc API v1</h1><p id="intro">Loading <a href="openapi.json">openapi.json</a>…</p><div id="ops"></div>
-</main><script>
-fetch('openapi.json').then(r=>r.json()).then(doc=>{
-  const esc=s=>String(s).replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));
-  document.getElementById('intro').innerHTML='<pre>'+esc(doc.info.description)+'</pre>';
-  const out=[];
-  for(const [path,item] of Object.entries(doc.paths))for(const [method,op] of Object.entries(item)){
-    const isPublic=Array.isArray(op.security)&&op.security.length===0;
-    out.push('<details><summary><span class="m '+method.toUpperCase()+'">'+method.toUpperCase()+'</span>'+esc(path)+
-      (isPublic?'<span class="public">public</span>':'')+' — '+esc(op.summary||op.operationId||'')+'</summary><pre>'+
-      esc(JSON.stringify({operationId:op.operationId,description:op.description,parameters:op.parameters,requestBody:op.requestBody,responses:op.responses},null,2))+'</pre></details>');
-  }
-  const section=(title,entries)=>{
-    out.push('<h2>'+esc(title)+'</h2>');
-    for(const [name,value] of entries)out.push('<details id="'+esc(name)+'"><summary>'+esc(name)+'</summary><pre>'+esc(JSON.stringify(value,null,2))+'</pre></details>');
-  };
-  section('Webhook events',Object.entries(doc.webhooks||{}).map(([type,item])=>[type,{description:item.post.description,headers:item.post.parameters,body:item.post.requestBody}]));
-  section('Schemas',Object.entries((doc.components||{}).schemas||{}).map(([name,schema])=>['#/components/schemas/'+name,schema]));
-  document.getElementById('ops').innerHTML=out.join('');
-});
-</script></body></html>`;
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  'worker-src blob:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * `GET {prefix}/docs`: the OpenAPI description rendered by Redoc's standalone bundle, which svc serves itself
+ * (`{prefix}/docs/redoc.standalone.js`, from the binary), so the page needs no network beyond svc.
+ */
+export function docsPageResponse(prefix: string): Response {
+  const document = layout({
+    title: 'svc API v1',
+    description: 'The reference of the svc HTTP API, version 1',
+    stylesheet: `${prefix}/docs/docs.css`,
+    scripts: [`${prefix}/docs/redoc.standalone.js`, `${prefix}/docs/docs.js`],
+    body: html`<noscript><p>This page needs JavaScript. The API description itself is <a href="openapi.json">openapi.json</a>.</p></noscript>
+<div id="redoc"></div>`,
+  });
+  return pageResponse(document, { csp: DOCS_CSP });
+}
