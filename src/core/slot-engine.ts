@@ -62,6 +62,26 @@ export interface BusyBooking {
   end: number;
   /** minutes, the buffer of that booking's service */
   bufferTime: number;
+  /** what holds the time, for explainDay (the other functions ignore it) */
+  source?: BusySource;
+}
+
+/** Which booking or which calendar holds a busy time (never an event's title). */
+export type BusySource = { kind: 'booking'; bookingId: string } | { kind: 'calendar'; connectionId: string; calendarId: string };
+
+/** Why a start time is not bookable, as explainDay reports it (docs/contract/calendars.md §11). */
+export type ExplainReason =
+  | { code: 'PAST' | 'MIN_NOTICE' | 'MAX_ADVANCE' | 'OUTSIDE_HOURS' | 'EXCEPTION' | 'BUFFER' | 'FULL' }
+  | { code: 'BOOKED'; bookingId: string }
+  | { code: 'CALENDAR_BUSY'; connectionId: string; calendarId: string };
+
+/** A start time of the service's grid on one day, with every reason it is not bookable (none: it is). */
+export interface ExplainedTime {
+  /** "HH:mm" in the time zone */
+  label: string;
+  /** epoch ms */
+  start: number;
+  reasons: ExplainReason[];
 }
 
 export interface ProviderDay {
@@ -139,6 +159,55 @@ export function seatsAt(day: ProviderDay, rules: SlotRules, start: number, now: 
   const slot = dayCandidates(intervalsOf(day.hours, localDate), day.timezone, rule, localDate).find((candidate) => candidate.start === start);
   if (slot === undefined) return 0;
   return BookingIndex.build(day.bookings, rule, slot.start, slot.end).room(slot, rule);
+ * Every start time of the service's grid on `date` for one provider (the wall-clock times from 00:00 in steps of
+ * `slotInterval`, and the starts of its working intervals when they lie off that grid), each with all the reasons
+ * it is not bookable. A time without reasons is exactly one `daySlots` answers: the same rules, spelled out.
+ */
+export function explainDay(day: ProviderDay, rules: SlotRules, date: string, now: number): ExplainedTime[] {
+  const rule = checkRules(rules);
+  const plainDate = parseDate(date, 'date');
+  const candidates = dayCandidates(intervalsOf(day.hours, plainDate), day.timezone, rule, plainDate);
+  const offered = new Set(candidates.map((slot) => slot.start));
+  const excepted = day.hours.exceptions.some((exception) => exception.date === plainDate.toString());
+  const times = new Map<number, string>();
+  for (let minutes = 0; minutes < MINUTES_PER_DAY; minutes += rule.stepMinutes) {
+    const start = startInstant(plainDate, minutes, day.timezone);
+    if (start !== null) times.set(start, label(minutes));
+  }
+  for (const slot of candidates) times.set(slot.start, slot.label);
+  const explained: ExplainedTime[] = [];
+  for (const [start, text] of [...times.entries()].sort((a, b) => a[0] - b[0])) {
+    const end = start + rule.durationMs;
+    const reasons: ExplainReason[] = [];
+    const time = timeRule(rule, start, now);
+    if (time) reasons.push({ code: time === 'in_the_past' ? 'PAST' : time === 'too_soon' ? 'MIN_NOTICE' : 'MAX_ADVANCE' });
+    if (!offered.has(start)) reasons.push({ code: excepted ? 'EXCEPTION' : 'OUTSIDE_HOURS' });
+    let sharing = 0;
+    let buffer = false;
+    const seen = new Set<string>();
+    for (const other of day.bookings) {
+      const gap = Math.max(rule.bufferMs, other.bufferTime * MINUTE_MS);
+      if (!(start < other.end + gap && other.start < end + gap)) continue;
+      if (!(other.start < end && start < other.end)) {
+        buffer = true;
+        continue;
+      }
+      const source = other.source;
+      if (source?.kind === 'calendar') {
+        const key = `${source.connectionId} ${source.calendarId}`;
+        if (!seen.has(key)) reasons.push({ code: 'CALENDAR_BUSY', connectionId: source.connectionId, calendarId: source.calendarId });
+        seen.add(key);
+      } else if (rule.capacity === 1 || other.serviceId !== rule.serviceId) {
+        reasons.push({ code: 'BOOKED', bookingId: source?.bookingId ?? '' });
+      } else {
+        sharing += 1;
+      }
+    }
+    if (sharing >= rule.capacity) reasons.push({ code: 'FULL' });
+    if (buffer) reasons.push({ code: 'BUFFER' });
+    explained.push({ label: text, start, reasons });
+  }
+  return explained;
 }
 
 /** Days in [from, to] (inclusive, YYYY-MM-DD) with at least one slot. */

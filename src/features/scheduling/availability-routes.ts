@@ -1,12 +1,12 @@
 import { accessDeclarations } from '../../platform/access/macro.ts';
-import { publicRoute } from '../../platform/access/policy.ts';
+import { keyOrSession, publicRoute } from '../../platform/access/policy.ts';
 import { OPEN_TO_DEMO } from '../workspaces/index.ts';
 import { Type } from '@sinclair/typebox';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { integerQuery } from '../../platform/http/query.ts';
-import { Duration, ErrorResponse, SlugParams } from '../../core/models.ts';
-import { availableDay, availableDays, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
+import { Duration, ErrorResponse, keyedWriteErrors, SlugParams } from '../../core/models.ts';
+import { availableDay, availableDays, explainAvailability, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
 
 const CalendarDate = (description: string) => t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 
@@ -55,6 +55,57 @@ export const AvailableDaysResponse = t.Object(
     ),
   },
   { $id: 'AvailableDaysResponse', description: 'Days with a bookable time' },
+);
+
+export const ExplainQuery = t.Object({
+  serviceId: offeringQuery.serviceId,
+  providerId: offeringQuery.providerId,
+  date: CalendarDate('a date as YYYY-MM-DD (a calendar day in the workspace time zone)'),
+});
+
+export const AvailabilityReason = t.Object(
+  {
+    code: t.Union(
+      [
+        t.Literal('OUTSIDE_HOURS'),
+        t.Literal('EXCEPTION'),
+        t.Literal('BOOKED'),
+        t.Literal('FULL'),
+        t.Literal('CALENDAR_BUSY'),
+        t.Literal('BUFFER'),
+        t.Literal('MIN_NOTICE'),
+        t.Literal('MAX_ADVANCE'),
+        t.Literal('PAST'),
+      ],
+      {
+        description:
+          'OUTSIDE_HOURS: not a start inside working hours; EXCEPTION: the date has hours of its own (or is closed); BOOKED: a booking holds it; '
+          + 'FULL: a class with no seat left; CALENDAR_BUSY: an event of a connected calendar that blocks; BUFFER: too close to a booking or event '
+          + '(the buffer of either); MIN_NOTICE: too soon; MAX_ADVANCE: too far ahead; PAST: already begun',
+      },
+    ),
+    bookingId: t.Optional(t.String({ description: 'BOOKED: the booking' })),
+    connectionId: t.Optional(t.String({ description: 'CALENDAR_BUSY: the calendar connection (cal_…)' })),
+    calendarName: t.Optional(t.String({ description: "CALENDAR_BUSY: the calendar's name (never the event's title)" })),
+  },
+  { $id: 'AvailabilityReason' },
+);
+
+export const AvailabilityExplanation = t.Object(
+  {
+    success: t.Boolean(),
+    timezone: t.String({ description: 'IANA time zone of the workspace' }),
+    times: t.Array(
+      t.Object({
+        time: t.String({ pattern: '^\\d{2}:\\d{2}$', description: 'HH:mm in the workspace time zone' }),
+        providerId: t.String(),
+        free: t.Boolean({ description: 'bookable now: exactly the times getAvailability answers for this provider' }),
+        reasons: t.Array(AvailabilityReason, { description: 'every reason the time is not free; empty when it is' }),
+      }),
+      { description: "every start time of the service's grid that day, per provider, by time then provider" },
+    ),
+  },
+  { $id: 'AvailabilityExplanation', description: 'Why each start time of a day is or is not free' },
 );
 
 const TAGS = ['Availability'];
@@ -106,6 +157,29 @@ export function availabilityRoutes(deps: AppDeps) {
           description:
             'For a calendar view: the days, in the workspace time zone, on which getAvailability would answer at least one slot. '
             + `400 VALIDATION_ERROR when \`from\` is after \`to\` or the range spans more than ${MAX_DAYS_RANGE} days; 400 SERVICE_NOT_FOUND as for getAvailability.`,
+          tags: TAGS,
+        },
+      },
+    )
+    .get(
+      '/:slug/availability/explain',
+      async ({ principal: { workspace }, query }) => {
+        const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
+        const times = await explainAvailability(deps, workspace, offering, query.date);
+        return { success: true, timezone: workspace.timezone, times };
+      },
+      {
+        access: keyOrSession('read', OPEN_TO_DEMO),
+        params: SlugParams,
+        query: ExplainQuery,
+        response: { 200: AvailabilityExplanation, ...keyedWriteErrors },
+        detail: {
+          operationId: 'explainAvailability',
+          summary: 'Why each start time of a day is or is not free',
+          description:
+            "For the owner: every start time of the service's grid on the date (from 00:00 in steps of its slotInterval, and the starts of "
+            + 'working intervals off that grid), per provider, with whether it is free and every reason it is not. A connected calendar is named, '
+            + "its events' titles never are. 400 SERVICE_NOT_FOUND as for getAvailability.",
           tags: TAGS,
         },
       },

@@ -1,8 +1,10 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { AppError, validation } from '../../core/errors.ts';
 import { rankByFairness } from '../../core/provider-ranking.ts';
-import type { BookingStore, BusyInterval, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
+import type { BookingStore, BusyInterval, CalendarStore, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 import {
+  explainDay,
+  type ExplainReason,
   unionDaySlots,
   unionDaysWithSlots,
   unionSeats,
@@ -99,6 +101,7 @@ const busyBooking = (interval: BusyInterval): BusyBooking => ({
   start: interval.startTime,
   end: interval.endTime,
   bufferTime: interval.bufferTime,
+  source: interval.calendar ? { kind: 'calendar', ...interval.calendar } : { kind: 'booking', bookingId: interval.bookingId ?? '' },
 });
 
 /** Every provider of the offering with its hours and its own busy intervals, the list split once. */
@@ -293,6 +296,56 @@ async function computeDays(
     closed.splice(0, closed.length, ...still);
   }
   return [...open].sort();
+}
+
+/** One start time of the grid for one provider, as GET …/availability/explain answers it. */
+export interface ExplainedStart {
+  time: string;
+  providerId: string;
+  free: boolean;
+  reasons: { code: ExplainReason['code']; bookingId?: string; connectionId?: string; calendarName?: string }[];
+}
+
+/**
+ * Why each start time of `date` is or is not free, per provider of the offering (docs/contract/calendars.md §11):
+ * computed fresh (never cached) from the same reads as availability. A calendar is named by its name, never by
+ * an event's title, which svc does not keep.
+ */
+export async function explainAvailability(
+  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore & Pick<CalendarStore, 'listCalendarConnections'> },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  date: string,
+): Promise<ExplainedStart[]> {
+  const day = parseCalendarDate('date', date);
+  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
+  const names = new Map<string, string>();
+  for (const provider of offering.providers) {
+    if (!busy.some((interval) => interval.calendar && interval.providerId === provider.id)) continue;
+    for (const connection of await deps.storage.listCalendarConnections(workspace.id, provider.id)) {
+      for (const calendar of connection.calendars) names.set(`${connection.id} ${calendar.id}`, calendar.name);
+    }
+  }
+  const rules = slotRules(offering.service);
+  const now = deps.clock.now();
+  const rows: (ExplainedStart & { start: number })[] = [];
+  for (const provider of offering.providers) {
+    for (const time of explainDay(providerDay(workspace, provider, busy), rules, day.toString(), now)) {
+      rows.push({
+        time: time.label,
+        start: time.start,
+        providerId: provider.id,
+        free: time.reasons.length === 0,
+        reasons: time.reasons.map((reason) =>
+          reason.code === 'CALENDAR_BUSY'
+            ? { code: reason.code, connectionId: reason.connectionId, calendarName: names.get(`${reason.connectionId} ${reason.calendarId}`) ?? '' }
+            : reason,
+        ),
+      });
+    }
+  }
+  rows.sort((a, b) => a.start - b.start || compareText(a.providerId, b.providerId));
+  return rows.map(({ start: _start, ...row }) => row);
 }
 
 /**

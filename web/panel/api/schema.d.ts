@@ -470,6 +470,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/availability/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why each start time of a day is or is not free
+         * @description For the owner: every start time of the service's grid on the date (from 00:00 in steps of its slotInterval, and the starts of working intervals off that grid), per provider, with whether it is free and every reason it is not. A connected calendar is named, its events' titles never are. 400 SERVICE_NOT_FOUND as for getAvailability.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        get: operations["explainAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/bookings": {
         parameters: {
             query?: never;
@@ -1016,6 +1038,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "calendar.connection.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * calendar.connection.failed
+         * @description A calendar connection turned `error`: its credentials were refused, or 3 syncs in a row failed. Its busy times stay as last read; `lastError` says why. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `calendar.connection.failed` (or to every event).
+         */
+        post: operations["onCalendarConnectionFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "calendar.connection.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * calendar.connection.restored
+         * @description A calendar connection in `error` synced again: it is `ok`. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `calendar.connection.restored` (or to every event).
+         */
+        post: operations["onCalendarConnectionRestored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1063,6 +1125,32 @@ export interface components {
         ApiKeysResponse: {
             success: boolean;
             apiKeys: components["schemas"]["ApiKey"][];
+        };
+        /** @description Why each start time of a day is or is not free */
+        AvailabilityExplanation: {
+            success: boolean;
+            /** @description IANA time zone of the workspace */
+            timezone: string;
+            /** @description every start time of the service's grid that day, per provider, by time then provider */
+            times: {
+                /** @description HH:mm in the workspace time zone */
+                time: string;
+                providerId: string;
+                /** @description bookable now: exactly the times getAvailability answers for this provider */
+                free: boolean;
+                /** @description every reason the time is not free; empty when it is */
+                reasons: components["schemas"]["AvailabilityReason"][];
+            }[];
+        };
+        AvailabilityReason: {
+            /** @enum {string} */
+            code: "OUTSIDE_HOURS" | "EXCEPTION" | "BOOKED" | "FULL" | "CALENDAR_BUSY" | "BUFFER" | "MIN_NOTICE" | "MAX_ADVANCE" | "PAST";
+            /** @description BOOKED: the booking */
+            bookingId?: string;
+            /** @description CALENDAR_BUSY: the calendar connection (cal_…) */
+            connectionId?: string;
+            /** @description CALENDAR_BUSY: the calendar's name (never the event's title) */
+            calendarName?: string;
         };
         /** @description Bookable start times */
         AvailabilityResponse: {
@@ -1266,6 +1354,21 @@ export interface components {
             connection: components["schemas"]["CalendarConnection"];
             /** @description google, microsoft: the provider's consent page, which completes the connection */
             authorizeUrl?: string;
+        };
+        /** @description A provider's calendar connection failed or works again; `connection` as the API returns it */
+        CalendarConnectionEvent: {
+            /** @enum {string} */
+            type: "calendar.connection.failed" | "calendar.connection.restored";
+            /**
+             * Format: date-time
+             * @description when the change happened, RFC 3339 in UTC
+             */
+            timestamp: string;
+            data: {
+                /** @description the workspace slug */
+                workspace: string;
+                connection: components["schemas"]["CalendarConnection"];
+            };
         };
         CalendarConnectionPatch: {
             calendars: {
@@ -1652,7 +1755,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
             events: string[];
         };
         WebhookCreate: {
@@ -1662,7 +1765,7 @@ export interface components {
              */
             url: string;
             name?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
             events?: string[];
         };
         /** @description The delivery attempts */
@@ -1698,7 +1801,7 @@ export interface components {
              * @description an http or https URL on a public host
              */
             url?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
             events?: string[];
             /** @description true re-enables an endpoint (its failure history starts afresh); false stops deliveries */
             isActive?: boolean;
@@ -1751,7 +1854,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
             events: string[];
             /** @description signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library. */
             secret: string;
@@ -4811,6 +4914,100 @@ export interface operations {
             };
         };
     };
+    explainAvailability: {
+        parameters: {
+            query: {
+                serviceId: string;
+                providerId?: string;
+                date: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Why each start time of a day is or is not free */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityExplanation"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR or SERVICE_NOT_FOUND */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listBookings: {
         parameters: {
             query?: {
@@ -7146,6 +7343,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCalendarConnectionFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalendarConnectionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCalendarConnectionRestored: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalendarConnectionEvent"];
             };
         };
         responses: {

@@ -22,9 +22,14 @@ export function NewBooking({
   const email = useSignal('');
   const phone = useSignal('');
   const notes = useSignal('');
+  /** the time a booking was just refused at (SLOT_UNAVAILABLE), for "Why not free?" */
+  const refused = useSignal<string | null>(null);
+  const why = useSignal<string[] | null>(null);
   const offering = catalogue.providers.filter((provider) => provider.active && provider.serviceIds.includes(serviceId.value));
   const book = (date: string) =>
     form.run(async () => {
+      refused.value = null;
+      why.value = null;
       // the API takes a booking without a name; made by hand, the owner must know whom it is for
       if (!name.value.trim()) throw new Problem(t.nameRequired, 'VALIDATION_ERROR', { name: t.nameRequired });
       await call(
@@ -40,10 +45,37 @@ export function NewBooking({
             ...(notes.value.trim() ? { notes: notes.value.trim() } : {}),
           },
         }),
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof Problem && error.code === 'SLOT_UNAVAILABLE') refused.value = date;
+        throw error;
+      });
       await onDone();
       return t.booked;
     });
+  /** Asks availability/explain about the refused time and lists its reasons in words (a calendar by its name). */
+  const explain = async () => {
+    const date = refused.value;
+    if (!date) return;
+    const local = date.slice(0, 10);
+    const time = date.slice(11, 16);
+    const answer = await call(
+      client.GET('/workspaces/{slug}/availability/explain', {
+        params: {
+          path: { slug: workspace.slug },
+          query: { serviceId: serviceId.value, date: local, ...(providerId.value ? { providerId: providerId.value } : {}) },
+        },
+      }),
+    ).catch(() => null);
+    const names = new Map(catalogue.providers.map((provider) => [provider.id, provider.name]));
+    why.value = (answer?.times ?? [])
+      .filter((entry) => entry.time === time && !entry.free)
+      .map(
+        (entry) =>
+          `${names.get(entry.providerId) ?? entry.providerId}: ${entry.reasons
+            .map((reason) => (reason.code === 'CALENDAR_BUSY' ? `${t.whyReasons.CALENDAR_BUSY} „${reason.calendarName ?? ''}“` : t.whyReasons[reason.code]))
+            .join(', ')}`,
+      );
+  };
   return (
     <section class="card new-booking" aria-labelledby="new-booking-title">
       <div class="section-head">
@@ -77,6 +109,16 @@ export function NewBooking({
         onPick={book}
       />
       <FormOutcome form={form} />
+      {refused.value && (
+        <div class="why-not-free">
+          <button type="button" onClick={explain}>
+            {t.whyNotFree}
+          </button>
+          {why.value && (
+            <ul aria-live="polite">{why.value.length === 0 ? <li>{t.whyNotFreeNone}</li> : why.value.map((line) => <li key={line}>{line}</li>)}</ul>
+          )}
+        </div>
+      )}
     </section>
   );
 }
