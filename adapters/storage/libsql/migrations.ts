@@ -118,9 +118,9 @@ export const migrations: EmbeddedMigration[] = [
     ]
   },
   {
-    "tag": "0007_dashing_giant_man",
+    "tag": "0007_silky_anita_blake",
     "hash": "de387384c16b6e794e97a32df667c45466f4261458854e365798c3d949c919fb",
-    "folderMillis": 1795722149921,
+    "folderMillis": 1795724640005,
     "statements": [
       "CREATE TABLE `calendar_writes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`booking_id` text NOT NULL,\n\t`revision` integer NOT NULL,\n\t`status` text NOT NULL,\n\t`attempts` integer NOT NULL,\n\t`next_attempt_at` integer,\n\t`lease_until` integer,\n\t`lease_owner` text,\n\t`last_error` text,\n\t`written_connection_id` text,\n\t`written_calendar_id` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE UNIQUE INDEX `calendar_writes_booking_id_unique` ON `calendar_writes` (`booking_id`);",

@@ -137,9 +137,9 @@ export const migrations: EmbeddedMigration[] = [
     ]
   },
   {
-    "tag": "0007_classy_eternals",
+    "tag": "0007_icy_freak",
     "hash": "0cc09f4625811f3b46137ccfdaaa8c0d82e612c370890ebfbda37b58449bbcba",
-    "folderMillis": 1795722154743,
+    "folderMillis": 1795724642188,
     "statements": [
       "CREATE TABLE \"calendar_writes\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"booking_id\" text NOT NULL,\n\t\"revision\" integer NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"next_attempt_at\" bigint,\n\t\"lease_until\" bigint,\n\t\"lease_owner\" text,\n\t\"last_error\" text,\n\t\"written_connection_id\" text,\n\t\"written_calendar_id\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL,\n\tCONSTRAINT \"calendar_writes_booking_id_unique\" UNIQUE(\"booking_id\")\n);",
       "CREATE TABLE \"waitlist_entries\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"service_id\" text NOT NULL,\n\t\"provider_id\" text,\n\t\"status\" text NOT NULL,\n\t\"start_time\" bigint NOT NULL,\n\t\"end_time\" bigint NOT NULL,\n\t\"buffer_time\" integer NOT NULL,\n\t\"customer_email\" text NOT NULL,\n\t\"customer_name\" text,\n\t\"phone\" text,\n\t\"held_provider_id\" text,\n\t\"offer_expires_at\" bigint,\n\t\"offer_token_hash\" text,\n\t\"offer_token_sealed\" text,\n\t\"mail_due_at\" bigint,\n\t\"booking_id\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);",
