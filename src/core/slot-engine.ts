@@ -159,6 +159,9 @@ export function seatsAt(day: ProviderDay, rules: SlotRules, start: number, now: 
   const slot = dayCandidates(intervalsOf(day.hours, localDate), day.timezone, rule, localDate).find((candidate) => candidate.start === start);
   if (slot === undefined) return 0;
   return BookingIndex.build(day.bookings, rule, slot.start, slot.end).room(slot, rule);
+}
+
+/**
  * Every start time of the service's grid on `date` for one provider (the wall-clock times from 00:00 in steps of
  * `slotInterval`, and the starts of its working intervals when they lie off that grid), each with all the reasons
  * it is not bookable. A time without reasons is exactly one `daySlots` answers: the same rules, spelled out.
