@@ -53,6 +53,7 @@ async function moveAll(deps: JobDeps, now: number, action: 'expire' | 'complete'
   let moved = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     const bookings = await list(JOB_BATCH);
+    const series = seriesGroups(bookings);
     let progressed = false;
     for (const booking of bookings) {
       const workspace = await lookup.workspace(booking.workspaceId);
@@ -60,7 +61,7 @@ async function moveAll(deps: JobDeps, now: number, action: 'expire' | 'complete'
       const names = await lookup.names(booking);
       const result = await applyBookingMove(
         deps,
-        { workspace, booking, json: (saved) => toBookingJson(saved, names), at: now },
+        { workspace, booking, json: (saved) => toBookingJson(saved, names), at: now, ...seriesMail(series, booking) },
         action === 'expire' ? { action, reason: HOLD_EXPIRED_REASON } : { action },
       );
       if (result.ok) {
@@ -72,6 +73,29 @@ async function moveAll(deps: JobDeps, now: number, action: 'expire' | 'complete'
     if (bookings.length < JOB_BATCH || !progressed) break;
   }
   return moved;
+}
+
+/** The occurrences of each series among `bookings` (a series' unpaid holds all end together), earliest first. */
+function seriesGroups(bookings: readonly BookingRecord[]): Map<string, BookingRecord[]> {
+  const groups = new Map<string, BookingRecord[]>();
+  for (const booking of bookings) if (booking.seriesId) groups.set(booking.seriesId, [...(groups.get(booking.seriesId) ?? []), booking]);
+  for (const group of groups.values()) group.sort((a, b) => a.startTime - b.startTime);
+  return groups;
+}
+
+/** A series moved together gets one mail (docs/contract/series.md §2): its earliest occurrence lists them all, the others are silent. */
+function seriesMail(groups: Map<string, BookingRecord[]>, booking: BookingRecord) {
+  const group = booking.seriesId ? groups.get(booking.seriesId) : undefined;
+  if (!group || group.length < 2) return {};
+  if (group[0] !== booking) return { silent: true };
+  return {
+    occurrences: group.map((occurrence) => ({
+      bookingId: occurrence.id,
+      startTime: occurrence.startTime,
+      endTime: occurrence.endTime,
+      revision: occurrence.revision + 1,
+    })),
+  };
 }
 
 /** PENDING bookings whose payment hold ran out → CANCELLED (`payment hold expired`), freeing the slot; emits booking.cancelled. */

@@ -106,3 +106,55 @@ for (const payments of ['none', 'test'] as const) {
     );
   });
 }
+
+describeEachAdapter('series mails: an unpaid series', (adapter) => {
+  let app: TestApp;
+  let smtp: TestSmtp;
+  let sender: MailSender;
+  beforeEach(async () => {
+    smtp = await startTestSmtp();
+    app = await createTestApp(adapter, {
+      config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: FROM, SVC_PUBLIC_URL: 'https://book.acme.example' },
+      payments: 'test',
+    });
+    sender = createMailSender({
+      storage: app.deps.storage,
+      config: app.deps.config,
+      clock: app.clock,
+      logger: createLogger('silent'),
+      transport: smtpTransport(smtp.url),
+      owner: 'a',
+    });
+  }, TIMEOUT_MS);
+  afterEach(async () => {
+    await sender.stop();
+    await app.close();
+    await smtp.close();
+  }, TIMEOUT_MS);
+
+  test(
+    'whose hold expires -> every occurrence cancelled, and one cancellation mail cancelling all of them',
+    async () => {
+      const { service } = await catalogue(app);
+      const created = await app.request('POST', '/api/v1/workspaces/acme/bookings', {
+        key: app.apiKey,
+        body: { serviceId: service.id, date: tuesday('10:00'), email: 'mia@example.com', repeat: { frequency: 'weekly', interval: 1, count: 3 } },
+      });
+      expect(created.status).toBe(200);
+      app.clock.advance(15_000);
+      await sender.runOnce();
+      expect(smtp.mails.map((mail) => mail.subject)).toEqual(['Please complete your payment: Haircut on Tuesday, November 24, 2026']);
+      app.clock.advance(31 * 60_000);
+      const { createScheduler } = await import('../../src/scheduler/scheduler.ts');
+      await createScheduler(app.deps).runJob('expire-holds');
+      expect((await storedBookings(app)).map((booking) => booking.status)).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
+      await sender.runOnce();
+      const [, cancelled, ...more] = smtp.mails;
+      expect(more).toEqual([]);
+      expect(cancelled!.subject).toStartWith('Booking cancelled');
+      expect(cancelled!.text).toContain('This covers 3 weekly dates');
+      expect(events(cancelled!.attachments[0]!.content.toString('utf8'))).toHaveLength(3);
+    },
+    TIMEOUT_MS,
+  );
+});

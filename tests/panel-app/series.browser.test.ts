@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { chromiumAvailable } from '../widget/browser-env.ts';
 import { startPanelBrowserEnv, type PanelBrowserEnv } from '../panel/panel-browser-env.ts';
-import { go, seed, signIn, type Seeded } from './support.ts';
+import { api, berlin, freeDay, go, seed, signIn, type Seeded } from './support.ts';
 
 /* The service form's `repeatable` (docs/contract/series.md §5): ticked in the panel, offered by the widget's config. */
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
-describeBrowser('the panel service form: repeat weekly', () => {
+describeBrowser('the panel and weekly series', () => {
   let env: PanelBrowserEnv;
   let data: Seeded;
   beforeAll(async () => {
@@ -41,6 +41,37 @@ describeBrowser('the panel service form: repeat weekly', () => {
     await page.getByRole('button', { name: 'Edit: Weekly lesson' }).waitFor();
     expect(await repeatableOf()).toBe(false);
     expect(data.anna).toMatch(/^prv_/);
+    expect(errors).toEqual([]);
+    await close();
+  }, 60_000);
+
+  test('booking details of a series occurrence offer "Cancel this and later dates of the series", which cancels them through the series route', async () => {
+    const { day, slots } = await freeDay(env, data.haircut);
+    const created = await api(env, 'POST', '/bookings', {
+      serviceId: data.haircut,
+      email: 'sara@example.com',
+      name: 'Sara Series',
+      date: berlin(day, slots[slots.length - 1]!),
+      customFields: {},
+      repeat: { frequency: 'weekly', interval: 1, count: 3 },
+    });
+    expect(created.status).toBe(200);
+    const ids: string[] = created.body.series.bookings.map((booking: { id: string }) => booking.id);
+    const { page, errors, close } = await env.open();
+    page.setDefaultTimeout(10_000);
+    await signIn(env, page);
+    await go(page, 'Bookings');
+    await page
+      .getByRole('button', { name: /^Booking details: .*Sara Series/ })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    // "this one" stays offered beside it
+    await page.getByRole('button', { name: 'Cancel this booking' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel this and later dates of the series' }).click();
+    await page.locator('.details .badge').filter({ hasText: 'Cancelled' }).waitFor();
+    const statuses = await Promise.all(ids.map(async (id) => (await api(env, 'GET', `/bookings/${id}`)).body.booking.status));
+    expect(statuses).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
     expect(errors).toEqual([]);
     await close();
   }, 60_000);

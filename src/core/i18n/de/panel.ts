@@ -117,6 +117,7 @@ export const panel: PanelMessages = {
   cancelBooking: 'Buchung stornieren',
   reason: 'Grund für den Kunden',
   cancelNow: 'Diese Buchung stornieren',
+  cancelLater: 'Diesen und alle späteren Termine der Serie stornieren',
   keep: 'Behalten',
   reschedule: 'Verschieben',
   newDay: 'Tag',

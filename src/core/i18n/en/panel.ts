@@ -117,6 +117,7 @@ export const panel = {
   cancelBooking: 'Cancel booking',
   reason: 'Reason for the customer',
   cancelNow: 'Cancel this booking',
+  cancelLater: 'Cancel this and later dates of the series',
   keep: 'Keep it',
   reschedule: 'Move to another time',
   newDay: 'Day',

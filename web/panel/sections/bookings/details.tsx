@@ -201,6 +201,27 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
             <button type="submit" class="danger" disabled={form.busy.value}>
               {t.cancelNow}
             </button>
+            {booking.seriesId && (
+              <button
+                type="button"
+                class="danger"
+                disabled={form.busy.value}
+                onClick={() =>
+                  act(async () => {
+                    // "this and later ones" (docs/contract/series.md §3): the series route from this date on
+                    const answer = await call(
+                      client.POST('/workspaces/{slug}/series/{seriesId}/cancel', {
+                        params: { path: { slug, seriesId: booking.seriesId! } },
+                        body: { from: booking.startTime, ...(reason.value.trim() ? { reason: reason.value.trim() } : {}) },
+                      }),
+                    );
+                    return { booking: answer.series.bookings.find((occurrence) => occurrence.id === booking.id) ?? booking };
+                  })
+                }
+              >
+                {t.cancelLater}
+              </button>
+            )}
             <button type="button" onClick={() => (cancelling.value = false)}>
               {t.keep}
             </button>
