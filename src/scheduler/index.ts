@@ -2,10 +2,13 @@ import { openMailTransport } from '../../adapters/mail/index.ts';
 import { mailEnabled } from '../platform/config.ts';
 import type { AppDeps } from '../platform/app-deps.ts';
 import type { MailTransport } from '../ports/mail.ts';
-import { createMailSender, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
+import { createMailSender, sendWaitlistOffers, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
 import { defaultOwnerId, type OutboxWorker } from '../platform/outbox/worker.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
+
+/** How often due waiting-list offer mails are looked for, ms. */
+const OFFER_MAIL_INTERVAL_MS = 5_000;
 
 /** What `svc serve` runs beside the HTTP server: the webhook delivery loop, the mail loop and the scheduled jobs. */
 export interface Background {
@@ -40,6 +43,20 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   const workers: OutboxWorker[] = mailer ? [dispatcher, mailer] : [dispatcher];
   for (const worker of workers) worker.start();
   scheduler.start();
+  // Waiting-list offer mails: due the moment an offer is written, so looked for every few seconds.
+  let offers: ReturnType<typeof setInterval> | null = null;
+  let sending: Promise<unknown> = Promise.resolve();
+  if (transport) {
+    const tick = () => {
+      sending = sending
+        .then(() => sendWaitlistOffers(deps, transport, deps.clock.now()))
+        .catch((error) => {
+          deps.logger.warn('waiting-list offer mails failed', { error: error instanceof Error ? error.message : String(error) });
+        });
+    };
+    offers = setInterval(tick, OFFER_MAIL_INTERVAL_MS);
+    offers.unref?.();
+  }
   let stopping: Promise<void> | undefined;
   return {
     dispatcher,
@@ -48,6 +65,11 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
     wake: () => {
       for (const worker of workers) worker.wake();
     },
-    stop: () => (stopping ??= Promise.all([scheduler.stop(), ...workers.map((worker) => worker.stop())]).then(() => undefined)),
+    stop: () =>
+      (stopping ??= (async () => {
+        if (offers) clearInterval(offers);
+        await sending;
+        await Promise.all([scheduler.stop(), ...workers.map((worker) => worker.stop())]);
+      })()),
   };
 }
