@@ -17,6 +17,5 @@ export {
   openWaitlistToken,
   removeWaitlistEntry,
   toWaitlistJson,
-  WAITLIST_EVENT_TYPES,
 } from './waitlist.ts';
 export { WaitlistEntriesResponse, WaitlistEntry, WaitlistEntryResponse, WaitlistJoin, WaitlistParams, WaitlistQuery } from './waitlist-model.ts';

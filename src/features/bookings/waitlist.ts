@@ -31,8 +31,7 @@ import type { WaitlistEntry, WaitlistJoin } from './waitlist-model.ts';
 
 const MINUTE_MS = 60_000;
 
-export type WaitlistEventType = 'waitlist.joined' | 'waitlist.offered' | 'waitlist.expired';
-export const WAITLIST_EVENT_TYPES: readonly WaitlistEventType[] = ['waitlist.joined', 'waitlist.offered', 'waitlist.expired'];
+type WaitlistEventType = 'waitlist.joined' | 'waitlist.offered' | 'waitlist.expired';
 
 type Store = WaitlistStore & CatalogueStore & WorkspaceStore;
 type OfferDeps = { storage: Store; config: Pick<Config, 'SVC_WAITLIST_HOLD_MINUTES' | 'SVC_SECRET' | 'SVC_SMTP_URL' | 'SVC_MAIL_FROM'> };

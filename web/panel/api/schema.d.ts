@@ -652,6 +652,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Waiting-list entries, by time then by arrival (optionally of one service, one day)
+         * @description Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        get: operations["listWaitlist"];
+        put?: never;
+        /**
+         * Join the waiting list of a full time: with the API key, or keyless from an allowed widget domain
+         * @description For a service with `waitlist: true`. The entry is WAITING; when a seat of the time frees, the oldest entry is OFFERED and mailed a link to claim the seat, held for it for SVC_WAITLIST_HOLD_MINUTES. 409 SLOT_AVAILABLE when the time has a free seat (book it instead); 409 SLOT_UNAVAILABLE for a time that is not a start of the service, or past; 400 VALIDATION_ERROR for a service without a waiting list. Emits `waitlist.joined`.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`), or none as said above.
+         */
+        post: operations["joinWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{slug}/waitlist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an entry; a seat its offer held goes to the next in line
+         * @description Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        delete: operations["deleteWaitlistEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/webhooks": {
         parameters: {
             query?: never;
@@ -994,6 +1040,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "waitlist.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * waitlist.joined
+         * @description Somebody joined the waiting list of a full time. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.joined` (or to every event).
+         */
+        post: operations["onWaitlistJoined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * waitlist.offered
+         * @description A seat freed and is held for the oldest waiting entry (mailed a link to claim it until `offerExpiresAt`). Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.offered` (or to every event).
+         */
+        post: operations["onWaitlistOffered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * waitlist.expired
+         * @description An offer lapsed unclaimed; the seat goes to the next in line. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.expired` (or to every event).
+         */
+        post: operations["onWaitlistExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1049,6 +1155,10 @@ export interface components {
             slots: string[];
             /** @description IANA time zone of the workspace */
             timezone: string;
+            /** @description only for a service with capacity above 1 or a waiting list: the places left at each time (summed over the providers); a service with `waitlist: true` also lists its full times, with 0 */
+            seatsLeft?: {
+                [key: string]: number;
+            };
         };
         /** @description Days with a bookable time */
         AvailableDaysResponse: {
@@ -1057,6 +1167,12 @@ export interface components {
             days: string[];
             /** @description IANA time zone of the workspace */
             timezone: string;
+            /** @description as on getAvailability, per day; a day all of whose times are full is listed (with 0s) only for a service with a waiting list */
+            seatsLeft?: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
         };
         /** @description A booking as the API returns it */
         Booking: {
@@ -1346,7 +1462,7 @@ export interface components {
             /** @description what went wrong and what to fix */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "SLOT_AVAILABLE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
             details?: {
                 path: string;
                 message: string;
@@ -1504,6 +1620,8 @@ export interface components {
             providerIds: string[];
             /** @description minutes between slot starts; null = duration */
             slotInterval: number | null;
+            /** @description full times are shown as full and a customer may join their waiting list */
+            waitlist: boolean;
         };
         ServiceCreate: {
             name: string;
@@ -1530,6 +1648,8 @@ export interface components {
             slotInterval?: number | null;
             /** @description ids of providers of the workspace */
             providerIds?: string[];
+            /** @description full times are shown as full and take a waiting list; default false */
+            waitlist?: boolean;
         };
         ServicePatch: {
             name?: string;
@@ -1556,6 +1676,8 @@ export interface components {
             slotInterval?: number | null;
             /** @description ids of providers of the workspace */
             providerIds?: string[];
+            /** @description full times are shown as full and take a waiting list; default false */
+            waitlist?: boolean;
         };
         /** @description The service */
         ServiceResponse: {
@@ -1566,6 +1688,73 @@ export interface components {
         ServicesResponse: {
             success: boolean;
             services: components["schemas"]["Service"][];
+        };
+        /** @description Entries ordered by time, then by arrival */
+        WaitlistEntriesResponse: {
+            success: boolean;
+            entries: components["schemas"]["WaitlistEntry"][];
+        };
+        /** @description A place on the waiting list of a full time */
+        WaitlistEntry: {
+            /** @description wl_… */
+            id: string;
+            /** @enum {string} */
+            status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED";
+            serviceId: string;
+            /** @description the provider asked for, or whose seat an offer holds; null: any provider */
+            providerId: string | null;
+            /**
+             * Format: date-time
+             * @description the start time waited for
+             */
+            date: string;
+            customerEmail: string;
+            customerName: string | null;
+            /**
+             * Format: date-time
+             * @description OFFERED: the seat is held until then
+             */
+            offerExpiresAt: string | null;
+            /** @description BOOKED: the booking the claim made */
+            bookingId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description The entry */
+        WaitlistEntryResponse: {
+            success: boolean;
+            entry: components["schemas"]["WaitlistEntry"];
+        };
+        /** @description A waiting-list entry changed; `entry` is the entry after the change, as the API returns it */
+        WaitlistEvent: {
+            /** @enum {string} */
+            type: "waitlist.joined" | "waitlist.offered" | "waitlist.expired";
+            /**
+             * Format: date-time
+             * @description when the change happened, RFC 3339 in UTC
+             */
+            timestamp: string;
+            data: {
+                /** @description the workspace slug */
+                workspace: string;
+                entry: components["schemas"]["WaitlistEntry"];
+            };
+        };
+        WaitlistJoin: {
+            serviceId: string;
+            /** @description wait for this provider only; default any provider of the service */
+            providerId?: string;
+            /**
+             * Format: date-time
+             * @description a date-time with an offset, such as 2026-12-01T09:00:00Z
+             */
+            date: string;
+            /** Format: email */
+            email: string;
+            name?: string;
+            phone?: string;
+            /** @description needed for keyless requests when the server has a captcha secret */
+            recaptchaToken?: string;
         };
         Webhook: {
             /** @description wh_… */
@@ -1578,7 +1767,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events: string[];
         };
         WebhookCreate: {
@@ -1588,7 +1777,7 @@ export interface components {
              */
             url: string;
             name?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events?: string[];
         };
         /** @description The delivery attempts */
@@ -1624,7 +1813,7 @@ export interface components {
              * @description an http or https URL on a public host
              */
             url?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events?: string[];
             /** @description true re-enables an endpoint (its failure history starts afresh); false stops deliveries */
             isActive?: boolean;
@@ -1677,7 +1866,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events: string[];
             /** @description signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library. */
             secret: string;
@@ -5661,6 +5850,316 @@ export interface operations {
             };
         };
     };
+    listWaitlist: {
+        parameters: {
+            query?: {
+                serviceId?: string;
+                date?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries ordered by time, then by arrival */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntriesResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntryResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error DOMAIN_NOT_ALLOWED or FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error SLOT_UNAVAILABLE or SLOT_AVAILABLE */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYLOAD_TOO_LARGE: the request body is over 64 KiB */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -6959,6 +7458,114 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistJoined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistOffered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistEvent"];
             };
         };
         responses: {
