@@ -164,7 +164,7 @@ describe('OpenAPI document', () => {
       ).toEqual(['header webhook-id', 'header webhook-timestamp', 'header webhook-signature']);
       const schema = item.post.requestBody.content['application/json'].schema;
       expect(schema, type).toEqual({
-        $ref: `#/components/schemas/${type === 'webhook.test' ? 'WebhookTestEvent' : type.startsWith('payment.') ? 'PaymentEvent' : 'BookingEvent'}`,
+        $ref: `#/components/schemas/${type === 'webhook.test' ? 'WebhookTestEvent' : type.startsWith('payment.') ? 'PaymentEvent' : type.startsWith('waitlist.') ? 'WaitlistEvent' : 'BookingEvent'}`,
       });
       expect(
         document.components.schemas[schema.$ref.split('/').at(-1)].properties.type.enum ?? [

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
 import { openWaitlistToken } from '../../src/features/bookings/index.ts';
+import { WaitlistEvent } from '../../src/features/webhooks/model.ts';
 import { tendWaitlists } from '../../src/scheduler/jobs.ts';
 import { sendWaitlistOffers } from '../../src/features/mail/index.ts';
 import type { OutgoingMail } from '../../src/ports/mail.ts';
@@ -109,8 +111,11 @@ describeEachAdapter('waiting lists', (adapter) => {
     const again = await app.request('POST', `/api/waitlist/${token}/claim`);
     expect(again.status).toBe(409);
 
-    const types = (await outbox(app)).map((message) => message.eventType).filter((type) => type.startsWith('waitlist.'));
-    expect(types).toEqual(['waitlist.joined', 'waitlist.joined', 'waitlist.offered']);
+    const messages = (await outbox(app)).filter((message) => message.eventType.startsWith('waitlist.'));
+    expect(messages.map((message) => message.eventType)).toEqual(['waitlist.joined', 'waitlist.joined', 'waitlist.offered']);
+    // The bodies are what the OpenAPI document's webhooks section says they are.
+    for (const message of messages) expect(Value.Errors(WaitlistEvent, message.parsed).First()).toBeUndefined();
+    expect(messages[2]!.parsed.data.entry).toMatchObject({ id: offered.id, status: 'OFFERED', providerId: anna.id });
   });
 
   test('a lapsed hold expires within the housekeeping and the next entry is offered', async () => {

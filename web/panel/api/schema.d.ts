@@ -6094,7 +6094,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description Removed */
             200: {
                 headers: {
                     /** @description requests allowed per minute */
@@ -6106,9 +6106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["DeletedResponse"];
                 };
             };
             /** @description Error UNAUTHORIZED */
