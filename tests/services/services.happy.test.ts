@@ -22,6 +22,7 @@ function defaults(overrides: Record<string, unknown> = {}) {
     order: 0,
     providerIds: [],
     slotInterval: null,
+    waitlist: false,
     ...overrides,
   };
 }
@@ -57,6 +58,7 @@ describeEachAdapter('services: happy path', (adapter) => {
       deposit: 19.99,
       order: 2,
       slotInterval: 15,
+      waitlist: true,
       providerIds: [alex.id, sam.id],
     };
     const response = await t.request('POST', `${V1}/acme/services`, { key: t.apiKey, body });
