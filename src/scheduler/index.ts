@@ -3,10 +3,13 @@ import { mailEnabled } from '../platform/config.ts';
 import type { AppDeps } from '../platform/app-deps.ts';
 import type { MailTransport } from '../ports/mail.ts';
 import { createCalendarWriter, type CalendarWriterOptions } from '../features/bookings/index.ts';
-import { createMailSender, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
+import { createMailSender, sendWaitlistOffers, type MailSender, type MailSenderOptions } from '../features/mail/index.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../features/webhooks/index.ts';
 import { defaultOwnerId, type OutboxWorker } from '../platform/outbox/worker.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
+
+/** How often due waiting-list offer mails are looked for, ms. */
+const OFFER_MAIL_INTERVAL_MS = 5_000;
 
 /** What `svc serve` runs beside the HTTP server: the webhook delivery loop, the mail loop, the calendar write-back and the scheduled jobs. */
 export interface Background {
@@ -62,6 +65,20 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   const workers: OutboxWorker[] = mailer ? [dispatcher, mailer, calendarWriter] : [dispatcher, calendarWriter];
   for (const worker of workers) worker.start();
   scheduler.start();
+  // Waiting-list offer mails: due the moment an offer is written, so looked for every few seconds.
+  let offers: ReturnType<typeof setInterval> | null = null;
+  let sending: Promise<unknown> = Promise.resolve();
+  if (transport) {
+    const tick = () => {
+      sending = sending
+        .then(() => sendWaitlistOffers(deps, transport, deps.clock.now()))
+        .catch((error) => {
+          deps.logger.warn('waiting-list offer mails failed', { error: error instanceof Error ? error.message : String(error) });
+        });
+    };
+    offers = setInterval(tick, OFFER_MAIL_INTERVAL_MS);
+    offers.unref?.();
+  }
   let stopping: Promise<void> | undefined;
   return {
     dispatcher,
@@ -71,6 +88,11 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
     wake: () => {
       for (const worker of workers) worker.wake();
     },
-    stop: () => (stopping ??= Promise.all([scheduler.stop(), ...workers.map((worker) => worker.stop())]).then(() => undefined)),
+    stop: () =>
+      (stopping ??= (async () => {
+        if (offers) clearInterval(offers);
+        await sending;
+        await Promise.all([scheduler.stop(), ...workers.map((worker) => worker.stop())]);
+      })()),
   };
 }

@@ -171,7 +171,9 @@ describe('OpenAPI document', () => {
               ? 'PaymentEvent'
               : type.startsWith('calendar.')
                 ? 'CalendarConnectionEvent'
-                : 'BookingEvent'
+                : type.startsWith('waitlist.')
+                  ? 'WaitlistEvent'
+                  : 'BookingEvent'
         }`,
       });
       expect(

@@ -23,6 +23,7 @@ function defaults(overrides: Record<string, unknown> = {}) {
     providerIds: [],
     slotInterval: null,
     repeatable: false,
+    waitlist: false,
     ...overrides,
   };
 }
@@ -59,6 +60,7 @@ describeEachAdapter('services: happy path', (adapter) => {
       order: 2,
       slotInterval: 15,
       repeatable: true,
+      waitlist: true,
       providerIds: [alex.id, sam.id],
     };
     const response = await t.request('POST', `${V1}/acme/services`, { key: t.apiKey, body });

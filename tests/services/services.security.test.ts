@@ -76,6 +76,7 @@ describeEachAdapter('services: security', (adapter) => {
         order: 0,
         providerIds: haircut!.providerIds,
         slotInterval: null,
+        waitlist: false,
       },
     });
     const writes = [

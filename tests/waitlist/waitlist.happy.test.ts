@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
 import { openWaitlistToken } from '../../src/features/bookings/index.ts';
+import { WaitlistEvent } from '../../src/features/webhooks/model.ts';
 import { tendWaitlists } from '../../src/scheduler/jobs.ts';
+import { sendWaitlistOffers } from '../../src/features/mail/index.ts';
+import type { OutgoingMail } from '../../src/ports/mail.ts';
 import type { ProviderRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
@@ -107,8 +111,11 @@ describeEachAdapter('waiting lists', (adapter) => {
     const again = await app.request('POST', `/api/waitlist/${token}/claim`);
     expect(again.status).toBe(409);
 
-    const types = (await outbox(app)).map((message) => message.eventType).filter((type) => type.startsWith('waitlist.'));
-    expect(types).toEqual(['waitlist.joined', 'waitlist.joined', 'waitlist.offered']);
+    const messages = (await outbox(app)).filter((message) => message.eventType.startsWith('waitlist.'));
+    expect(messages.map((message) => message.eventType)).toEqual(['waitlist.joined', 'waitlist.joined', 'waitlist.offered']);
+    // The bodies are what the OpenAPI document's webhooks section says they are.
+    for (const message of messages) expect(Value.Errors(WaitlistEvent, message.parsed).First()).toBeUndefined();
+    expect(messages[2]!.parsed.data.entry).toMatchObject({ id: offered.id, status: 'OFFERED', providerId: anna.id });
   });
 
   test('a lapsed hold expires within the housekeeping and the next entry is offered', async () => {
@@ -160,5 +167,34 @@ describeEachAdapter('waiting lists', (adapter) => {
     test('listing needs a key', async () => {
       expect((await app.request('GET', '/api/v1/workspaces/acme/waitlist')).status).toBe(401);
     });
+  });
+});
+
+describeEachAdapter('waiting-list offer mail', (adapter) => {
+  let app: TestApp;
+  afterEach(() => app.close());
+
+  test('an offer is mailed once with its link, in the workspace language', async () => {
+    app = await createTestApp(adapter, { config: { SVC_SMTP_URL: 'smtp://127.0.0.1:2525', SVC_MAIL_FROM: 'bookings@example.com' } });
+    const anna = await addProvider(app, { name: 'Anna' });
+    const yoga = await addService(app, [anna], { name: 'Yoga', capacity: 1, duration: 60, priceMinor: 0, waitlist: true });
+    const TEN = tuesday('10:00');
+    const booked = await app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(yoga, TEN) });
+    const joined = await app.request('POST', '/api/v1/workspaces/acme/waitlist', {
+      key: app.apiKey,
+      body: { serviceId: yoga.id, date: TEN, email: 'wanda@example.com', name: 'Wanda' },
+    });
+    await app.request('POST', `/api/v1/workspaces/acme/bookings/${booked.body.booking.id}/cancel`, { key: app.apiKey, body: {} });
+    const sent: OutgoingMail[] = [];
+    const transport = { send: async (mail: OutgoingMail) => void sent.push(mail), close: async () => {} };
+    expect(await sendWaitlistOffers(app.deps, transport, app.clock.now())).toBe(1);
+    expect(await sendWaitlistOffers(app.deps, transport, app.clock.now())).toBe(0);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.to).toBe('wanda@example.com');
+    expect(sent[0]!.subject).toContain('A place is free: Yoga');
+    const link = /http:\/\/localhost:8080\/waitlist\/([A-Za-z0-9_-]+)/.exec(sent[0]!.text)![1]!;
+    const viewed = await app.request('GET', `/api/waitlist/${link}`);
+    expect(viewed.body.entry).toMatchObject({ id: joined.body.entry.id, status: 'OFFERED' });
+    expect(sent[0]!.html).toContain(`/waitlist/${link}`);
   });
 });

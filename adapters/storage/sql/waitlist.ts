@@ -224,7 +224,7 @@ export function waitlistQueries(dialect: Dialect): WaitlistStore {
       const rows = await db
         .update(w)
         .set({ mailDueAt: to })
-        .where(and(eq(w.id, id), eq(w.mailDueAt, from)))
+        .where(and(eq(w.id, id), from === null ? and(isNull(w.mailDueAt), eq(w.status, 'OFFERED')) : eq(w.mailDueAt, from)))
         .returning({ id: w.id });
       return rows.length === 1;
     },

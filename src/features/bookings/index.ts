@@ -20,7 +20,5 @@ export {
   openWaitlistToken,
   removeWaitlistEntry,
   toWaitlistJson,
-  waitlistUrl,
-  WAITLIST_EVENT_TYPES,
 } from './waitlist.ts';
 export { WaitlistEntriesResponse, WaitlistEntry, WaitlistEntryResponse, WaitlistJoin, WaitlistParams, WaitlistQuery } from './waitlist-model.ts';

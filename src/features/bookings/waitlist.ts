@@ -3,9 +3,9 @@ import { mailEnabled, type Config } from '../../platform/config.ts';
 import { AppError, notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isoTime } from '../../core/models.ts';
-import { CAPABILITY_TOKEN_BYTES, isCapabilityToken, randomToken, sha256Hex } from '../../core/secrets.ts';
+import { isCapabilityToken, sha256Hex } from '../../core/secrets.ts';
 import { seatsAt } from '../../core/slot-engine.ts';
-import { openSigningSecret, sealSigningSecret } from '../../platform/sealed-secrets.ts';
+import { newOfferToken, openOfferToken } from '../../platform/access/manage-token.ts';
 import type {
   BookingRecord,
   CatalogueStore,
@@ -31,8 +31,7 @@ import type { WaitlistEntry, WaitlistJoin } from './waitlist-model.ts';
 
 const MINUTE_MS = 60_000;
 
-export type WaitlistEventType = 'waitlist.joined' | 'waitlist.offered' | 'waitlist.expired';
-export const WAITLIST_EVENT_TYPES: readonly WaitlistEventType[] = ['waitlist.joined', 'waitlist.offered', 'waitlist.expired'];
+type WaitlistEventType = 'waitlist.joined' | 'waitlist.offered' | 'waitlist.expired';
 
 type Store = WaitlistStore & CatalogueStore & WorkspaceStore;
 type OfferDeps = { storage: Store; config: Pick<Config, 'SVC_WAITLIST_HOLD_MINUTES' | 'SVC_SECRET' | 'SVC_SMTP_URL' | 'SVC_MAIL_FROM'> };
@@ -58,20 +57,10 @@ export function waitlistEvent(type: WaitlistEventType, workspace: Pick<Workspace
   return { workspaceId: workspace.id, type, body: JSON.stringify(body), occurredAt: at };
 }
 
-// ---- Offer links: the manage-link rules (256 random bits, stored hashed, sealed for the mail) ----
-
-const sealingContext = (entryId: string) => `waitlist-link:${entryId}`;
-export const waitlistUrl = (publicUrl: string, token: string) => `${publicUrl}/waitlist/${token}`;
+// ---- Offer links: the manage-link rules (src/platform/access/manage-token.ts) ----
 
 /** The link token of a sealed offer, or null (no secret, another secret). */
-export async function openWaitlistToken(entry: WaitlistEntryRecord, svcSecret: string | undefined): Promise<string | null> {
-  if (!entry.offerTokenSealed || !svcSecret) return null;
-  try {
-    return await openSigningSecret(entry.offerTokenSealed, svcSecret, sealingContext(entry.id));
-  } catch {
-    return null;
-  }
-}
+export const openWaitlistToken = (entry: WaitlistEntryRecord, svcSecret: string | undefined) => openOfferToken(entry.offerTokenSealed, svcSecret, entry.id);
 
 /** The entry an offer link names, or 404 (malformed tokens are not looked up). */
 export async function entryByToken(deps: { storage: WaitlistStore }, token: string): Promise<WaitlistEntryRecord> {
@@ -198,12 +187,13 @@ export async function offerTime(
         // An offer is made whatever the minimum notice and the advance limit: the time was bookable when joined.
         seats: (busy) => seatsAt(providerDay(workspace, provider, busy), { ...rules, minNotice: 0, maxAdvance: null }, startTime, now),
         async offer(entry) {
-          const token = randomToken('', CAPABILITY_TOKEN_BYTES);
+          const token = await newOfferToken(entry.id, deps.config.SVC_SECRET);
           return {
             offerExpiresAt: Math.min(now + holdMs, startTime),
-            offerTokenHash: sha256Hex(token),
-            offerTokenSealed: deps.config.SVC_SECRET ? await sealSigningSecret(token, deps.config.SVC_SECRET, sealingContext(entry.id)) : null,
-            mailDueAt: mails ? now : null,
+            offerTokenHash: token.hash,
+            offerTokenSealed: token.sealed,
+            // Without a secret the link cannot be mailed later: no mail is due (the owner sees the offer in the panel).
+            mailDueAt: mails && token.sealed ? now : null,
           };
         },
         emit: (entry) => [waitlistEvent('waitlist.offered', workspace, entry, now)],

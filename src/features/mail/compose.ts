@@ -33,6 +33,13 @@ export const brandColor = (color: string | null) => (color && /^#[0-9a-f]{3}([0-
 /** The workspace's logo where a mail client will show it: an https address (clients block others), else none. */
 export const mailLogo = (logoUrl: string | null) => (logoUrl?.startsWith('https://') ? logoUrl : null);
 
+/** The workspace as a mail's letterhead shows it. */
+export const mailBrand = (workspace: Pick<WorkspaceRecord, 'name' | 'primaryColor' | 'logoUrl'>): MailLayout['brand'] => ({
+  name: workspace.name,
+  color: brandColor(workspace.primaryColor),
+  logoUrl: mailLogo(workspace.logoUrl),
+});
+
 /** The Intl locale of a workspace language (a tag Intl does not know falls back to English). */
 function localeOf(language: string): string {
   try {

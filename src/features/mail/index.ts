@@ -4,5 +4,6 @@ export type { CalendarEntry } from './calendar.ts';
 export { mailEntries } from './outbox-entries.ts';
 export { queueReminders } from './reminders.ts';
 export { createMailSender } from './sender.ts';
+export { sendWaitlistOffers } from './waitlist-offers.ts';
 export type { MailSender, MailSenderOptions } from './sender.ts';
 export { sendCalendarFailureMails } from './calendar-failure.ts';

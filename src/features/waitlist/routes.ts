@@ -8,7 +8,7 @@ import { layout } from '../../platform/pages/layout.ts';
 import { pageResponse } from '../../platform/pages/response.ts';
 import { AppError } from '../../core/errors.ts';
 import { ErrorResponse, SlugParams } from '../../core/models.ts';
-import { OPEN_TO_DEMO } from '../workspaces/index.ts';
+import { DeletedResponse, OPEN_TO_DEMO } from '../workspaces/index.ts';
 import {
   BookingResponse,
   claimWaitlistOffer,
@@ -78,7 +78,7 @@ export function waitlistRoutes(deps: AppDeps) {
       {
         access: keyOrSession('svc_manage_operations'),
         params: WaitlistParams,
-        response: { 200: t.Object({ success: t.Boolean() }), 401: ErrorResponse, 404: ErrorResponse },
+        response: { 200: DeletedResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: {
           operationId: 'deleteWaitlistEntry',
           summary: 'Remove an entry; a seat its offer held goes to the next in line',

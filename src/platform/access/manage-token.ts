@@ -33,3 +33,26 @@ export async function openManageToken(sealed: string, svcSecret: string, booking
 }
 
 export const manageUrl = (publicUrl: string, token: string) => `${publicUrl}/manage/${token}`;
+
+/*
+ * Waiting-list offer links (docs/contract/classes.md §3) follow the same rules: 256 random bits, stored hashed,
+ * sealed (bound to the entry id) for the offer mail.
+ */
+const offerContext = (entryId: string) => `waitlist-link:${entryId}`;
+
+export async function newOfferToken(entryId: string, svcSecret: string | undefined): Promise<ManageToken> {
+  const token = randomToken('', CAPABILITY_TOKEN_BYTES);
+  return { token, hash: hashManageToken(token), sealed: svcSecret ? await sealSigningSecret(token, svcSecret, offerContext(entryId)) : null };
+}
+
+/** The token sealed by newOfferToken, or null when it does not open (no secret, another SVC_SECRET). */
+export async function openOfferToken(sealed: string | null, svcSecret: string | undefined, entryId: string): Promise<string | null> {
+  if (!sealed || !svcSecret) return null;
+  try {
+    return await openSigningSecret(sealed, svcSecret, offerContext(entryId));
+  } catch {
+    return null;
+  }
+}
+
+export const waitlistUrl = (publicUrl: string, token: string) => `${publicUrl}/waitlist/${token}`;

@@ -33,6 +33,7 @@ const TAGS = [
   { name: 'Working hours', description: 'Weekly hours and date exceptions of the workspace and of each provider.' },
   { name: 'Availability', description: 'Bookable times, computed from services, working hours and existing bookings. Public.' },
   { name: 'Bookings', description: 'Bookings and their lifecycle.' },
+  { name: 'Waiting lists', description: 'Waiting lists of the full times of classes: joining, listing, removing; offers are claimed by link.' },
   { name: 'Webhooks', description: 'Endpoints that receive the events of a workspace, and their delivery log.' },
   { name: 'API keys', description: 'The keys of a workspace: listed without the key, created (shown once), revoked.' },
   { name: 'Embedded panel', description: 'Pairing codes for linking a site, and the linked sites of the embedded admin panel.' },

@@ -104,5 +104,5 @@ export interface WaitlistStore {
   /** OFFERED entries whose offer mail is due by `now`. */
   listDueWaitlistMails(now: number, limit: number): Promise<WaitlistEntryRecord[]>;
   /** Compare-and-set of mailDueAt from `from` to `to` (null: sent); whether this call made it. */
-  moveWaitlistMail(id: string, from: number, to: number | null): Promise<boolean>;
+  moveWaitlistMail(id: string, from: number | null, to: number | null): Promise<boolean>;
 }

@@ -696,6 +696,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Waiting-list entries, by time then by arrival (optionally of one service, one day)
+         * @description Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        get: operations["listWaitlist"];
+        put?: never;
+        /**
+         * Join the waiting list of a full time: with the API key, or keyless from an allowed widget domain
+         * @description For a service with `waitlist: true`. The entry is WAITING; when a seat of the time frees, the oldest entry is OFFERED and mailed a link to claim the seat, held for it for SVC_WAITLIST_HOLD_MINUTES. 409 SLOT_AVAILABLE when the time has a free seat (book it instead); 409 SLOT_UNAVAILABLE for a time that is not a start of the service, or past; 400 VALIDATION_ERROR for a service without a waiting list. Emits `waitlist.joined`.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`), or none as said above.
+         */
+        post: operations["joinWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{slug}/waitlist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an entry; a seat its offer held goes to the next in line
+         * @description Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        delete: operations["deleteWaitlistEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/webhooks": {
         parameters: {
             query?: never;
@@ -1078,6 +1124,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "waitlist.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * waitlist.joined
+         * @description Somebody joined the waiting list of a full time. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.joined` (or to every event).
+         */
+        post: operations["onWaitlistJoined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * waitlist.offered
+         * @description A seat freed and is held for the oldest waiting entry (mailed a link to claim it until `offerExpiresAt`). Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.offered` (or to every event).
+         */
+        post: operations["onWaitlistOffered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * waitlist.expired
+         * @description An offer lapsed unclaimed; the seat goes to the next in line. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.expired` (or to every event).
+         */
+        post: operations["onWaitlistExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1159,6 +1265,10 @@ export interface components {
             slots: string[];
             /** @description IANA time zone of the workspace */
             timezone: string;
+            /** @description only for a service with capacity above 1 or a waiting list: the places left at each time (summed over the providers); a service with `waitlist: true` also lists its full times, with 0 */
+            seatsLeft?: {
+                [key: string]: number;
+            };
         };
         /** @description Days with a bookable time */
         AvailableDaysResponse: {
@@ -1167,6 +1277,12 @@ export interface components {
             days: string[];
             /** @description IANA time zone of the workspace */
             timezone: string;
+            /** @description as on getAvailability, per day; a day all of whose times are full is listed (with 0s) only for a service with a waiting list */
+            seatsLeft?: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
         };
         /** @description A booking as the API returns it */
         Booking: {
@@ -1494,7 +1610,7 @@ export interface components {
             /** @description what went wrong and what to fix */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "SLOT_AVAILABLE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
             details?: {
                 path: string;
                 message: string;
@@ -1675,6 +1791,8 @@ export interface components {
             providerIds: string[];
             /** @description minutes between slot starts; null = duration */
             slotInterval: number | null;
+            /** @description full times are shown as full and a customer may join their waiting list */
+            waitlist: boolean;
             /** @description the widget offers to repeat a booking weekly (the API books a series of any service) */
             repeatable: boolean;
         };
@@ -1703,6 +1821,8 @@ export interface components {
             slotInterval?: number | null;
             /** @description ids of providers of the workspace */
             providerIds?: string[];
+            /** @description full times are shown as full and take a waiting list; default false */
+            waitlist?: boolean;
             /** @description the widget offers "Repeat weekly" for it; default false */
             repeatable?: boolean;
         };
@@ -1731,6 +1851,8 @@ export interface components {
             slotInterval?: number | null;
             /** @description ids of providers of the workspace */
             providerIds?: string[];
+            /** @description full times are shown as full and take a waiting list; default false */
+            waitlist?: boolean;
             /** @description the widget offers "Repeat weekly" for it; default false */
             repeatable?: boolean;
         };
@@ -1744,6 +1866,73 @@ export interface components {
             success: boolean;
             services: components["schemas"]["Service"][];
         };
+        /** @description Entries ordered by time, then by arrival */
+        WaitlistEntriesResponse: {
+            success: boolean;
+            entries: components["schemas"]["WaitlistEntry"][];
+        };
+        /** @description A place on the waiting list of a full time */
+        WaitlistEntry: {
+            /** @description wl_… */
+            id: string;
+            /** @enum {string} */
+            status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED";
+            serviceId: string;
+            /** @description the provider asked for, or whose seat an offer holds; null: any provider */
+            providerId: string | null;
+            /**
+             * Format: date-time
+             * @description the start time waited for
+             */
+            date: string;
+            customerEmail: string;
+            customerName: string | null;
+            /**
+             * Format: date-time
+             * @description OFFERED: the seat is held until then
+             */
+            offerExpiresAt: string | null;
+            /** @description BOOKED: the booking the claim made */
+            bookingId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description The entry */
+        WaitlistEntryResponse: {
+            success: boolean;
+            entry: components["schemas"]["WaitlistEntry"];
+        };
+        /** @description A waiting-list entry changed; `entry` is the entry after the change, as the API returns it */
+        WaitlistEvent: {
+            /** @enum {string} */
+            type: "waitlist.joined" | "waitlist.offered" | "waitlist.expired";
+            /**
+             * Format: date-time
+             * @description when the change happened, RFC 3339 in UTC
+             */
+            timestamp: string;
+            data: {
+                /** @description the workspace slug */
+                workspace: string;
+                entry: components["schemas"]["WaitlistEntry"];
+            };
+        };
+        WaitlistJoin: {
+            serviceId: string;
+            /** @description wait for this provider only; default any provider of the service */
+            providerId?: string;
+            /**
+             * Format: date-time
+             * @description a date-time with an offset, such as 2026-12-01T09:00:00Z
+             */
+            date: string;
+            /** Format: email */
+            email: string;
+            name?: string;
+            phone?: string;
+            /** @description needed for keyless requests when the server has a captcha secret */
+            recaptchaToken?: string;
+        };
         Webhook: {
             /** @description wh_… */
             id: string;
@@ -1755,7 +1944,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events: string[];
         };
         WebhookCreate: {
@@ -1765,7 +1954,7 @@ export interface components {
              */
             url: string;
             name?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events?: string[];
         };
         /** @description The delivery attempts */
@@ -1801,7 +1990,7 @@ export interface components {
              * @description an http or https URL on a public host
              */
             url?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events?: string[];
             /** @description true re-enables an endpoint (its failure history starts afresh); false stops deliveries */
             isActive?: boolean;
@@ -1854,7 +2043,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events: string[];
             /** @description signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library. */
             secret: string;
@@ -2031,7 +2220,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2046,7 +2235,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2061,7 +2250,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2091,7 +2280,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2106,7 +2295,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2121,7 +2310,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2136,7 +2325,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2170,7 +2359,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2185,7 +2374,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2200,7 +2389,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2215,7 +2404,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2230,7 +2419,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2245,7 +2434,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2275,7 +2464,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2290,7 +2479,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2305,7 +2494,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2320,7 +2509,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2354,7 +2543,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2369,7 +2558,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2384,7 +2573,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2399,7 +2588,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2414,7 +2603,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2429,7 +2618,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2459,7 +2648,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2474,7 +2663,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2489,7 +2678,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2504,7 +2693,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2538,7 +2727,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2553,7 +2742,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2568,7 +2757,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2583,7 +2772,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2598,7 +2787,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2613,7 +2802,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2644,7 +2833,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2659,7 +2848,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2674,7 +2863,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2689,7 +2878,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2724,7 +2913,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2739,7 +2928,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2754,7 +2943,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2769,7 +2958,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2784,7 +2973,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2799,7 +2988,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2829,7 +3018,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2844,7 +3033,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2859,7 +3048,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2874,7 +3063,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -2908,7 +3097,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2923,7 +3112,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2938,7 +3127,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2953,7 +3142,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2968,7 +3157,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -2983,7 +3172,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3014,7 +3203,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3029,7 +3218,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3044,7 +3233,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3059,7 +3248,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3090,7 +3279,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3105,7 +3294,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3120,7 +3309,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3135,7 +3324,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3170,7 +3359,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3185,7 +3374,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3200,7 +3389,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3215,7 +3404,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3230,7 +3419,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3245,7 +3434,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3275,7 +3464,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3290,7 +3479,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3305,7 +3494,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3320,7 +3509,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3354,7 +3543,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3369,7 +3558,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3384,7 +3573,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3399,7 +3588,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3414,7 +3603,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3429,7 +3618,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3460,7 +3649,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3475,7 +3664,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3490,7 +3679,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3505,7 +3694,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3536,7 +3725,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3551,7 +3740,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3566,7 +3755,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3581,7 +3770,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3616,7 +3805,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3631,7 +3820,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3646,7 +3835,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3661,7 +3850,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3676,7 +3865,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3691,7 +3880,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3722,7 +3911,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3737,7 +3926,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3752,7 +3941,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3767,7 +3956,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3798,7 +3987,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3813,7 +4002,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3828,7 +4017,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3843,7 +4032,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3878,7 +4067,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3893,7 +4082,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3908,7 +4097,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3923,7 +4112,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3938,7 +4127,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -3953,7 +4142,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -3985,7 +4174,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4000,7 +4189,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4015,7 +4204,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4030,7 +4219,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4062,7 +4251,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4075,7 +4264,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4090,7 +4279,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4105,7 +4294,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4141,7 +4330,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4156,7 +4345,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4171,7 +4360,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4186,7 +4375,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4201,7 +4390,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4216,7 +4405,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4248,7 +4437,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4263,7 +4452,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4278,7 +4467,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4293,7 +4482,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4323,7 +4512,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4338,7 +4527,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4353,7 +4542,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4368,7 +4557,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4403,7 +4592,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4418,7 +4607,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4433,7 +4622,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4448,7 +4637,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4463,7 +4652,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4478,7 +4667,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4509,7 +4698,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4524,7 +4713,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4539,7 +4728,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4554,7 +4743,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4590,7 +4779,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4605,7 +4794,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4620,7 +4809,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4635,7 +4824,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4650,7 +4839,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4665,7 +4854,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4696,7 +4885,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4711,7 +4900,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4726,7 +4915,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4741,7 +4930,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4776,7 +4965,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4791,7 +4980,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4806,7 +4995,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4821,7 +5010,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4857,7 +5046,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4872,7 +5061,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4887,7 +5076,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4902,7 +5091,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -4936,7 +5125,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4951,7 +5140,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4966,7 +5155,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4981,7 +5170,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -4996,7 +5185,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5034,7 +5223,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5049,7 +5238,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5064,7 +5253,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5079,7 +5268,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5094,7 +5283,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5128,7 +5317,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5143,7 +5332,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5158,7 +5347,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5173,7 +5362,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5188,7 +5377,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5203,7 +5392,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5218,7 +5407,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5233,7 +5422,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5250,7 +5439,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5279,7 +5468,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5294,7 +5483,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5309,7 +5498,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5324,7 +5513,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5355,7 +5544,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5370,7 +5559,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5385,7 +5574,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5400,7 +5589,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5431,7 +5620,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5446,7 +5635,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5461,7 +5650,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5476,7 +5665,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5491,7 +5680,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5522,7 +5711,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5537,7 +5726,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5552,7 +5741,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5567,7 +5756,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5582,7 +5771,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5617,7 +5806,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5632,7 +5821,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5647,7 +5836,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5662,7 +5851,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5677,7 +5866,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5692,7 +5881,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5707,7 +5896,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5738,7 +5927,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5753,7 +5942,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5768,7 +5957,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5783,7 +5972,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5798,7 +5987,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5833,7 +6022,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5848,7 +6037,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5863,7 +6052,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5878,7 +6067,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5893,7 +6082,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5908,7 +6097,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5923,7 +6112,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -5958,7 +6147,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5973,7 +6162,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -5988,7 +6177,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6003,7 +6192,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6018,7 +6207,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6033,7 +6222,315 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWaitlist: {
+        parameters: {
+            query?: {
+                serviceId?: string;
+                date?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries ordered by time, then by arrival */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntriesResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntryResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error DOMAIN_NOT_ALLOWED or FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error SLOT_UNAVAILABLE or SLOT_AVAILABLE */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYLOAD_TOO_LARGE: the request body is over 64 KiB */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6063,7 +6560,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6078,7 +6575,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6093,7 +6590,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6108,7 +6605,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6142,7 +6639,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6157,7 +6654,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6172,7 +6669,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6187,7 +6684,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6202,7 +6699,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6217,7 +6714,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6248,7 +6745,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6263,7 +6760,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6278,7 +6775,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6293,7 +6790,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6324,7 +6821,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6339,7 +6836,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6354,7 +6851,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6369,7 +6866,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6404,7 +6901,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6419,7 +6916,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6434,7 +6931,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6449,7 +6946,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6464,7 +6961,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6479,7 +6976,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6510,7 +7007,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6525,7 +7022,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6540,7 +7037,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6555,7 +7052,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6588,7 +7085,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6603,7 +7100,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6618,7 +7115,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6633,7 +7130,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6648,7 +7145,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6678,7 +7175,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6693,7 +7190,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6708,7 +7205,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6723,7 +7220,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6757,7 +7254,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6772,7 +7269,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6787,7 +7284,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6802,7 +7299,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6817,7 +7314,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6832,7 +7329,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6863,7 +7360,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6878,7 +7375,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6893,7 +7390,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6908,7 +7405,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -6938,7 +7435,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6953,7 +7450,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6968,7 +7465,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -6983,7 +7480,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -7013,7 +7510,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -7028,7 +7525,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -7043,7 +7540,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -7058,7 +7555,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -7089,7 +7586,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -7104,7 +7601,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -7119,7 +7616,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
@@ -7134,7 +7631,7 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description requests left in the current minute */
                     "X-RateLimit-Remaining"?: number;
-                    /** @description when the window resets, Unix seconds */
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
                     "X-RateLimit-Reset"?: number;
                     /** @description seconds to wait */
                     "Retry-After"?: number;
@@ -7415,6 +7912,114 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CalendarConnectionEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistJoined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistOffered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistEvent"];
             };
         };
         responses: {

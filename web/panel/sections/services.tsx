@@ -5,7 +5,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { call, type PanelClient, type Provider, type Service, type WeeklyHours } from '../api/client.ts';
-import { moneyOf } from '../format.ts';
+import { moneyOf, whenOf } from '../format.ts';
 import type { Strings } from '../i18n.ts';
 import { useUnsaved } from '../unsaved.ts';
 import { Field, FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
@@ -131,6 +131,7 @@ function ServiceForm({
   const bufferTime = useSignal(String(service?.bufferTime ?? 0));
   const minNotice = useSignal(String(service?.minNotice ?? 0));
   const repeatable = useSignal(service?.repeatable ?? false);
+  const waitlist = useSignal(service?.waitlist ?? false);
   const active = providers.filter((provider) => provider.active || service?.providerIds.includes(provider.id));
   // a new service is offered by every active provider until unticked: nobody offering it leaves it unbookable
   const providerIds = useSignal<string[]>(service?.providerIds ?? active.map((provider) => provider.id));
@@ -159,6 +160,7 @@ function ServiceForm({
         bufferTime: number(bufferTime.value),
         minNotice: number(minNotice.value),
         repeatable: repeatable.value,
+        waitlist: waitlist.value,
         providerIds: ids,
       };
       if (service) await call(client.PATCH('/workspaces/{slug}/services/{serviceId}', { params: { path: { slug, serviceId: service.id } }, body }));
@@ -193,6 +195,10 @@ function ServiceForm({
         <TextField label={t.bufferTime} name="bufferTime" form={form} value={bufferTime} type="number" min={0} />
         <TextField label={t.minNotice} name="minNotice" form={form} value={minNotice} type="number" min={0} />
       </div>
+      <label class="check">
+        <input type="checkbox" checked={waitlist.value} onChange={(event) => (waitlist.value = event.currentTarget.checked)} />
+        {t.waitlist}
+      </label>
       <Field label={`${t.description} ${t.optional}`} name="description" form={form}>
         {(attributes) => <textarea {...attributes} rows={2} value={description.value} onInput={(event) => (description.value = event.currentTarget.value)} />}
       </Field>
@@ -236,6 +242,50 @@ function ServiceForm({
           ))}
       </div>
       <FormOutcome form={form} />
+      {service?.waitlist && <WaitingList client={client} workspace={workspace} t={t} serviceId={service.id} />}
     </form>
+  );
+}
+
+/** A waiting-list service's entries, by time then arrival, each removable (docs/contract/classes.md §2). */
+function WaitingList({ client, workspace, t, serviceId }: Pick<SectionProps, 'client' | 'workspace' | 't'> & { serviceId: string }) {
+  const slug = workspace.slug;
+  const { state, reload } = useLoad(
+    async () => (await call(client.GET('/workspaces/{slug}/waitlist', { params: { path: { slug }, query: { serviceId } } }))).entries,
+    [slug, serviceId],
+    t,
+  );
+  const remove = async (entryId: string) => {
+    await call(client.DELETE('/workspaces/{slug}/waitlist/{entryId}', { params: { path: { slug, entryId } } }));
+    await reload();
+  };
+  return (
+    <section aria-labelledby="waiting-list-title">
+      <h4 id="waiting-list-title">{t.waitingList}</h4>
+      <Loaded load={state.value} t={t} retry={reload}>
+        {(entries) =>
+          entries.length === 0 ? (
+            <p class="muted">{t.noWaiting}</p>
+          ) : (
+            <ul class="items">
+              {entries.map((entry) => (
+                <li key={entry.id} class="item-row">
+                  <span class="item-main">
+                    <strong>{whenOf(workspace, entry.date)}</strong>
+                    <span class="muted">
+                      {entry.customerName ? `${entry.customerName} · ` : ''}
+                      {entry.customerEmail} · {t.waitlistStatuses[entry.status]}
+                    </span>
+                  </span>
+                  <button type="button" onClick={() => void remove(entry.id)}>
+                    {t.removeEntry}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+    </section>
   );
 }

@@ -41,6 +41,16 @@ export const mail: MailMessages = {
     heading: () => 'Bis bald',
     body: (v) => [`Wir erinnern Sie an Ihre Buchung bei ${v.workspace} am ${v.date}, ${v.time}.`],
   },
+  waitlistOffer: {
+    subject: (v) => `Ein Platz ist frei: ${v.service} am ${v.date}`,
+    heading: () => 'Ein Platz ist für Sie frei geworden',
+    body: (v) => [
+      `Bei ${v.service} am ${v.date}, ${v.time} ist ein Platz frei geworden, und Sie stehen als Erste oder Erster auf der Warteliste.`,
+      `Er ist bis ${v.holdUntil} für Sie reserviert. Buchen Sie ihn über den Link unten; danach geht er an die nächste Person.`,
+    ],
+    action: 'Diesen Platz buchen',
+    footer: (workspace) => `Sie erhalten diese E-Mail, weil Sie sich bei ${workspace} auf eine Warteliste gesetzt haben.`,
+  },
   owner: {
     greeting: 'Hallo,',
     labels: { customer: 'Kunde', email: 'E-Mail', phone: 'Telefon' },

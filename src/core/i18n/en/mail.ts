@@ -40,6 +40,8 @@ export interface MailMessages {
   cancelled: KindWording;
   rescheduled: KindWording;
   reminder: KindWording;
+  /** a seat held for a waiting-list entry (`holdUntil`: the end of the hold) */
+  waitlistOffer: KindWording & { action: string; footer: (workspace: string) => string };
   /** the owner's mails, to the workspace's notificationEmail */
   owner: OwnerWording;
   /** to the notificationEmail when a provider's calendar connection fails (docs/contract/calendars.md §8) */
@@ -107,6 +109,16 @@ export const mail: MailMessages = {
     subject: (v) => `Reminder: ${v.service} on ${v.date}, ${v.time}`,
     heading: () => 'See you soon',
     body: (v) => [`This is a reminder of your booking with ${v.workspace} on ${v.date}, ${v.time}.`],
+  },
+  waitlistOffer: {
+    subject: (v) => `A place is free: ${v.service} on ${v.date}`,
+    heading: () => 'A place has freed up for you',
+    body: (v) => [
+      `A place of ${v.service} on ${v.date}, ${v.time} has freed up, and you are first on the waiting list.`,
+      `It is held for you until ${v.holdUntil}. Book it with the link below; after that it goes to the next in line.`,
+    ],
+    action: 'Book this place',
+    footer: (workspace) => `You get this email because you joined a waiting list of ${workspace}.`,
   },
   owner: {
     greeting: 'Hello,',

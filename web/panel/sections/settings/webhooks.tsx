@@ -4,8 +4,18 @@ import { whenOf } from '../../format.ts';
 import { FormOutcome, Loaded, TextField, useForm, useLoad, type SectionProps } from '../common.tsx';
 import { ShownOnce } from './shown-once.tsx';
 
-type EventType = Schemas['BookingEvent']['type'] | Schemas['PaymentEvent']['type'];
-const EVENT_TYPES: EventType[] = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.rescheduled', 'booking.completed', 'payment.received'];
+type EventType = Schemas['BookingEvent']['type'] | Schemas['PaymentEvent']['type'] | Schemas['WaitlistEvent']['type'];
+const EVENT_TYPES: EventType[] = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.rescheduled',
+  'booking.completed',
+  'payment.received',
+  'waitlist.joined',
+  'waitlist.offered',
+  'waitlist.expired',
+];
 
 /** The webhooks: the list, a new one (its secret shown once), and per webhook its deliveries, a test send and on/off. */
 export function WebhookSettings(props: SectionProps) {
