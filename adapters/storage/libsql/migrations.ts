@@ -116,5 +116,18 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `workspaces` ADD `contact_email` text;",
       "ALTER TABLE `workspaces` ADD `contact_phone` text;"
     ]
+  },
+  {
+    "tag": "0007_flippant_big_bertha",
+    "hash": "bfc7617e9ea40de7469d0afaf4c8f7b1ef9eb39d67e28265b0660054e9d69b15",
+    "folderMillis": 1795722993182,
+    "statements": [
+      "CREATE TABLE `refunds` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`booking_id` text NOT NULL,\n\t`payment_id` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`reference` text,\n\t`amount_minor` integer NOT NULL,\n\t`currency` text NOT NULL,\n\t`status` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`payment_id`) REFERENCES `payments`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `refunds_booking_idx` ON `refunds` (`booking_id`);",
+      "ALTER TABLE `bookings` ADD `price_minor` integer;",
+      "ALTER TABLE `bookings` ADD `paid_minor` integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE `bookings` ADD `refunded_minor` integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE `workspaces` ADD `refund_on_cancel` integer DEFAULT false NOT NULL;"
+    ]
   }
 ];

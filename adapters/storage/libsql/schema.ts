@@ -12,6 +12,7 @@ export const {
   customFields,
   bookings,
   payments,
+  refunds,
   webhooks,
   webhookMessages,
   webhookAttempts,

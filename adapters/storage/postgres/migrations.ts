@@ -135,5 +135,21 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_email\" text;",
       "ALTER TABLE \"workspaces\" ADD COLUMN \"contact_phone\" text;"
     ]
+  },
+  {
+    "tag": "0007_foamy_spitfire",
+    "hash": "ffa65b91a3909e08925ed9a9b0becb660829ce42224b9d05b492d7247aa59c24",
+    "folderMillis": 1795722997693,
+    "statements": [
+      "CREATE TABLE \"refunds\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"booking_id\" text NOT NULL,\n\t\"payment_id\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"reference\" text,\n\t\"amount_minor\" integer NOT NULL,\n\t\"currency\" text NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"price_minor\" integer;",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"paid_minor\" integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE \"bookings\" ADD COLUMN \"refunded_minor\" integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE \"workspaces\" ADD COLUMN \"refund_on_cancel\" boolean DEFAULT false NOT NULL;",
+      "ALTER TABLE \"refunds\" ADD CONSTRAINT \"refunds_workspace_id_workspaces_id_fk\" FOREIGN KEY (\"workspace_id\") REFERENCES \"workspaces\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"refunds\" ADD CONSTRAINT \"refunds_booking_id_bookings_id_fk\" FOREIGN KEY (\"booking_id\") REFERENCES \"bookings\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "ALTER TABLE \"refunds\" ADD CONSTRAINT \"refunds_payment_id_payments_id_fk\" FOREIGN KEY (\"payment_id\") REFERENCES \"payments\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "CREATE INDEX \"refunds_booking_idx\" ON \"refunds\" USING btree (\"booking_id\");"
+    ]
   }
 ];

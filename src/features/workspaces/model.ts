@@ -187,6 +187,9 @@ export const WidgetConfigResponse = t.Object(
         [t.Object({ provider: t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')]), siteKey: t.String() }), t.Null()],
         { description: 'the captcha a keyless booking needs (SVC_CAPTCHA_PROVIDER, SVC_CAPTCHA_SITE_KEY); null when none' },
       ),
+      onlinePayment: t.Boolean({
+        description: 'whether a price or deposit is collected online when booking (SVC_PAYMENTS is not none); false: everything is paid at the appointment',
+      }),
     }),
   },
   { $id: 'WidgetConfigResponse', description: 'What the booking widget needs' },

@@ -79,6 +79,7 @@ export function aWorkspace(overrides: Partial<WorkspaceRecord> = {}): WorkspaceR
     timeFormat: '24h',
     cancellationHours: 24,
     requiresConfirmation: false,
+    refundOnCancel: false,
     hours: WEEKDAY_HOURS,
     domains: ['example.com'],
     createdAt: T0,
@@ -169,6 +170,9 @@ export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, ov
     revision: 0,
     manageTokenHash: null,
     manageTokenSealed: null,
+    priceMinor: null,
+    paidMinor: 0,
+    refundedMinor: 0,
     ...overrides,
   };
 }

@@ -1075,6 +1075,7 @@ export interface components {
             providerName: string | null;
             /** @description the sum due in decimal major units of the service currency (35.5); null when free */
             amount: number | null;
+            payment: components["schemas"]["BookingPayment"];
             serviceId: string;
             providerId: string;
             /** @description absent in keyless reads of the demo workspace */
@@ -1155,6 +1156,21 @@ export interface components {
             success: true;
             mails: components["schemas"]["BookingMail"][];
         };
+        /** @description A booking's money: price, paid online, left for the appointment, refunded */
+        BookingPayment: {
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description the service price when booked */
+            total: number;
+            /** @description what the payment provider took (the deposit or the whole price); 0 when nothing was paid */
+            paid: number;
+            /** @description what is left to pay at the appointment */
+            due: number;
+            /** @enum {string} */
+            status: "none" | "pending" | "paid" | "refunded" | "partially_refunded";
+            /** @description what was given back (refunds asked for and not failed) */
+            refunded: number;
+        } | null;
         BookingReschedule: {
             /**
              * Format: date-time
@@ -1736,6 +1752,8 @@ export interface components {
                     provider: "recaptcha" | "turnstile" | "hcaptcha";
                     siteKey: string;
                 } | null;
+                /** @description whether a price or deposit is collected online when booking (SVC_PAYMENTS is not none); false: everything is paid at the appointment */
+                onlinePayment: boolean;
             };
         };
         /** @description A service as the widget shows it */

@@ -3,7 +3,7 @@ import type { MailMessages } from '../en/mail.ts';
 /** The mails in German (workspace language `de`, `de-AT`, `de-CH`, …). */
 export const mail: MailMessages = {
   greeting: (customer) => (customer ? `Hallo ${customer},` : 'Hallo,'),
-  labels: { service: 'Leistung', with: 'Bei', date: 'Datum', time: 'Uhrzeit', amount: 'Zu zahlen', previously: 'Bisher', reason: 'Grund' },
+  labels: { service: 'Leistung', with: 'Bei', date: 'Datum', time: 'Uhrzeit', amount: 'Zu zahlen', payment: 'Zahlung', previously: 'Bisher', reason: 'Grund' },
   actions: { manage: 'Absagen oder verschieben', view: 'Buchung ansehen', pay: 'Jetzt bezahlen' },
   manageHint: (hours) => `Bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn können Sie online absagen oder verschieben.`,
   invite: 'Mit der angehängten Kalenderdatei kommt der Termin in Ihren Kalender und bleibt dort aktuell.',

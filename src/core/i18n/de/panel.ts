@@ -89,9 +89,13 @@ export const panel: PanelMessages = {
   amount: 'Betrag',
   free: 'Kostenlos',
   payment: 'Zahlung',
-  paymentState: {
-    open: 'Noch nicht bezahlt: die Buchung bleibt offen, bis sie bezahlt oder bestätigt ist',
-    settled: 'In svc nichts offen: die Buchung ist bestätigt',
+  paymentTerms: {
+    depositNow: (now, later) => `Anzahlung ${now} jetzt, ${later} beim Termin`,
+    allNow: (now) => `${now} jetzt`,
+    depositPaid: (paid, later) => `Anzahlung ${paid} bezahlt, ${later} beim Termin`,
+    allPaid: (paid) => `${paid} bezahlt`,
+    allLater: (later) => `${later} beim Termin`,
+    refunded: (refunded) => `${refunded} erstattet.`,
   },
   mails: 'E-Mails an den Kunden',
   noMails: 'Keine E-Mail an den Kunden zu dieser Buchung (E-Mails sind aus, oder keine war fällig).',

@@ -27,7 +27,7 @@ export interface KindWording {
 /** The words of every mail, in one language: `de` must say everything `en` says (the compiler holds it). */
 export interface MailMessages {
   greeting: (customer: string | null) => string;
-  labels: { service: string; with: string; date: string; time: string; amount: string; previously: string; reason: string };
+  labels: { service: string; with: string; date: string; time: string; amount: string; payment: string; previously: string; reason: string };
   actions: { manage: string; view: string; pay: string };
   manageHint: (cancellationHours: number) => string;
   invite: string;
@@ -58,7 +58,16 @@ export interface OwnerWording {
 /** The mails in English (the `mail` namespace; the default for every language without its own catalogue). */
 export const mail: MailMessages = {
   greeting: (customer) => (customer ? `Hello ${customer},` : 'Hello,'),
-  labels: { service: 'Service', with: 'With', date: 'Date', time: 'Time', amount: 'Amount due', previously: 'Previously', reason: 'Reason' },
+  labels: {
+    service: 'Service',
+    with: 'With',
+    date: 'Date',
+    time: 'Time',
+    amount: 'Amount due',
+    payment: 'Payment',
+    previously: 'Previously',
+    reason: 'Reason',
+  },
   actions: { manage: 'Cancel or reschedule', view: 'View booking', pay: 'Pay now' },
   manageHint: (hours) => `You can cancel or reschedule online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start.`,
   invite: 'The attached calendar file adds the booking to your calendar and keeps it up to date.',

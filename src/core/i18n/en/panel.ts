@@ -90,9 +90,13 @@ export const panel = {
   amount: 'Amount',
   free: 'Free',
   payment: 'Payment',
-  paymentState: {
-    open: 'Not paid yet: the booking stays pending until it is paid or confirmed',
-    settled: 'Nothing open in svc: the booking is confirmed',
+  paymentTerms: {
+    depositNow: (now: string, later: string) => `Deposit ${now} now, ${later} at the appointment`,
+    allNow: (now: string) => `${now} now`,
+    depositPaid: (paid: string, later: string) => `Deposit ${paid} paid, ${later} at the appointment`,
+    allPaid: (paid: string) => `${paid} paid`,
+    allLater: (later: string) => `${later} at the appointment`,
+    refunded: (refunded: string) => `${refunded} refunded.`,
   },
   mails: 'Mails to the customer',
   noMails: 'No mail to the customer for this booking (mails are off, or none was due).',
