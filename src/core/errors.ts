@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   INVALID_TRANSITION: 409,
   /** a customer's cancel or reschedule through the manage link inside cancellationHours (docs/contract/notifications.md) */
   TOO_LATE_TO_CHANGE: 409,
+  /** a refund of a booking with nothing paid, or nothing left to give back (docs/contract/payments.md §10) */
+  NOTHING_TO_REFUND: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

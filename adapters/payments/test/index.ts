@@ -23,5 +23,9 @@ export function testPayments(options: TestPaymentsOptions): PaymentProvider {
       const reference = randomToken('chk_', CHECKOUT_ID_BYTES);
       return { reference, url: `${options.publicUrl}/checkout/${reference}` };
     },
+    // No money moves: the refund is recorded by svc (the refunds table) and succeeds at once.
+    async refund({ refundId }) {
+      return { reference: `re_test_${refundId.slice('rf_'.length)}`, status: 'succeeded' };
+    },
   };
 }

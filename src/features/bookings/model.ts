@@ -153,7 +153,14 @@ export const RescheduleBody = t.Object(
 export const BookingMail = t.Object(
   {
     id: t.String(),
-    kind: t.Union([t.Literal('confirmed'), t.Literal('pending'), t.Literal('cancelled'), t.Literal('rescheduled'), t.Literal('reminder')]),
+    kind: t.Union([
+      t.Literal('confirmed'),
+      t.Literal('pending'),
+      t.Literal('cancelled'),
+      t.Literal('rescheduled'),
+      t.Literal('reminder'),
+      t.Literal('refunded'),
+    ]),
     status: t.Union([t.Literal('pending'), t.Literal('sent'), t.Literal('failed'), t.Literal('dropped')], {
       description:
         'pending: waiting or retrying; sent: the SMTP server accepted it; failed: every attempt failed; dropped: the booking moved on before it went out',

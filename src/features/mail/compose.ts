@@ -174,6 +174,7 @@ export function composeMail(context: MailContext): OutgoingMail {
     amount,
     holdUntil: snapshot.holdExpiresAt ? format.time(snapshot.holdExpiresAt) : null,
     reason: snapshot.cancelReason,
+    refund: snapshot.refundMinor !== undefined && booking.currency !== null ? formatMoney(snapshot.refundMinor, booking.currency, moneyLocale) : null,
     ...(snapshot.previousStartTime !== undefined && snapshot.previousEndTime !== undefined
       ? { previous: { date: format.date(snapshot.previousStartTime), time: format.span(snapshot.previousStartTime, snapshot.previousEndTime) } }
       : {}),

@@ -1,5 +1,6 @@
 import { changeStatus, rescheduleBooking, toBookingJson } from '../bookings/index.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
+import { refundBooking } from '../payments/index.ts';
 import { busyMargin, type Offering } from '../scheduling/index.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { isCapabilityToken } from '../../core/secrets.ts';
@@ -55,7 +56,19 @@ export async function cancelManaged(deps: AppDeps, token: string, reason: string
   const managed = await openManagedBooking(deps, token);
   const refused = refusal(managed, deps.clock.now());
   if (refused) throw refused;
-  return changeStatus(deps, managed.workspace, managed.booking.id, 'cancel', { reason, byCustomer: true });
+  const cancelled = await changeStatus(deps, managed.workspace, managed.booking.id, 'cancel', { reason, byCustomer: true });
+  if (!managed.workspace.refundOnCancel || managed.booking.paidMinor - managed.booking.refundedMinor <= 0) return cancelled;
+  // The workspace gives the money back on a customer's timely cancel (docs/contract/payments.md §10). The
+  // booking stays cancelled if the provider refuses: the owner can refund from the panel later.
+  try {
+    return (await refundBooking(deps, managed.workspace, managed.booking.id)).booking;
+  } catch (error) {
+    deps.logger.error('refund on cancel failed; the booking is cancelled, the refund is left to the owner', {
+      booking: managed.booking.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return cancelled;
+  }
 }
 
 /** The customer's reschedule to a free time of the same service and provider; the new time must be outside the window too. */

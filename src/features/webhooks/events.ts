@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.rescheduled',
   'booking.completed',
   'payment.received',
+  'payment.refunded',
 ] as const;
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */

@@ -29,6 +29,7 @@ export const Workspace = t.Object(
     timeFormat: t.String({ description: '24h or 12h' }),
     cancellationHours: t.Number({ description: 'hours' }),
     requiresConfirmation: t.Boolean({ description: 'keyless bookings of free services stay PENDING until confirmed' }),
+    refundOnCancel: t.Boolean({ description: "true: a customer's own cancel through the manage link, in time, refunds what was paid" }),
   },
   { $id: 'Workspace' },
 );
@@ -57,6 +58,9 @@ export const WorkspacePatchBody = t.Object(
       nullable(t.String({ maxLength: 2000, pattern: '^https?://', description: 'an http(s) URL of an image; the panel shows https images' })),
     ),
     requiresConfirmation: t.Optional(t.Boolean({ description: 'true: a keyless booking of a free service is PENDING until confirmed' })),
+    refundOnCancel: t.Optional(
+      t.Boolean({ description: "true: a customer's own cancel through the manage link, in time, refunds what was paid (default false)" }),
+    ),
     notificationEmail: t.Optional(nullable(t.String({ format: 'email', maxLength: 254, description: "the owner's address for booking news; null = none" }))),
   },
   { $id: 'WorkspacePatch' },

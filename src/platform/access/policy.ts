@@ -37,6 +37,8 @@ export interface WorkspacePolicy {
   readonly credentials: readonly CredentialKind[];
   /** what a panel session needs beyond being of the workspace; null: any session (reads) */
   readonly capability: Capability | null;
+  /** further capabilities a panel session needs as well (a refund moves money: settings and operations) */
+  readonly alsoNeeds?: readonly Capability[];
   readonly keyless: KeylessAccess;
   readonly browsers: BrowserAccess;
   readonly rateLimit: RateLimitRuleName;
@@ -82,6 +84,8 @@ export interface KeyOrSessionOptions {
   openWorkspace?: string;
   /** a request without a credential is a widget call: it must come from an allowed widget domain (createBooking) */
   keylessFromAllowedDomain?: boolean;
+  /** capabilities a panel session needs besides `need` */
+  alsoNeeds?: readonly Capability[];
 }
 
 /**
@@ -99,6 +103,7 @@ export function keyOrSession(need: 'read' | Capability, options: KeyOrSessionOpt
     browsers: keyless === 'allowedOrigin' ? 'allowedDomains' : 'none',
     rateLimit: 'v1',
     openWorkspace: options.openWorkspace ?? null,
+    ...(options.alsoNeeds ? { alsoNeeds: options.alsoNeeds } : {}),
   };
 }
 

@@ -70,8 +70,10 @@ export async function resolvePrincipal(
   if (token) {
     const session = await resolvers.panelSession(token, request.now);
     if (!session || session.workspaceId !== workspace.id) throw unauthorized('invalid or expired panel session');
-    if (policy.capability && !session.capabilities.includes(policy.capability)) {
-      throw new AppError('FORBIDDEN', `this panel session lacks the ${policy.capability} capability this action needs`);
+    for (const capability of [policy.capability, ...(policy.alsoNeeds ?? [])]) {
+      if (capability && !session.capabilities.includes(capability)) {
+        throw new AppError('FORBIDDEN', `this panel session lacks the ${capability} capability this action needs`);
+      }
     }
     return { workspace, kind: 'panelSession', capabilities: new Set(session.capabilities), rateLimitIdentity: identity(`session:${session.id}`) };
   }

@@ -652,6 +652,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/bookings/{bookingId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give back money paid for a booking
+         * @description Refunds `amount` (decimal major units; default: everything paid and not yet refunded) through the payment provider that took it, with the refund id as idempotency key. Sends `payment.refunded` and mails the customer. 400 VALIDATION_ERROR for more than can be refunded; 409 NOTHING_TO_REFUND when nothing was paid or everything was given back; 502 PAYMENT_PROVIDER_ERROR when the provider refuses (nothing is refunded then). A panel session needs both svc_manage_operations and svc_manage_settings.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        post: operations["refundBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/webhooks": {
         parameters: {
             query?: never;
@@ -994,6 +1016,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refunded
+         * @description Money paid for a booking was given back; `payment.amount` is the sum of this refund, `booking.payment.refunded` the total so far. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `payment.refunded` (or to every event).
+         */
+        post: operations["onPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1137,7 +1179,7 @@ export interface components {
         BookingMail: {
             id: string;
             /** @enum {string} */
-            kind: "confirmed" | "pending" | "cancelled" | "rescheduled" | "reminder";
+            kind: "confirmed" | "pending" | "cancelled" | "rescheduled" | "reminder" | "refunded";
             /** @enum {string} */
             status: "pending" | "sent" | "failed" | "dropped";
             attempts: string | number;
@@ -1362,7 +1404,7 @@ export interface components {
             /** @description what went wrong and what to fix */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "NOTHING_TO_REFUND" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
             details?: {
                 path: string;
                 message: string;
@@ -1413,8 +1455,8 @@ export interface components {
         };
         /** @description A payment was received for a booking */
         PaymentEvent: {
-            /** @constant */
-            type: "payment.received";
+            /** @enum {string} */
+            type: "payment.received" | "payment.refunded";
             /**
              * Format: date-time
              * @description when the change happened, RFC 3339 in UTC
@@ -1468,6 +1510,27 @@ export interface components {
         ProvidersResponse: {
             success: boolean;
             providers: components["schemas"]["Provider"][];
+        };
+        Refund: {
+            /** @description rf_… */
+            id: string;
+            /** @description decimal major units */
+            amount: number;
+            /** @description ISO 4217 */
+            currency: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded";
+        };
+        RefundRequest: {
+            /** @description decimal major units of the booking currency; default: everything paid and not yet refunded */
+            amount?: number;
+        };
+        /** @description The booking after the refund, and the refund */
+        RefundResponse: {
+            /** @constant */
+            success: true;
+            booking: components["schemas"]["Booking"];
+            refund: components["schemas"]["Refund"];
         };
         /** @description Working hours */
         Schedule: {
@@ -1594,7 +1657,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded; empty means all of them */
             events: string[];
         };
         WebhookCreate: {
@@ -1604,7 +1667,7 @@ export interface components {
              */
             url: string;
             name?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded; empty means all of them */
             events?: string[];
         };
         /** @description The delivery attempts */
@@ -1640,7 +1703,7 @@ export interface components {
              * @description an http or https URL on a public host
              */
             url?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded; empty means all of them */
             events?: string[];
             /** @description true re-enables an endpoint (its failure history starts afresh); false stops deliveries */
             isActive?: boolean;
@@ -1693,7 +1756,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded; empty means all of them */
             events: string[];
             /** @description signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library. */
             secret: string;
@@ -1806,6 +1869,8 @@ export interface components {
             cancellationHours: number;
             /** @description keyless bookings of free services stay PENDING until confirmed */
             requiresConfirmation: boolean;
+            /** @description true: a customer's own cancel through the manage link, in time, refunds what was paid */
+            refundOnCancel: boolean;
         };
         WorkspacePatch: {
             name?: string;
@@ -1831,6 +1896,8 @@ export interface components {
             logoUrl?: string | null;
             /** @description true: a keyless booking of a free service is PENDING until confirmed */
             requiresConfirmation?: boolean;
+            /** @description true: a customer's own cancel through the manage link, in time, refunds what was paid (default false) */
+            refundOnCancel?: boolean;
             /**
              * Format: email
              * @description the owner's address for booking news; null = none
@@ -5679,6 +5746,161 @@ export interface operations {
             };
         };
     };
+    refundBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking after the refund, and the refund */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error DOMAIN_NOT_ALLOWED or FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOTHING_TO_REFUND */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYLOAD_TOO_LARGE: the request body is over 64 KiB */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYMENT_PROVIDER_ERROR */
+            502: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -6961,6 +7183,42 @@ export interface operations {
         };
     };
     onPaymentReceived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentRefunded: {
         parameters: {
             query?: never;
             header: {

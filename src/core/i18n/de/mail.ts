@@ -40,6 +40,13 @@ export const mail: MailMessages = {
     heading: () => 'Bis bald',
     body: (v) => [`Wir erinnern Sie an Ihre Buchung bei ${v.workspace} am ${v.date}, ${v.time}.`],
   },
+  refunded: {
+    subject: (v) => `Erstattung von ${v.refund}: ${v.service} am ${v.date}`,
+    heading: () => 'Ihr Geld ist auf dem Rückweg',
+    body: (v) => [
+      `${v.workspace} hat Ihnen ${v.refund} für Ihre Buchung am ${v.date}, ${v.time} erstattet. Der Betrag geht auf dem Weg zurück, auf dem Sie bezahlt haben, meist innerhalb weniger Tage.`,
+    ],
+  },
   owner: {
     greeting: 'Hallo,',
     labels: { customer: 'Kunde', email: 'E-Mail', phone: 'Telefon' },

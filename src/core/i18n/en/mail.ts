@@ -15,6 +15,8 @@ export interface MailValues {
   holdUntil?: string | null;
   /** cancelled: the reason given, if any */
   reason?: string | null;
+  /** refunded: the sum given back ("€20.00") */
+  refund?: string | null;
 }
 
 export interface KindWording {
@@ -38,6 +40,7 @@ export interface MailMessages {
   cancelled: KindWording;
   rescheduled: KindWording;
   reminder: KindWording;
+  refunded: KindWording;
   /** the owner's mails, to the workspace's notificationEmail */
   owner: OwnerWording;
 }
@@ -103,6 +106,13 @@ export const mail: MailMessages = {
     subject: (v) => `Reminder: ${v.service} on ${v.date}, ${v.time}`,
     heading: () => 'See you soon',
     body: (v) => [`This is a reminder of your booking with ${v.workspace} on ${v.date}, ${v.time}.`],
+  },
+  refunded: {
+    subject: (v) => `Refund of ${v.refund}: ${v.service} on ${v.date}`,
+    heading: () => 'Your money is on its way back',
+    body: (v) => [
+      `${v.workspace} has refunded ${v.refund} for your booking on ${v.date}, ${v.time}. It reaches your account the way you paid, usually within a few days.`,
+    ],
   },
   owner: {
     greeting: 'Hello,',
