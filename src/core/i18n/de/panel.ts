@@ -105,6 +105,7 @@ export const panel: PanelMessages = {
     cancelled: 'Stornierung',
     rescheduled: 'Neuer Termin',
     reminder: 'Erinnerung',
+    refunded: 'Erstattung',
   },
   mailSent: (when) => `Gesendet ${when}`,
   mailPending: 'Wartet auf den Versand',

@@ -106,6 +106,7 @@ export const panel = {
     cancelled: 'Cancellation',
     rescheduled: 'New time',
     reminder: 'Reminder',
+    refunded: 'Refund',
   },
   mailSent: (when: string) => `Sent ${when}`,
   mailPending: 'Waiting to be sent',
