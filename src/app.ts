@@ -24,7 +24,7 @@ import { workspaceRoutes } from './features/workspaces/index.ts';
 import { webhookRoutes } from './features/webhooks/index.ts';
 import { DELIVERY_TIMEOUT_MS } from './features/webhooks/index.ts';
 import { WEBHOOK_EVENTS } from './features/webhooks/index.ts';
-import { paymentRoutes } from './features/payments/index.ts';
+import { paymentRoutes, refundRoutes } from './features/payments/index.ts';
 import { pageRoutes } from './features/pages/index.ts';
 import { manageRoutes } from './features/manage/index.ts';
 import { waitlistLinkRoutes, waitlistRoutes } from './features/waitlist/index.ts';
@@ -79,6 +79,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     .use(availabilityRoutes(deps))
     .use(bookingRoutes(deps))
     .use(waitlistRoutes(deps))
+    .use(refundRoutes(deps))
     .use(webhookRoutes(deps))
     .use(panelAdminRoutes(deps));
 

@@ -288,6 +288,9 @@ async function addBookings(
         revision: 0,
         manageTokenHash: null,
         manageTokenSealed: null,
+        priceMinor: null,
+        paidMinor: 0,
+        refundedMinor: 0,
       });
     }
     await database.insert(rows);

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   TOO_LATE_TO_CHANGE: 409,
   /** joining a waiting list for a time that still has a free seat: book it instead (docs/contract/classes.md §2) */
   SLOT_AVAILABLE: 409,
+  /** a refund of a booking with nothing paid, or nothing left to give back (docs/contract/payments.md §10) */
+  NOTHING_TO_REFUND: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

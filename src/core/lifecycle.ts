@@ -9,7 +9,14 @@
 export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-export type BookingEventType = 'booking.created' | 'booking.confirmed' | 'booking.cancelled' | 'booking.rescheduled' | 'booking.completed' | 'payment.received';
+export type BookingEventType =
+  | 'booking.created'
+  | 'booking.confirmed'
+  | 'booking.cancelled'
+  | 'booking.rescheduled'
+  | 'booking.completed'
+  | 'payment.received'
+  | 'payment.refunded';
 
 /**
  * What can happen to an existing booking:

@@ -72,6 +72,8 @@ export interface WidgetConfig {
     /** whether a keyless booking from the requesting page's origin would pass the domain check */
     allowed: boolean;
     captcha: { provider: CaptchaProvider; siteKey: string } | null;
+    /** a price or deposit is collected online when booking (SVC_PAYMENTS is not none); false: all at the appointment */
+    onlinePayment: boolean;
   };
 }
 

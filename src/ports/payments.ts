@@ -62,6 +62,23 @@ export interface WebhookCallback {
 /** A verified callback: an event for svc to apply, or something svc has no use for (with why, for the log). */
 export type WebhookResult = { event: PaymentEvent } | { ignored: string };
 
+/** Money to give back on a paid checkout. */
+export interface RefundRequest {
+  /** the checkout's `reference` (a Stripe Checkout Session id, a Mollie payment id) */
+  paymentReference: string;
+  /** integer minor units of `currency`, > 0, never more than is left to refund */
+  amountMinor: number;
+  currency: string;
+  /** svc's refund id (rf_…): sent as the provider's idempotency key, so a retried request refunds once */
+  refundId: string;
+}
+
+/** The provider's answer: its id of the refund, and whether the money is already on its way. */
+export interface RefundResult {
+  reference: string;
+  status: 'pending' | 'succeeded';
+}
+
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /**
@@ -87,4 +104,9 @@ export interface PaymentProvider {
    * by svc itself).
    */
   verifyWebhook?(callback: WebhookCallback): Promise<WebhookResult>;
+  /**
+   * Gives back `amountMinor` of a paid checkout. Throws when the provider refuses or cannot be reached: the caller
+   * then records the refund as failed and answers 502 PAYMENT_PROVIDER_ERROR. Absent on `none`.
+   */
+  refund?(request: RefundRequest): Promise<RefundResult>;
 }

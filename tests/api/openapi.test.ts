@@ -209,6 +209,7 @@ describe('OpenAPI event schemas', () => {
     serviceName: 'Haircut',
     providerName: 'Grace',
     amount: 35.5,
+    payment: { currency: 'EUR', total: 35.5, paid: 35.5, due: 0, status: 'paid' as const, refunded: 0 },
     serviceId: 'srv_1',
     providerId: 'prv_1',
     phone: null,

@@ -53,6 +53,9 @@ describeEachAdapter('bookings', (adapter) => {
       manageTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       manageTokenSealed: expect.stringMatching(/^v1\./),
       seriesId: null,
+      priceMinor: 3550,
+      paidMinor: 0,
+      refundedMinor: 0,
     });
     // the stored hash is the hash of the token in manageUrl, and the sealed token is not the token itself
     const token = response.body.manageUrl.split('/').pop();

@@ -159,8 +159,26 @@ export function expectedBooking(fields: {
   cancelReason?: string | null;
   createdAt?: string;
   seriesId?: string | null;
+  /** the booking's `payment`; default: none paid yet (pending while awaiting payment), null for a free booking */
+  payment?: unknown;
 }) {
   const start = Date.parse(fields.start);
+  const amount = fields.amount === undefined ? 35.5 : fields.amount;
+  const total = fields.service.priceMinor / 100;
+  const pending = fields.awaitingPayment === true && (fields.status ?? 'CONFIRMED') === 'PENDING';
+  const payment =
+    fields.payment !== undefined
+      ? fields.payment
+      : amount === null && total === 0
+        ? null
+        : {
+            currency: fields.service.currency,
+            total,
+            paid: 0,
+            due: Math.round((total - (pending ? (amount ?? 0) : 0)) * 100) / 100,
+            status: pending ? 'pending' : 'none',
+            refunded: 0,
+          };
   return {
     id: fields.id,
     startTime: new Date(start).toISOString(),
@@ -171,7 +189,8 @@ export function expectedBooking(fields: {
     customerEmail: fields.customerEmail ?? 'mia@example.com',
     serviceName: fields.service.name,
     providerName: fields.provider.name,
-    amount: fields.amount === undefined ? 35.5 : fields.amount,
+    amount,
+    payment,
     serviceId: fields.service.id,
     providerId: fields.provider.id,
     phone: fields.phone ?? null,

@@ -66,6 +66,7 @@ describeEachAdapter('svc workspace create / apikey create', (adapter) => {
       contactEmail: null,
       contactPhone: null,
       requiresConfirmation: false,
+      refundOnCancel: false,
       createdAt: new Date(stored.createdAt).toISOString(),
       updatedAt: new Date(stored.updatedAt).toISOString(),
     });

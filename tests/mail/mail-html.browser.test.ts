@@ -35,6 +35,7 @@ const workspace = (language: string): WorkspaceRecord => ({
   timeFormat: '24h',
   cancellationHours: 24,
   requiresConfirmation: false,
+  refundOnCancel: false,
   logoUrl: null,
   locale: null,
   contactEmail: null,
@@ -67,6 +68,9 @@ const booking: BookingRecord = {
   revision: 1,
   manageTokenHash: null,
   manageTokenSealed: null,
+  priceMinor: null,
+  paidMinor: 0,
+  refundedMinor: 0,
 };
 const cases: { kind: MailKind; snapshot?: Partial<MailMessageRecord['snapshot']> }[] = [
   { kind: 'confirmed' },

@@ -97,6 +97,9 @@ describeBrowser('the Bookings section in Chromium', () => {
       revision: 0,
       manageTokenHash: null,
       manageTokenSealed: null,
+      priceMinor: null,
+      paidMinor: 0,
+      refundedMinor: 0,
     };
     const reserved = await env.deps.storage.reserveBooking({ booking, candidates: [ben], margin: 0, fits: () => null, emit: () => [] });
     expect(reserved.ok).toBe(true);

@@ -30,7 +30,12 @@ describeEachAdapter('mark as paid', (adapter) => {
     expect(created).toMatchObject({ status: 'PENDING', awaitingPayment: true });
     const answer = await markPaid(created.id);
     expect(answer.status).toBe(200);
-    expect(answer.body.booking).toEqual({ ...created, status: 'CONFIRMED', awaitingPayment: false });
+    expect(answer.body.booking).toEqual({
+      ...created,
+      status: 'CONFIRMED',
+      awaitingPayment: false,
+      payment: { currency: 'EUR', total: 35.5, paid: 35.5, due: 0, status: 'paid', refunded: 0 },
+    });
     const payments = await paymentsOf(app, created.id);
     expect(payments.find((payment) => payment.provider === 'manual')).toMatchObject({ status: 'paid', amountMinor: 3550, currency: 'EUR', refundDue: false });
     const messages = await outbox(app);

@@ -14,6 +14,9 @@ import { deliver, mainOf, paymentsOf, sessionJson, startFakeStripe, stripeDelive
 
 const MINUTE = 60_000;
 const now = Date.parse(TEST_NOW);
+/** The `payment` of a €35.50 booking paid in full online, and of one whose checkout closed unpaid. */
+const paidInFull = { currency: 'EUR', total: 35.5, paid: 35.5, due: 0, status: 'paid', refunded: 0 };
+const unpaid = { currency: 'EUR', total: 35.5, paid: 0, due: 35.5, status: 'none', refunded: 0 };
 
 describeEachAdapter('stripe webhook', (adapter) => {
   let stripe: FakeStripe;
@@ -55,7 +58,7 @@ describeEachAdapter('stripe webhook', (adapter) => {
   test('checkout.session.completed with payment_status paid confirms the booking: payment.received then booking.confirmed', async () => {
     expect(answer(await send('checkout.session.completed', { status: 'complete', payment_status: 'paid' }))).toEqual(ok('confirmed'));
     const confirmed = await getBooking();
-    expect(confirmed).toEqual({ ...booking, status: 'CONFIRMED', awaitingPayment: false });
+    expect(confirmed).toEqual({ ...booking, status: 'CONFIRMED', awaitingPayment: false, payment: paidInFull });
     expect(await payment()).toMatchObject({ status: 'paid', refundDue: false, reference: 'cs_test_1', updatedAt: at() });
     const messages = await outbox(app);
     expect(messages.map((message) => [message.webhookId, message.eventType])).toEqual([
@@ -66,7 +69,11 @@ describeEachAdapter('stripe webhook', (adapter) => {
       {
         type: 'payment.received',
         timestamp: '2026-11-23T08:05:00.000Z',
-        data: { workspace: 'acme', booking: confirmed, payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' } },
+        data: {
+          workspace: 'acme',
+          booking: { ...confirmed, payment: paidInFull },
+          payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' },
+        },
       },
       { type: 'booking.confirmed', timestamp: '2026-11-23T08:05:00.000Z', data: { workspace: 'acme', booking: confirmed } },
     ]);
@@ -101,7 +108,7 @@ describeEachAdapter('stripe webhook', (adapter) => {
   test('checkout.session.async_payment_failed cancels the booking (payment failed) and frees its slot', async () => {
     expect(answer(await send('checkout.session.async_payment_failed', { status: 'complete', payment_status: 'unpaid' }))).toEqual(ok('closed'));
     const cancelled = await getBooking();
-    expect(cancelled).toEqual({ ...booking, status: 'CANCELLED', awaitingPayment: false, cancelReason: 'payment failed' });
+    expect(cancelled).toEqual({ ...booking, status: 'CANCELLED', awaitingPayment: false, cancelReason: 'payment failed', payment: unpaid });
     expect((await storedBookings(app))[0]!.cancelReason).toBe('payment failed');
     expect(await payment()).toMatchObject({ status: 'failed', refundDue: false });
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([
@@ -129,7 +136,7 @@ describeEachAdapter('stripe webhook', (adapter) => {
     expect(answer(await deliver(app, delivery))).toEqual(ok('unchanged'));
     expect(answer(await send('checkout.session.async_payment_succeeded', { payment_status: 'paid' }))).toEqual(ok('unchanged'));
     expect(answer(await send('checkout.session.expired', { status: 'expired' }))).toEqual(ok('unchanged'));
-    expect(await getBooking()).toEqual(confirmed);
+    expect(await getBooking()).toEqual({ ...confirmed, payment: paidInFull });
     expect(await payment()).toEqual(paid);
     expect(await outbox(app)).toEqual([]);
   });
@@ -151,13 +158,17 @@ describeEachAdapter('stripe webhook', (adapter) => {
     await outbox(app);
     app.clock.advance(MINUTE);
     expect(answer(await send('checkout.session.completed', { payment_status: 'paid' }))).toEqual(ok('paid'));
-    expect(await getBooking()).toEqual(confirmed);
+    expect(await getBooking()).toEqual({ ...confirmed, payment: paidInFull });
     expect(await payment()).toMatchObject({ status: 'paid', refundDue: false });
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([
       {
         type: 'payment.received',
         timestamp: '2026-11-23T08:06:00.000Z',
-        data: { workspace: 'acme', booking: confirmed, payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' } },
+        data: {
+          workspace: 'acme',
+          booking: { ...confirmed, payment: paidInFull },
+          payment: { amount: 35.5, currency: 'EUR', provider: 'stripe', reference: 'cs_test_1' },
+        },
       },
     ]);
   });
@@ -257,10 +268,13 @@ describeEachAdapter('stripe webhook', (adapter) => {
 <dt>Date</dt><dd>Tuesday, November 24, 2026</dd>
 <dt>Time</dt><dd>10:00 (Europe/Berlin)</dd>
 <dt>Amount</dt><dd>€35.50</dd>
+<dt>Payment</dt><dd>€35.50 now</dd>
 </dl>
 </section>`);
     await send('checkout.session.completed', { payment_status: 'paid' });
-    expect(mainOf((await app.request('GET', '/checkout/stripe/done?session_id=cs_test_1')).body)).toContain('<h1>Booking confirmed</h1>');
+    const done = mainOf((await app.request('GET', '/checkout/stripe/done?session_id=cs_test_1')).body);
+    expect(done).toContain('<h1>Booking confirmed</h1>');
+    expect(done).toContain('<dt>Payment</dt><dd>€35.50 paid</dd>');
 
     const left = await app.request('GET', '/checkout/stripe/cancelled');
     expect(left.status).toBe(200);

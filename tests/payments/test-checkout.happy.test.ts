@@ -16,6 +16,9 @@ import { openCheckoutUrl } from '../../src/platform/sealed-secrets.ts';
 
 const MINUTE = 60_000;
 const now = Date.parse(TEST_NOW);
+/** The `payment` of a €35.50 booking paid in full online, and of one whose checkout closed unpaid. */
+const paidInFull = { currency: 'EUR', total: 35.5, paid: 35.5, due: 0, status: 'paid', refunded: 0 };
+const unpaid = { currency: 'EUR', total: 35.5, paid: 0, due: 35.5, status: 'none', refunded: 0 };
 
 describeEachAdapter('test checkout: happy path', (adapter) => {
   let app: TestApp;
@@ -109,6 +112,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 <dt>Date</dt><dd>Tuesday, November 24, 2026</dd>
 <dt>Time</dt><dd>10:00 (Europe/Berlin)</dd>
 <dt>Amount</dt><dd>€35.50</dd>
+<dt>Payment</dt><dd>€35.50 now</dd>
 </dl>
 <form method="post" action="/checkout/${id}/pay"><button type="submit" class="pay">Pay €35.50</button></form>
 <form method="post" action="/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel booking</button></form>
@@ -134,6 +138,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 <dt>Date</dt><dd>Tuesday, November 24, 2026</dd>
 <dt>Time</dt><dd>3:00 PM (Europe/Berlin)</dd>
 <dt>Amount</dt><dd>¥5,000</dd>
+<dt>Payment</dt><dd>¥5,000 now</dd>
 </dl>`);
     expect(page).not.toContain('<b>now</b>');
     expect(page).not.toContain('<Salon>');
@@ -163,7 +168,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(paid.body).toBe('');
 
     const confirmed = await getBooking(created.booking.id);
-    expect(confirmed).toEqual({ ...created.booking, status: 'CONFIRMED', awaitingPayment: false });
+    expect(confirmed).toEqual({ ...created.booking, status: 'CONFIRMED', awaitingPayment: false, payment: paidInFull });
     expect(await paymentsOf(app, created.booking.id)).toEqual([
       expect.objectContaining({ status: 'paid', refundDue: false, updatedAt: Date.parse('2026-11-23T08:05:00.000Z') }),
     ]);
@@ -191,6 +196,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
 <dt>Date</dt><dd>Tuesday, November 24, 2026</dd>
 <dt>Time</dt><dd>10:00 (Europe/Berlin)</dd>
 <dt>Amount</dt><dd>€35.50</dd>
+<dt>Payment</dt><dd>€35.50 paid</dd>
 </dl>
 <p class="actions"><a class="button" href="${created.manageUrl}">Manage booking</a><a class="button secondary" href="${created.manageUrl}/booking.ics" download>Add to calendar (.ics)</a></p>
 <p class="note">Test checkout: no real payment is taken.</p>
@@ -220,7 +226,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
     expect(cancelled.headers.get('location')).toBe(`/checkout/${id}/cancelled`);
 
     const booking = await getBooking(created.booking.id);
-    expect(booking).toEqual({ ...created.booking, status: 'CANCELLED', awaitingPayment: false, cancelReason: 'payment checkout cancelled' });
+    expect(booking).toEqual({ ...created.booking, status: 'CANCELLED', awaitingPayment: false, cancelReason: 'payment checkout cancelled', payment: unpaid });
     expect((await storedBookings(app))[0]!.cancelReason).toBe('payment checkout cancelled');
     expect(await paymentsOf(app, created.booking.id)).toEqual([expect.objectContaining({ status: 'expired', refundDue: false })]);
     expect((await outbox(app)).map((message) => message.parsed)).toEqual([
@@ -283,6 +289,7 @@ describeEachAdapter('test checkout: happy path', (adapter) => {
       status: 'CANCELLED',
       awaitingPayment: false,
       cancelReason: 'payment hold expired',
+      payment: unpaid,
     });
     expect((await book()).status).toBe(200);
 

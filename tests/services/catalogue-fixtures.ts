@@ -121,6 +121,9 @@ export async function bookDirectly(t: TestApp, serviceId: string, providerId: st
     revision: 0,
     manageTokenHash: null,
     manageTokenSealed: null,
+    priceMinor: null,
+    paidMinor: 0,
+    refundedMinor: 0,
   };
   const result = await t.deps.storage.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
   if (!result.ok) throw new Error(`booking not stored: ${result.reason}`);

@@ -193,6 +193,9 @@ describe('catalogue read cache', () => {
       revision: 0,
       manageTokenHash: null,
       manageTokenSealed: null,
+      priceMinor: null,
+      paidMinor: 0,
+      refundedMinor: 0,
     };
     await elsewhere.reserveBooking({ booking, candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
     expect((await cached.listBusy([providerId], now, now + 3_600_000)).map((interval) => interval.bookingId)).toEqual([booking.id]);

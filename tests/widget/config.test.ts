@@ -70,7 +70,7 @@ describe('getWidgetConfig: everything the widget needs in one answer (docs/contr
         { id: ids.alex, name: 'Alex' },
         { id: ids.sam, name: 'Sam' },
       ],
-      booking: { allowed: true, captcha: { provider: 'turnstile', siteKey: '0x4AAA-site' } },
+      booking: { allowed: true, captcha: { provider: 'turnstile', siteKey: '0x4AAA-site' }, onlinePayment: false },
     });
   });
 
@@ -118,7 +118,7 @@ describe('getWidgetConfig of a workspace without services', () => {
       expect(response.body.workspace.currency).toBe('EUR');
       expect(response.body.services).toEqual([]);
       expect(response.body.providers).toEqual([]);
-      expect(response.body.booking).toEqual({ allowed: true, captcha: null });
+      expect(response.body.booking).toEqual({ allowed: true, captcha: null, onlinePayment: false });
     } finally {
       await t.close();
     }

@@ -39,7 +39,7 @@ const CONFIG: WidgetConfig = {
     { id: 'srv_b', name: 'Colour', description: null, duration: 90, price: 89, currency: 'EUR', depositAmount: 20, repeatable: false, providerIds: ['prv_1'] },
   ],
   providers: [{ id: 'prv_1', name: 'Alex' }],
-  booking: { allowed: true, captcha: null },
+  booking: { allowed: true, captcha: null, onlinePayment: false },
 };
 
 /** A fake API that records what the flow asks and answers from `answers`. */
@@ -241,7 +241,7 @@ describe('the booking flow as a state machine, without a browser', () => {
   });
 
   test('a site that is not allowed sees the message at once and cannot start a booking', async () => {
-    const { api, calls } = fakeApi({ config: async () => ({ ...CONFIG, booking: { allowed: false, captcha: null } }) });
+    const { api, calls } = fakeApi({ config: async () => ({ ...CONFIG, booking: { allowed: false, captcha: null, onlinePayment: false } }) });
     const flow = new BookingFlow(api, { booked() {}, redirect() {}, now: () => NOW });
     await flow.start();
     expect(flow.current.step).toBe('unavailable');

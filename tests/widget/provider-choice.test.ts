@@ -36,7 +36,7 @@ const CONFIG: WidgetConfig = {
     { id: 'prv_alex', name: 'Alex' },
     { id: 'prv_sam', name: 'Sam' },
   ],
-  booking: { allowed: true, captcha: null },
+  booking: { allowed: true, captcha: null, onlinePayment: false },
 };
 
 const loaded = (options: Parameters<typeof initialState>[0], config: WidgetConfig = CONFIG): FlowState =>

@@ -27,6 +27,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
     contactEmail: null,
     contactPhone: null,
     requiresConfirmation: false,
+    refundOnCancel: false,
   });
 
   test('GET /workspaces/{slug} -> 200 with the workspace and the contract defaults', async () => {
@@ -46,6 +47,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
       cancellationHours: 48,
       logoUrl: 'https://cdn.example.com/acme.png',
       requiresConfirmation: true,
+      refundOnCancel: false,
       notificationEmail: 'owner@acme.example',
       locale: 'de-DE',
       contactEmail: 'hello@acme.example',
@@ -122,7 +124,7 @@ describeEachAdapter('workspace settings: happy path', (adapter) => {
       const response = await t.request('PATCH', `${V1}/acme`, { key: t.apiKey, body: { name: 'Renamed', [field]: 'x' } });
       const error =
         `${field} is not a field of this request; the fields are name, primaryColor, industry, timezone, language, locale, contactEmail, `
-        + 'contactPhone, timeFormat, cancellationHours, logoUrl, requiresConfirmation, notificationEmail';
+        + 'contactPhone, timeFormat, cancellationHours, logoUrl, requiresConfirmation, refundOnCancel, notificationEmail';
       expect({ field, status: response.status, body: response.body }).toEqual({
         field,
         status: 400,

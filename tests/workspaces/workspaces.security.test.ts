@@ -83,6 +83,7 @@ describeEachAdapter('workspace settings: security', (adapter) => {
         contactEmail: null,
         contactPhone: null,
         requiresConfirmation: false,
+        refundOnCancel: false,
       },
     });
   });

@@ -59,9 +59,9 @@ export function minutesInDay(workspace: Shown, iso: string): number {
   return (hour % 24) * 60 + minute;
 }
 
-/** `35,50 €` in the workspace's language. */
-export const moneyOf = (workspace: Shown, amount: number, currency: string) =>
-  new Intl.NumberFormat(workspace.language, { style: 'currency', currency }).format(amount);
+/** `35,50 €` in the workspace's locale (else its language). */
+export const moneyOf = (workspace: Shown & { locale?: string | null }, amount: number, currency: string) =>
+  new Intl.NumberFormat(workspace.locale ?? workspace.language, { style: 'currency', currency }).format(amount);
 
 /** Today in the workspace's zone. */
 export const todayIn = (workspace: Shown, now = Date.now()) => dayIn(workspace.timezone, now);

@@ -95,6 +95,20 @@ export function stripePayments(options: StripePaymentsOptions): PaymentProvider 
       return { reference: session.id, url: session.url };
     },
 
+    async refund(request) {
+      const stripe = await stripeClient();
+      // A Checkout Session is refunded through its PaymentIntent (Stripe's /v1/refunds takes payment_intent).
+      const session = await stripe.checkout.sessions.retrieve(request.paymentReference);
+      const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      if (!paymentIntent) throw new Error(`Checkout Session ${request.paymentReference} has no payment_intent to refund`);
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntent, amount: request.amountMinor, metadata: { refund: request.refundId } },
+        { idempotencyKey: `svc-refund-${request.refundId}` },
+      );
+      if (refund.status === 'failed' || refund.status === 'canceled') throw new Error(`Stripe refund ${refund.id} is ${refund.status}`);
+      return { reference: refund.id, status: refund.status === 'succeeded' ? 'succeeded' : 'pending' };
+    },
+
     async verifyWebhook({ body, headers, receivedAt }): Promise<WebhookResult> {
       const signature = headers.get('stripe-signature');
       if (!signature) throw validation('stripe-signature header is missing: this endpoint accepts only webhooks signed by Stripe');

@@ -25,5 +25,9 @@ export function testPayments(options: TestPaymentsOptions): PaymentProvider {
       return { reference: sha256Hex(checkoutId), url: `${options.publicUrl}/checkout/${checkoutId}` };
     },
     checkoutReference: (checkoutId) => sha256Hex(checkoutId),
+    // No money moves: the refund is recorded by svc (the refunds table) and succeeds at once.
+    async refund({ refundId }) {
+      return { reference: `re_test_${refundId.slice('rf_'.length)}`, status: 'succeeded' };
+    },
   };
 }

@@ -13,6 +13,7 @@ export const {
   bookings,
   waitlistEntries,
   payments,
+  refunds,
   webhooks,
   webhookMessages,
   webhookAttempts,

@@ -85,6 +85,9 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   getPaymentByReference: read,
   listPayments: read,
   settlePayment: ([, , , , booking], settled) => (settled?.booking && booking ? booked(booking.workspaceId) : []),
+  reserveRefund: ([refund], reserved) => (reserved.ok ? [{ kind: 'bookings', workspaceId: refund.workspaceId }] : []),
+  settleRefund: (_args, settled) => (settled ? booked(settled.refund.workspaceId) : []),
+  listRefunds: read,
 
   // Webhooks and their outbox.
   createWebhook: none,

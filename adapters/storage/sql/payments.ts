@@ -1,9 +1,14 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { PaymentRecord, PaymentStore } from '../../../src/ports/storage/index.ts';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { PaymentRecord, PaymentStore, RefundRecord } from '../../../src/ports/storage/index.ts';
 import { transitionIn } from './bookings.ts';
 import { unique, type Dialect, type Row } from './dialect.ts';
+import { writeMails } from './mail.ts';
+import { writeOutbox } from './outbox.ts';
+import type { BookingRecord } from '../../../src/ports/storage/index.ts';
 
 const toPayment = (row: Row<'payments'>): PaymentRecord => row as PaymentRecord;
+const toRefund = (row: Row<'refunds'>): RefundRecord => row as RefundRecord;
+const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
 
 export function paymentQueries(dialect: Dialect): PaymentStore {
   const { db, tables: t } = dialect;
@@ -29,6 +34,7 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
 
     async settlePayment(paymentId, from, to, at, booking) {
       const p = t.payments;
+      const b = t.bookings;
       return dialect.write(async (tx) => {
         const [row] = await tx
           .update(p)
@@ -36,9 +42,67 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
           .where(and(eq(p.id, paymentId), eq(p.status, from)))
           .returning();
         if (!row) return null;
+        if (to.status === 'paid' && from !== 'paid') {
+          await tx
+            .update(b)
+            .set({ paidMinor: sql`${b.paidMinor} + ${row.amountMinor}` })
+            .where(eq(b.id, row.bookingId));
+        }
         const moved = booking ? await transitionIn(tx, t, booking.workspaceId, row.bookingId, booking.transition) : null;
         return { payment: toPayment(row), booking: moved };
       });
+    },
+
+    async reserveRefund(refund) {
+      const b = t.bookings;
+      return dialect.write(async (tx) => {
+        // The bound is checked in the UPDATE itself, so concurrent refunds cannot together pass what was paid.
+        const [row] = await tx
+          .update(b)
+          .set({ refundedMinor: sql`${b.refundedMinor} + ${refund.amountMinor}`, updatedAt: refund.createdAt })
+          .where(and(eq(b.id, refund.bookingId), eq(b.workspaceId, refund.workspaceId), sql`${b.refundedMinor} + ${refund.amountMinor} <= ${b.paidMinor}`))
+          .returning();
+        if (!row) {
+          const [current] = await tx.select({ paid: b.paidMinor, refunded: b.refundedMinor }).from(b).where(eq(b.id, refund.bookingId));
+          return { ok: false as const, refundable: current ? Math.max(0, current.paid - current.refunded) : 0 };
+        }
+        await tx.insert(t.refunds).values(refund);
+        return { ok: true as const, booking: toBooking(row) };
+      });
+    },
+
+    async settleRefund(refundId, to, at, consequences) {
+      const r = t.refunds;
+      const b = t.bookings;
+      return dialect.write(async (tx) => {
+        const [row] = await tx
+          .update(r)
+          .set({ status: to.status, reference: to.reference, updatedAt: at })
+          .where(and(eq(r.id, refundId), eq(r.status, 'pending')))
+          .returning();
+        if (!row) return null;
+        const [saved] =
+          to.status === 'failed'
+            ? await tx
+                .update(b)
+                .set({ refundedMinor: sql`${b.refundedMinor} - ${row.amountMinor}`, updatedAt: at })
+                .where(eq(b.id, row.bookingId))
+                .returning()
+            : await tx.select().from(b).where(eq(b.id, row.bookingId));
+        if (!saved) throw new Error(`refund ${refundId} has no booking`);
+        const booking = toBooking(saved);
+        if (to.status === 'succeeded' && consequences) {
+          await writeOutbox(tx, t, consequences.emit(booking));
+          await writeMails(tx, t, consequences.mails?.(booking) ?? []);
+        }
+        return { refund: toRefund(row), booking };
+      });
+    },
+
+    async listRefunds(bookingId) {
+      const r = t.refunds;
+      const rows = await db.select().from(r).where(eq(r.bookingId, bookingId)).orderBy(asc(r.createdAt), asc(r.id));
+      return rows.map(toRefund);
     },
   };
 }

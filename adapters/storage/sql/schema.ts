@@ -121,6 +121,8 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     timeFormat: text('time_format').notNull(),
     cancellationHours: integer('cancellation_hours').notNull(),
     requiresConfirmation: boolean('requires_confirmation').notNull(),
+    /** a customer's own cancel through the manage link, in time, refunds what was paid */
+    refundOnCancel: boolean('refund_on_cancel').notNull().default(false),
     weekly: json('weekly').$type<unknown>().notNull(),
     exceptions: json('exceptions').$type<unknown>().notNull(),
     domains: json('domains').$type<string[]>().notNull(),
@@ -251,6 +253,12 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       customFields: json('custom_fields').$type<Record<string, unknown>>().notNull(),
       amountMinor: integer('amount_minor'),
       currency: text('currency'),
+      /** the service price when booked (null for bookings made before it was kept): the payment's `total` */
+      priceMinor: integer('price_minor'),
+      /** what payments took for it, minor units; raised in the transaction that settles a payment as paid */
+      paidMinor: integer('paid_minor').notNull().default(0),
+      /** what refunds gave back (pending or succeeded), minor units; never above paidMinor */
+      refundedMinor: integer('refunded_minor').notNull().default(0),
       cancelReason: text('cancel_reason'),
       holdExpiresAt: epoch('hold_expires_at'),
       createdAt: epoch('created_at').notNull(),
@@ -342,6 +350,32 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       updatedAt: epoch('updated_at').notNull(),
     },
     (table) => [uniqueIndex('payments_reference_idx').on(table.provider, table.reference), index('payments_booking_idx').on(table.bookingId)],
+  );
+
+  const refunds = table(
+    'refunds',
+    {
+      id: text('id').primaryKey(),
+      workspaceId: text('workspace_id')
+        .notNull()
+        .references(() => workspaces.id, { onDelete: 'cascade' }),
+      bookingId: text('booking_id')
+        .notNull()
+        .references(() => bookings.id, { onDelete: 'cascade' }),
+      paymentId: text('payment_id')
+        .notNull()
+        .references(() => payments.id, { onDelete: 'cascade' }),
+      provider: text('provider').notNull(),
+      /** the provider's id of the refund (Stripe re_…, Mollie re_…); null until the provider answered */
+      reference: text('reference'),
+      amountMinor: integer('amount_minor').notNull(),
+      currency: text('currency').notNull(),
+      /** pending (asked, not yet confirmed by the provider), succeeded, failed */
+      status: text('status').notNull(),
+      createdAt: epoch('created_at').notNull(),
+      updatedAt: epoch('updated_at').notNull(),
+    },
+    (table) => [index('refunds_booking_idx').on(table.bookingId)],
   );
 
   const webhooks = table(
@@ -615,6 +649,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
     bookings,
     waitlistEntries,
     payments,
+    refunds,
     webhooks,
     webhookMessages,
     webhookAttempts,

@@ -9,11 +9,28 @@ import { BOOKING_STATUSES } from '../../core/lifecycle.ts';
  * `transform` (see routes.ts) before validation.
  */
 
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+const nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => t.Union([schema, t.Null()], options);
 
 export const BookingStatus = t.Union([t.Literal('PENDING'), t.Literal('CONFIRMED'), t.Literal('CANCELLED'), t.Literal('COMPLETED')], {
   description: BOOKING_STATUSES.join(', '),
 });
+
+/** A booking's money (docs/contract/payments.md §9); amounts in decimal major units of `currency`. */
+export const BookingPayment = t.Object(
+  {
+    currency: t.String({ description: 'ISO 4217' }),
+    total: t.Number({ description: 'the service price when booked' }),
+    paid: t.Number({ description: 'what the payment provider took (the deposit or the whole price); 0 when nothing was paid' }),
+    due: t.Number({ description: 'what is left to pay at the appointment' }),
+    status: t.Union([t.Literal('none'), t.Literal('pending'), t.Literal('paid'), t.Literal('refunded'), t.Literal('partially_refunded')], {
+      description:
+        'none: nothing is paid online (SVC_PAYMENTS=none, or a checkout that closed unpaid); pending: the checkout waits for the payment; paid; refunded: all that was paid was given back; partially_refunded',
+    }),
+    refunded: t.Number({ description: 'what was given back (refunds asked for and not failed)' }),
+  },
+  { $id: 'BookingPayment', description: "A booking's money: price, paid online, left for the appointment, refunded" },
+);
+export type BookingPayment = typeof BookingPayment.static;
 
 /** A booking as the API returns it: the fields of docs/contract/resources.md. */
 export const Booking = t.Object(
@@ -31,6 +48,7 @@ export const Booking = t.Object(
     serviceName: nullable(t.String()),
     providerName: nullable(t.String()),
     amount: nullable(t.Number({ description: 'the sum due in decimal major units of the service currency (35.5); null when free' })),
+    payment: nullable(BookingPayment, { description: 'null when there is no money in the booking (a free service)' }),
     serviceId: t.String(),
     providerId: t.String(),
     // The four below are left out of the demo workspace's keyless reads (docs/contract/widget.md); always present otherwise.
@@ -191,7 +209,14 @@ export const RescheduleBody = t.Object(
 export const BookingMail = t.Object(
   {
     id: t.String(),
-    kind: t.Union([t.Literal('confirmed'), t.Literal('pending'), t.Literal('cancelled'), t.Literal('rescheduled'), t.Literal('reminder')]),
+    kind: t.Union([
+      t.Literal('confirmed'),
+      t.Literal('pending'),
+      t.Literal('cancelled'),
+      t.Literal('rescheduled'),
+      t.Literal('reminder'),
+      t.Literal('refunded'),
+    ]),
     status: t.Union([t.Literal('pending'), t.Literal('sent'), t.Literal('failed'), t.Literal('dropped')], {
       description:
         'pending: waiting or retrying; sent: the SMTP server accepted it; failed: every attempt failed; dropped: the booking moved on before it went out',

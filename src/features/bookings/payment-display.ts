@@ -1,5 +1,7 @@
 import type { WorkspaceRecord } from '../../ports/storage/index.ts';
 import { formatMoney } from '../../core/money.ts';
+import { bookingPayment, paymentLine, type BookingMoney, type PaymentWords } from '../../core/booking-payment.ts';
+import { messagesFor } from '../../core/i18n/catalogue.ts';
 
 /*
  * How a booking's time and price read to a customer: on the checkout pages and as the line item a payment
@@ -46,7 +48,18 @@ export function lineItemName(serviceName: string, workspace: DisplayWorkspace, s
   return `${serviceName} – ${date}, ${time} (${timezone})`;
 }
 
-/** A sum in minor units for people, in the workspace's language: `€35.50`, `¥5,000`, `KWD 12.345`. */
-export function displayAmount(workspace: Pick<WorkspaceRecord, 'language'>, amountMinor: number, currency: string): string {
-  return formatMoney(amountMinor, currency, localeOf(workspace.language));
+/** A sum in minor units for people, in the workspace's locale (else its language): `€35.50`, `¥5,000`, `KWD 12.345`. */
+export function displayAmount(workspace: Pick<WorkspaceRecord, 'language'> & { locale?: string | null }, amountMinor: number, currency: string): string {
+  return formatMoney(amountMinor, currency, localeOf(workspace.locale ?? workspace.language));
+}
+
+/**
+ * A booking's payment in one sentence, in the workspace's language with amounts in its locale:
+ * `Deposit €20.00 now, €69.00 at the appointment`; null when there is no money in the booking.
+ */
+export function displayPayment(workspace: Pick<WorkspaceRecord, 'language'> & { locale?: string | null }, booking: BookingMoney): string | null {
+  const view = bookingPayment(booking);
+  if (!view) return null;
+  const words: PaymentWords = messagesFor(workspace.language).pages.payment;
+  return paymentLine(view, words, (minor) => displayAmount(workspace, minor, view.currency));
 }

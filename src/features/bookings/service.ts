@@ -23,6 +23,8 @@ import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from '../../core/lifecycle.ts';
 import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery, type SeriesJson } from './model.ts';
+import { DEFAULT_PAGE, type Booking, type BookingCreate, type BookingPayment, type ListBookingsQuery } from './model.ts';
+import { bookingPayment } from '../../core/booking-payment.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -48,6 +50,7 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
     serviceName: names.serviceName,
     providerName: names.providerName,
     amount: booking.amountMinor === null || booking.currency === null ? null : toMajor(booking.amountMinor, booking.currency),
+    payment: paymentJson(booking),
     serviceId: booking.serviceId,
     providerId: booking.providerId,
     phone: booking.phone,
@@ -56,6 +59,21 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
     cancelReason: booking.cancelReason,
     createdAt: isoTime(booking.createdAt),
     seriesId: booking.seriesId ?? null,
+  };
+}
+
+/** The booking's `payment` (docs/contract/payments.md §9), in decimal major units. */
+export function paymentJson(booking: BookingRecord): BookingPayment | null {
+  const view = bookingPayment(booking);
+  if (!view) return null;
+  const major = (minor: number) => toMajor(minor, view.currency);
+  return {
+    currency: view.currency,
+    total: major(view.totalMinor),
+    paid: major(view.paidMinor),
+    due: major(view.dueMinor),
+    status: view.status,
+    refunded: major(view.refundedMinor),
   };
 }
 
@@ -161,6 +179,9 @@ export async function prepareBooking(
     revision: 0,
     manageTokenHash: manage.hash,
     manageTokenSealed: manage.sealed,
+    priceMinor: service.priceMinor,
+    paidMinor: 0,
+    refundedMinor: 0,
   };
   return { offering, record, manage, awaitingPayment, duration, now };
 }

@@ -121,6 +121,7 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
     timeFormat: '24h',
     cancellationHours: 24,
     requiresConfirmation: false,
+    refundOnCancel: false,
     hours: { ...defaultHours(), weekly: { ...defaultHours().weekly, sat: [{ start: '10:00', end: '14:00' }] } },
     domains: [],
     createdAt: now,
@@ -203,6 +204,9 @@ export async function ensureDemoWorkspace(deps: Pick<AppDeps, 'storage' | 'clock
       revision: 0,
       manageTokenHash: null,
       manageTokenSealed: null,
+      priceMinor: null,
+      paidMinor: 0,
+      refundedMinor: 0,
     };
     await deps.storage.reserveBooking({ booking, candidates: [provider.id], margin: 0, fits: () => null, emit: () => [] });
   }

@@ -1,4 +1,5 @@
-import { toMajor } from '../../core/money.ts';
+import { formatMoney } from '../../core/money.ts';
+import { bookingPayment, paymentLine } from '../../core/booking-payment.ts';
 import { OWNER_MAIL_KINDS, type BookingRecord, type MailMessageRecord, type WorkspaceRecord } from '../../ports/storage/index.ts';
 import { calendarDocument } from './calendar.ts';
 import type { OutgoingMail } from '../../ports/mail.ts';
@@ -166,12 +167,11 @@ export function composeMail(context: MailContext): OutgoingMail {
   const wording = messagesFor(workspace.language).mail;
   const format = timeFormatter(workspace);
   const snapshot = mail.snapshot;
-  const amount =
-    booking.amountMinor !== null && booking.currency !== null
-      ? new Intl.NumberFormat(localeOf(workspace.language), { style: 'currency', currency: booking.currency }).format(
-          toMajor(booking.amountMinor, booking.currency),
-        )
-      : null;
+  const moneyLocale = localeOf(workspace.locale ?? workspace.language);
+  const amount = booking.amountMinor !== null && booking.currency !== null ? formatMoney(booking.amountMinor, booking.currency, moneyLocale) : null;
+  const view = bookingPayment(booking);
+  // "Deposit €20.00 now, €69.00 at the appointment": the same sentence as on the checkout and manage pages.
+  const terms = paymentLine(view, messagesFor(workspace.language).pages.payment, (minor) => formatMoney(minor, view!.currency, moneyLocale));
   const values: MailValues = {
     workspace: workspace.name,
     customer: booking.customerName,
@@ -181,6 +181,7 @@ export function composeMail(context: MailContext): OutgoingMail {
     amount,
     holdUntil: snapshot.holdExpiresAt ? format.time(snapshot.holdExpiresAt) : null,
     reason: snapshot.cancelReason,
+    refund: snapshot.refundMinor !== undefined && booking.currency !== null ? formatMoney(snapshot.refundMinor, booking.currency, moneyLocale) : null,
     ...(snapshot.previousStartTime !== undefined && snapshot.previousEndTime !== undefined
       ? { previous: { date: format.date(snapshot.previousStartTime), time: format.span(snapshot.previousStartTime, snapshot.previousEndTime) } }
       : {}),
@@ -204,6 +205,7 @@ export function composeMail(context: MailContext): OutgoingMail {
   }
   if (values.previous) details.push([labels.previously, `${values.previous.date}, ${values.previous.time}`]);
   if (mail.kind === 'pending' && snapshot.holdExpiresAt && amount) details.push([labels.amount, amount]);
+  if (terms && mail.kind !== 'cancelled') details.push([labels.payment, terms]);
   if (mail.kind === 'cancelled' && values.reason) details.push([labels.reason, values.reason]);
 
   const cancelled = mail.kind === 'cancelled';

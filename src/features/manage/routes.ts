@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
 import { openRoute } from '../../platform/access/policy.ts';
 import { accessDeclarations } from '../../platform/access/macro.ts';
-import { Booking, displayStart } from '../bookings/index.ts';
+import { Booking, displayPayment, displayStart } from '../bookings/index.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { translator } from '../../core/i18n/catalogue.ts';
 import { html, type Html } from '../../platform/pages/html.ts';
@@ -65,6 +65,9 @@ function bookingCalendar(managed: ManagedBooking, url: string, publicUrl: string
   ]);
 }
 
+/** The payment's row of the booking's details, when there is money in it. */
+const paymentRow = (terms: string | null, label: string): Html[] => (terms ? [html`<dt>${label}</dt><dd>${terms}</dd>`] : []);
+
 export function manageRoutes(deps: AppDeps) {
   const respond = (document: string, status = 200) => pageResponse(document, { status, cache: 'no-store', referrer: 'no-referrer' });
 
@@ -103,6 +106,7 @@ export function manageRoutes(deps: AppDeps) {
       html`<dt>${t('date')}</dt><dd>${at(booking.startTime).date}</dd>`,
       html`<dt>${t('time')}</dt><dd>${at(booking.startTime).time} – ${at(booking.endTime).time} (${workspace.timezone})</dd>`,
       html`<dt>${t('status')}</dt><dd>${t(`statuses.${booking.status}`)}</dd>`,
+      ...paymentRow(displayPayment(workspace, booking), t('payment')),
       html`</dl>`,
     );
     if (booking.seriesId) parts.push(html`<p>${t('seriesNote')}</p>`);

@@ -1,6 +1,7 @@
 import { cancelSeries, changeStatus, rescheduleBooking, toBookingJson } from '../bookings/index.ts';
 import { isoTime } from '../../core/models.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
+import { refundBooking } from '../payments/index.ts';
 import { busyMargin, type Offering } from '../scheduling/index.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { isCapabilityToken } from '../../core/secrets.ts';
@@ -56,6 +57,23 @@ export async function cancelManaged(deps: AppDeps, token: string, reason: string
   const managed = await openManagedBooking(deps, token);
   const refused = refusal(managed, deps.clock.now());
   if (refused) throw refused;
+  const { booking, workspace } = managed;
+  const cancelled = await cancelInScope(deps, managed, reason, scope);
+  if (!workspace.refundOnCancel || booking.paidMinor - booking.refundedMinor <= 0) return cancelled;
+  // The workspace gives the money back on a customer's timely cancel (docs/contract/payments.md §10). The
+  // booking stays cancelled if the provider refuses: the owner can refund from the panel later.
+  try {
+    return (await refundBooking(deps, workspace, booking.id)).booking;
+  } catch (error) {
+    deps.logger.error('refund on cancel failed; the booking is cancelled, the refund is left to the owner', {
+      booking: booking.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return cancelled;
+  }
+}
+
+async function cancelInScope(deps: AppDeps, managed: ManagedBooking, reason: string | undefined, scope: CancelScope) {
   const { booking, workspace } = managed;
   if (scope === 'later' && booking.seriesId) {
     // "This and later ones" (docs/contract/series.md §3): later dates lie further beyond the window than this one.

@@ -1,5 +1,6 @@
 import type { BookingRecord, PaymentRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { displayAmount, displayStart } from '../bookings/index.ts';
+import { displayAmount, displayPayment, displayStart } from '../bookings/index.ts';
+import type { BookingMoney } from '../../core/booking-payment.ts';
 import { translator } from '../../core/i18n/catalogue.ts';
 import { html } from '../../platform/pages/html.ts';
 import { layout } from '../../platform/pages/layout.ts';
@@ -28,7 +29,7 @@ export type CheckoutState =
 export interface CheckoutPage {
   state: CheckoutState;
   workspace: Pick<WorkspaceRecord, 'name' | 'primaryColor' | 'timezone' | 'language' | 'timeFormat'> & { locale?: string | null };
-  booking: Pick<BookingRecord, 'startTime' | 'holdExpiresAt'>;
+  booking: Pick<BookingRecord, 'startTime' | 'holdExpiresAt'> & BookingMoney;
   serviceName: string | null;
   payment: Pick<PaymentRecord, 'amountMinor' | 'currency'>;
   /** the checkout's id as its address carries it (the Pay and Cancel forms post to it) */
@@ -72,11 +73,14 @@ export function renderCheckoutPage(page: CheckoutPage): string {
   const amount = displayAmount(workspace, payment.amountMinor, payment.currency);
   const title = t(`${state}.title`);
   const id = encodeURIComponent(page.checkoutId);
+  // What is paid now and what is left for the appointment ("Deposit €20.00 now, €69.00 at the appointment").
+  const terms = displayPayment(workspace, booking);
   const rows: [string, string][] = [
     [t('service'), page.serviceName ?? t('serviceFallback')],
     [t('date'), start.date],
     [t('time'), `${start.time} (${start.timezone})`],
     [t('amount'), amount],
+    ...(terms ? [[t('payment'), terms] as [string, string]] : []),
   ];
   const open = state === 'open';
   const held = open && booking.holdExpiresAt !== null && html`\n<p>${t('heldUntil', { time: displayStart(workspace, booking.holdExpiresAt).time })}</p>`;

@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'waitlist.joined',
   'waitlist.offered',
   'waitlist.expired',
+  'payment.refunded',
 ] as const;
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */

@@ -29,6 +29,7 @@ export const Workspace = t.Object(
     timeFormat: t.String({ description: '24h or 12h' }),
     cancellationHours: t.Number({ description: 'hours' }),
     requiresConfirmation: t.Boolean({ description: 'keyless bookings of free services stay PENDING until confirmed' }),
+    refundOnCancel: t.Boolean({ description: "true: a customer's own cancel through the manage link, in time, refunds what was paid" }),
   },
   { $id: 'Workspace' },
 );
@@ -64,6 +65,9 @@ export const WorkspacePatchBody = t.Object(
       ),
     ),
     requiresConfirmation: t.Optional(t.Boolean({ description: 'true: a keyless booking of a free service is PENDING until confirmed' })),
+    refundOnCancel: t.Optional(
+      t.Boolean({ description: "true: a customer's own cancel through the manage link, in time, refunds what was paid (default false)" }),
+    ),
     notificationEmail: t.Optional(nullable(t.String({ format: 'email', maxLength: 254, description: "the owner's address for booking news; null = none" }))),
   },
   { $id: 'WorkspacePatch' },
@@ -198,6 +202,9 @@ export const WidgetConfigResponse = t.Object(
         [t.Object({ provider: t.Union([t.Literal('recaptcha'), t.Literal('turnstile'), t.Literal('hcaptcha')]), siteKey: t.String() }), t.Null()],
         { description: 'the captcha a keyless booking needs (SVC_CAPTCHA_PROVIDER, SVC_CAPTCHA_SITE_KEY); null when none' },
       ),
+      onlinePayment: t.Boolean({
+        description: 'whether a price or deposit is collected online when booking (SVC_PAYMENTS is not none); false: everything is paid at the appointment',
+      }),
     }),
   },
   { $id: 'WidgetConfigResponse', description: 'What the booking widget needs' },

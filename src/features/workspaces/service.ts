@@ -62,6 +62,7 @@ export async function createWorkspace(deps: Pick<AppDeps, 'storage' | 'clock'>, 
     timeFormat: '24h',
     cancellationHours: 24,
     requiresConfirmation: false,
+    refundOnCancel: false,
     hours: defaultHours(),
     domains: [],
     createdAt: now,
@@ -126,6 +127,7 @@ export function toWorkspaceJson(workspace: WorkspaceRecord): Workspace {
     logoUrl: workspace.logoUrl,
     notificationEmail: workspace.notificationEmail,
     requiresConfirmation: workspace.requiresConfirmation,
+    refundOnCancel: workspace.refundOnCancel,
   };
 }
 
@@ -233,6 +235,7 @@ export async function updateWorkspaceSettings(
   if (body.cancellationHours !== undefined) patch.cancellationHours = body.cancellationHours;
   if (body.logoUrl !== undefined) patch.logoUrl = body.logoUrl === null ? null : requireHttpUrl('logoUrl', body.logoUrl);
   if (body.requiresConfirmation !== undefined) patch.requiresConfirmation = body.requiresConfirmation;
+  if (body.refundOnCancel !== undefined) patch.refundOnCancel = body.refundOnCancel;
   if (body.notificationEmail !== undefined) patch.notificationEmail = body.notificationEmail?.trim() || null;
   if (Object.keys(patch).length === 0) return workspace;
   const updated = await deps.storage.updateWorkspace(workspace.id, patch, deps.clock.now());

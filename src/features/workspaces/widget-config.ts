@@ -17,7 +17,11 @@ export const CONFIG_MAX_AGE_SECONDS = 30;
  * `origin` is the request's Origin header: `booking.allowed` says whether a keyless booking from that page would
  * pass the domain check (true without one).
  */
-export async function widgetConfig(deps: Pick<AppDeps, 'storage' | 'config'>, workspace: WorkspaceRecord, origin: string | null): Promise<WidgetConfig> {
+export async function widgetConfig(
+  deps: Pick<AppDeps, 'storage' | 'config' | 'payments'>,
+  workspace: WorkspaceRecord,
+  origin: string | null,
+): Promise<WidgetConfig> {
   const [fields, services, providers] = await Promise.all([
     deps.storage.listCustomFields(workspace.id),
     deps.storage.listServices(workspace.id, { activeOnly: true }),
@@ -60,6 +64,7 @@ export async function widgetConfig(deps: Pick<AppDeps, 'storage' | 'config'>, wo
     booking: {
       allowed: origin === null || workspace.slug === DEMO_SLUG || isWidgetOriginAllowed(origin, workspace, deps.config.SVC_PUBLIC_URL),
       captcha: captchaProvider && siteKey ? { provider: captchaProvider, siteKey } : null,
+      onlinePayment: deps.payments.name !== 'none',
     },
   };
 }

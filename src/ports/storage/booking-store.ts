@@ -22,9 +22,15 @@ export interface BookingRecord {
   phone: string | null;
   notes: string | null;
   customFields: Record<string, unknown>;
-  /** the sum due, null when free */
+  /** the sum due online at booking (the deposit, else the price), null when free */
   amountMinor: number | null;
   currency: string | null;
+  /** the service price when booked, minor units: the payment's `total`; null for bookings kept before it was stored */
+  priceMinor: number | null;
+  /** what payments took for it, minor units (0 when nothing was paid); storage raises it when a payment settles as paid */
+  paidMinor: number;
+  /** what refunds gave back or are giving back (pending and succeeded), minor units; never above paidMinor */
+  refundedMinor: number;
   cancelReason: string | null;
   /** an unpaid PENDING hold is cancelled after this instant */
   holdExpiresAt: number | null;

@@ -2,7 +2,7 @@ import type { BookingStatus } from '../../core/lifecycle.ts';
 
 /** The customer's mails (docs/contract/notifications.md) and the owner's (docs/contract/first-day.md §2). */
 export type MailKind = CustomerMailKind | OwnerMailKind;
-export type CustomerMailKind = 'confirmed' | 'pending' | 'cancelled' | 'rescheduled' | 'reminder';
+export type CustomerMailKind = 'confirmed' | 'pending' | 'cancelled' | 'rescheduled' | 'reminder' | 'refunded';
 /** to the workspace's notificationEmail: a new booking, a customer's cancel, a customer's reschedule */
 export type OwnerMailKind = 'owner_booked' | 'owner_cancelled' | 'owner_rescheduled';
 export const OWNER_MAIL_KINDS: readonly OwnerMailKind[] = ['owner_booked', 'owner_cancelled', 'owner_rescheduled'];
@@ -20,6 +20,8 @@ export interface MailSnapshot {
   holdExpiresAt?: number | null;
   /** a series' one mail: every occurrence (the first included), ascending; the mail lists them and invites to all */
   occurrences?: { bookingId: string; startTime: number; endTime: number; revision: number }[];
+  /** refunded: the sum given back, minor units of the booking's currency */
+  refundMinor?: number;
 }
 
 /** A mail to write to the outbox. */

@@ -1,4 +1,6 @@
 import type { BookingRecord, BookingTransition } from './booking-store.ts';
+import type { MailEntry } from './mail-entry.ts';
+import type { OutboxEvent } from './outbox-store.ts';
 
 export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'expired';
 
@@ -25,6 +27,32 @@ export interface PaymentRecord {
   updatedAt: number;
 }
 
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** Money given back on a paid payment (docs/contract/payments.md §10). */
+export interface RefundRecord {
+  /** rf_… */
+  id: string;
+  workspaceId: string;
+  bookingId: string;
+  paymentId: string;
+  /** the payment's provider: test, stripe, mollie, manual */
+  provider: string;
+  /** the provider's id of the refund; null until the provider answered */
+  reference: string | null;
+  amountMinor: number;
+  currency: string;
+  status: RefundStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a refund's settlement writes beside it, built from the booking as saved, in the same transaction. */
+export interface RefundConsequences {
+  emit: (booking: BookingRecord) => OutboxEvent[];
+  mails?: (booking: BookingRecord) => MailEntry[];
+}
+
 /**
  * Payments of bookings. A payment's status moves compare-and-set, and the booking move a payment causes is
  * written in the same transaction (settlePayment), so a provider event applied twice changes nothing the
@@ -37,7 +65,8 @@ export interface PaymentStore {
   listPayments(bookingId: string): Promise<PaymentRecord[]>;
   /**
    * Sets the payment's status if it is still `from` (compare-and-set), and in the same transaction moves its
-   * booking with `booking` when given. Returns null when the payment was not in `from` (a repeated event). The
+   * booking with `booking` when given. A payment that becomes `paid` raises its booking's `paidMinor` by its
+   * amount in that transaction (before the move, so the move's events see it). Returns null when the payment was not in `from` (a repeated event). The
    * payment is settled even when the booking's move does not apply (it is in another status): `booking` is null.
    */
   settlePayment(
@@ -47,4 +76,24 @@ export interface PaymentStore {
     at: number,
     booking?: { workspaceId: string; transition: BookingTransition },
   ): Promise<{ payment: PaymentRecord; booking: BookingRecord | null } | null>;
+  /**
+   * Records a refund (status `pending`) and raises its booking's `refundedMinor` by its amount, in one
+   * transaction, only if the booking's refundedMinor + amount stays within its paidMinor. Of concurrent calls
+   * that together would refund more than was paid, only those that fit succeed. Returns the booking as
+   * saved, or `{ refundable }` (what can still be refunded, minor units) and writes nothing.
+   */
+  reserveRefund(refund: RefundRecord): Promise<{ ok: true; booking: BookingRecord } | { ok: false; refundable: number }>;
+  /**
+   * Settles a pending refund compare-and-set: `succeeded` with the provider's reference writes `consequences`
+   * in the same transaction; `failed` lowers the booking's refundedMinor again by its amount. Returns null when
+   * the refund was no longer pending (a repeat).
+   */
+  settleRefund(
+    refundId: string,
+    to: { status: Exclude<RefundStatus, 'pending'>; reference: string | null },
+    at: number,
+    consequences?: RefundConsequences,
+  ): Promise<{ refund: RefundRecord; booking: BookingRecord } | null>;
+  /** The booking's refunds, oldest first. */
+  listRefunds(bookingId: string): Promise<RefundRecord[]>;
 }

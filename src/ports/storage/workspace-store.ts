@@ -25,6 +25,8 @@ export interface WorkspaceRecord {
   cancellationHours: number;
   /** new bookings start PENDING until confirmed */
   requiresConfirmation: boolean;
+  /** a customer's own cancel through the manage link, in time, refunds what was paid (docs/contract/payments.md) */
+  refundOnCancel: boolean;
   /** the workspace's working hours; providers without their own use these */
   hours: WorkingHours;
   /** allowed widget domains: `example.com`, `*.example.org` */
@@ -49,6 +51,7 @@ export type WorkspacePatch = Partial<
     | 'timeFormat'
     | 'cancellationHours'
     | 'requiresConfirmation'
+    | 'refundOnCancel'
     | 'hours'
     | 'domains'
   >

@@ -79,6 +79,7 @@ export function aWorkspace(overrides: Partial<WorkspaceRecord> = {}): WorkspaceR
     timeFormat: '24h',
     cancellationHours: 24,
     requiresConfirmation: false,
+    refundOnCancel: false,
     hours: WEEKDAY_HOURS,
     domains: ['example.com'],
     createdAt: T0,
@@ -172,6 +173,9 @@ export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, ov
     manageTokenHash: null,
     manageTokenSealed: null,
     seriesId: null,
+    priceMinor: null,
+    paidMinor: 0,
+    refundedMinor: 0,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { newId } from '../../../src/core/ids.ts';
-import { UniqueViolation } from '../../../src/ports/storage/index.ts';
+import { UniqueViolation, type BookingRecord, type PaymentRecord, type RefundRecord } from '../../../src/ports/storage/index.ts';
 import { MINUTE, HOUR, T0, SLOT, RACE_TIMEOUT_MS, aBooking, aWebhook, aPayment, anEvent, seed, book, dueMessages, caught, warm } from './fixtures.ts';
 import { db, storage } from './database.ts';
 
@@ -67,7 +67,8 @@ export function paymentsContract() {
         },
       });
       const paid = { ...payment, status: 'paid' as const, updatedAt: T0 + MINUTE };
-      const confirmed = { ...booking, status: 'CONFIRMED' as const, updatedAt: T0 + MINUTE, revision: 1 };
+      // the payment's amount is added to what the booking has been paid, in the same transaction
+      const confirmed = { ...booking, status: 'CONFIRMED' as const, updatedAt: T0 + MINUTE, revision: 1, paidMinor: 3550 };
       expect(result).toEqual({ payment: paid, booking: confirmed });
       expect(await storage.getPaymentByReference(payment.provider, payment.reference)).toEqual(paid);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(confirmed);
@@ -106,7 +107,8 @@ export function paymentsContract() {
       const paid = { ...payment, status: 'paid' as const, refundDue: true, updatedAt: T0 + MINUTE };
       expect(result).toEqual({ payment: paid, booking: null });
       expect(await storage.getPaymentByReference(payment.provider, payment.reference)).toEqual(paid);
-      expect(await storage.getBooking(ws.id, booking.id)).toEqual(booking);
+      // money taken for a cancelled booking still counts as paid: it is what a refund can give back
+      expect(await storage.getBooking(ws.id, booking.id)).toEqual({ ...booking, paidMinor: 3550 });
       expect(await dueMessages(storage)).toEqual([]);
     });
 
@@ -142,6 +144,88 @@ export function paymentsContract() {
         expect(winners).toHaveLength(1);
         expect(winners[0]!.booking?.status).toBe('CONFIRMED');
         expect(await dueMessages(storage)).toHaveLength(1);
+      },
+      RACE_TIMEOUT_MS,
+    );
+
+    const aRefund = (booking: BookingRecord, payment: PaymentRecord, overrides: Partial<RefundRecord> = {}): RefundRecord => ({
+      id: newId('rf'),
+      workspaceId: booking.workspaceId,
+      bookingId: booking.id,
+      paymentId: payment.id,
+      provider: payment.provider,
+      reference: null,
+      amountMinor: 1000,
+      currency: payment.currency,
+      status: 'pending',
+      createdAt: T0 + MINUTE,
+      updatedAt: T0 + MINUTE,
+      ...overrides,
+    });
+
+    /** A booking paid 3550 through a settled payment. */
+    async function paidBooking() {
+      const seeded = await seed(storage);
+      const booking = await book(storage, aBooking(seeded.srv, seeded.prv));
+      const payment = aPayment(booking);
+      await storage.createPayment(payment);
+      await storage.settlePayment(payment.id, 'pending', { status: 'paid' }, T0);
+      return { ...seeded, booking: (await storage.getBooking(seeded.ws.id, booking.id))!, payment: { ...payment, status: 'paid' as const } };
+    }
+
+    test('reserveRefund records a pending refund and raises refundedMinor, never past paidMinor; listRefunds returns them oldest first', async () => {
+      const { ws, booking, payment } = await paidBooking();
+      expect(booking.paidMinor).toBe(3550);
+      const first = aRefund(booking, payment, { amountMinor: 2000 });
+      expect(await storage.reserveRefund(first)).toEqual({ ok: true, booking: { ...booking, refundedMinor: 2000, updatedAt: T0 + MINUTE } });
+      const tooMuch = aRefund(booking, payment, { amountMinor: 1551 });
+      expect(await storage.reserveRefund(tooMuch)).toEqual({ ok: false, refundable: 1550 });
+      const rest = aRefund(booking, payment, { amountMinor: 1550, createdAt: T0 + 2 * MINUTE, updatedAt: T0 + 2 * MINUTE });
+      expect((await storage.reserveRefund(rest)).ok).toBe(true);
+      expect(await storage.listRefunds(booking.id)).toEqual([first, rest]);
+      expect((await storage.getBooking(ws.id, booking.id))!.refundedMinor).toBe(3550);
+      expect(await storage.reserveRefund(aRefund(booking, payment, { amountMinor: 1 }))).toEqual({ ok: false, refundable: 0 });
+    });
+
+    test('settleRefund: succeeded writes its events in the same transaction; failed gives the amount back; a repeat -> null', async () => {
+      const { ws, booking, payment } = await paidBooking();
+      await storage.createWebhook(aWebhook(ws));
+      const refund = aRefund(booking, payment);
+      await storage.reserveRefund(refund);
+      const done = await storage.settleRefund(refund.id, { status: 'succeeded', reference: 're_1' }, T0 + 2 * MINUTE, {
+        emit: (b) => [anEvent(ws, `payment.refunded:${b.refundedMinor}`, T0 + 2 * MINUTE)],
+      });
+      expect(done).toEqual({
+        refund: { ...refund, status: 'succeeded', reference: 're_1', updatedAt: T0 + 2 * MINUTE },
+        booking: { ...booking, refundedMinor: 1000, updatedAt: T0 + MINUTE },
+      });
+      expect((await dueMessages(storage)).map((message) => message.eventType)).toEqual(['payment.refunded:1000']);
+      expect(await storage.settleRefund(refund.id, { status: 'failed', reference: null }, T0 + 3 * MINUTE)).toBeNull();
+
+      const failing = aRefund(booking, payment, { amountMinor: 500 });
+      await storage.reserveRefund(failing);
+      expect((await storage.getBooking(ws.id, booking.id))!.refundedMinor).toBe(1500);
+      const failed = await storage.settleRefund(failing.id, { status: 'failed', reference: null }, T0 + 3 * MINUTE, {
+        emit: () => [anEvent(ws, 'never', T0)],
+      });
+      expect(failed?.refund.status).toBe('failed');
+      expect(failed?.booking.refundedMinor).toBe(1000);
+      // the first message is leased by the inspection above: a failed refund added none
+      expect(await dueMessages(storage)).toEqual([]);
+    });
+
+    test(
+      'of 10 concurrent refunds of 1000 on a booking paid 3550, exactly 3 are reserved',
+      async () => {
+        const { ws, booking, payment } = await paidBooking();
+        const other = db.reopen();
+        await warm([storage, other]);
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 ? other : storage).reserveRefund(aRefund(booking, payment, { createdAt: T0 + i }))),
+        );
+        expect(results.filter((result) => result.ok)).toHaveLength(3);
+        expect((await storage.getBooking(ws.id, booking.id))!.refundedMinor).toBe(3000);
+        expect(await storage.listRefunds(booking.id)).toHaveLength(3);
       },
       RACE_TIMEOUT_MS,
     );

@@ -2,7 +2,7 @@
 import { useWidget } from '../context.ts';
 import { chosenService, type FlowState } from '../machine.ts';
 import { formatWallTime } from '../time.ts';
-import { longDay, money, visitorTime } from './wording.ts';
+import { longDay, money, paymentTerms, visitorTime } from './wording.ts';
 
 export const Icon = ({ path }: { path: string }) => (
   <svg
@@ -40,12 +40,14 @@ export function Chosen({ state, withTime }: { state: FlowState; withTime?: boole
   ];
   const provider = state.providerId ? state.config!.providers.find((one) => one.id === state.providerId)?.name : null;
   const other = withTime ? visitorTime(state, widget) : null;
+  const terms = paymentTerms(service, state.config!.booking.onlinePayment, strings, locale);
   return (
     <div class="chosen">
       <strong>{parts.filter(Boolean).join(' · ')}</strong>
       <p>
         {strings.minutes(service.duration)} · {service.price > 0 ? money(service.price, service.currency, locale) : strings.free}
       </p>
+      {terms && <p>{terms}</p>}
       {provider && (
         <p>
           {strings.summaryProvider} {provider}

@@ -1,11 +1,12 @@
 import type { WidgetService } from '../../../src/core/widget-protocol.ts';
 import { useWidget } from '../context.ts';
 import { offeredServices, type FlowState } from '../machine.ts';
-import { money } from './wording.ts';
+import { money, paymentTerms } from './wording.ts';
 
-function ServiceMeta({ service }: { service: WidgetService }) {
+function ServiceMeta({ service, onlinePayment }: { service: WidgetService; onlinePayment: boolean }) {
   const { strings, locale } = useWidget();
   const price = service.price > 0 ? money(service.price, service.currency, locale) : strings.free;
+  const terms = paymentTerms(service, onlinePayment, strings, locale);
   return (
     <>
       <span class="choice-top">
@@ -14,7 +15,7 @@ function ServiceMeta({ service }: { service: WidgetService }) {
       </span>
       <span class="choice-meta">
         {strings.minutes(service.duration)}
-        {service.depositAmount !== null && service.depositAmount > 0 && ` · ${strings.deposit(money(service.depositAmount, service.currency, locale))}`}
+        {terms && ` · ${terms}`}
       </span>
     </>
   );
@@ -28,7 +29,7 @@ export function ServiceStep({ state }: { state: FlowState }) {
       {offeredServices(state.config!, state.providerId).map((service) => (
         <li key={service.id}>
           <button type="button" class="choice" onClick={() => flow.dispatch({ type: 'chooseService', serviceId: service.id })}>
-            <ServiceMeta service={service} />
+            <ServiceMeta service={service} onlinePayment={state.config!.booking.onlinePayment} />
             {service.description && <span class="choice-desc">{service.description}</span>}
           </button>
         </li>

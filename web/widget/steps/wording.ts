@@ -2,6 +2,7 @@
 import type { WidgetContext } from '../context.ts';
 import type { Strings } from '../i18n.ts';
 import type { ErrorText, FlowState } from '../machine.ts';
+import type { WidgetService } from '../../../src/core/widget-protocol.ts';
 import { dayAsDate, zonedInstant, zoneOffsetMinutes } from '../time.ts';
 
 export const errorText = (error: ErrorText, strings: Strings) => ('text' in error ? error.text : strings[error.id]);
@@ -12,6 +13,22 @@ export function money(amount: number, currency: string, locale: string): string 
   } catch {
     return `${amount} ${currency}`;
   }
+}
+
+/**
+ * How the price is paid, in the words the checkout page and the mails use: "Deposit €20.00 now, €69.00 at the
+ * appointment" when a deposit is collected online; nothing is said to be due online when payments are off.
+ */
+export function paymentTerms(service: WidgetService, onlinePayment: boolean, strings: Strings, locale: string): string | null {
+  if (service.price <= 0) return null;
+  if (!onlinePayment) return strings.allLater(money(service.price, service.currency, locale));
+  const deposit = service.depositAmount;
+  if (deposit !== null && deposit > 0 && deposit < service.price) {
+    // Decimal major units: the rest is computed in cents so that 89 - 20.1 does not print 68.9000001.
+    const later = Math.round(service.price * 10_000 - deposit * 10_000) / 10_000;
+    return strings.depositNow(money(deposit, service.currency, locale), money(later, service.currency, locale));
+  }
+  return strings.allNow;
 }
 
 export const longDay = (day: string, locale: string) =>

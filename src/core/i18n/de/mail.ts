@@ -3,7 +3,17 @@ import type { MailMessages } from '../en/mail.ts';
 /** The mails in German (workspace language `de`, `de-AT`, `de-CH`, …). */
 export const mail: MailMessages = {
   greeting: (customer) => (customer ? `Hallo ${customer},` : 'Hallo,'),
-  labels: { service: 'Leistung', with: 'Bei', date: 'Datum', time: 'Uhrzeit', amount: 'Zu zahlen', previously: 'Bisher', reason: 'Grund', dates: 'Termine' },
+  labels: {
+    service: 'Leistung',
+    with: 'Bei',
+    date: 'Datum',
+    time: 'Uhrzeit',
+    amount: 'Zu zahlen',
+    payment: 'Zahlung',
+    previously: 'Bisher',
+    reason: 'Grund',
+    dates: 'Termine',
+  },
   series: (count) => `Das betrifft ${count} wöchentliche Termine, alle unten aufgeführt.`,
   actions: { manage: 'Absagen oder verschieben', view: 'Buchung ansehen', pay: 'Jetzt bezahlen' },
   manageHint: (hours) => `Bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor Beginn können Sie online absagen oder verschieben.`,
@@ -50,6 +60,13 @@ export const mail: MailMessages = {
     ],
     action: 'Diesen Platz buchen',
     footer: (workspace) => `Sie erhalten diese E-Mail, weil Sie sich bei ${workspace} auf eine Warteliste gesetzt haben.`,
+  },
+  refunded: {
+    subject: (v) => `Erstattung von ${v.refund}: ${v.service} am ${v.date}`,
+    heading: () => 'Ihr Geld ist auf dem Rückweg',
+    body: (v) => [
+      `${v.workspace} hat Ihnen ${v.refund} für Ihre Buchung am ${v.date}, ${v.time} erstattet. Der Betrag geht auf dem Weg zurück, auf dem Sie bezahlt haben, meist innerhalb weniger Tage.`,
+    ],
   },
   owner: {
     greeting: 'Hallo,',

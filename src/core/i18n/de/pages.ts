@@ -35,6 +35,7 @@ export const pages: PageMessages = {
     date: 'Datum',
     time: 'Uhrzeit',
     status: 'Status',
+    payment: 'Zahlung',
     statuses: { CONFIRMED: 'Bestätigt', PENDING: 'Ausstehend', CANCELLED: 'Storniert', COMPLETED: 'Abgeschlossen' },
     tooLate: ({ hours }) => `Buchungen können bis ${hours} Stunden vor Beginn online storniert oder verschoben werden.`,
     contactDirectly: ({ workspace }) => `Bitte wenden Sie sich direkt an ${workspace}.`,
@@ -81,6 +82,14 @@ export const pages: PageMessages = {
     pay: 'Weiter zur Zahlung',
     lapsed: 'Dieses Angebot gilt nicht mehr: Der Platz war nur für begrenzte Zeit reserviert.',
   },
+  payment: {
+    depositNow: ({ now, later }: { now: string; later: string }) => `Anzahlung ${now} jetzt, ${later} beim Termin`,
+    allNow: ({ now }: { now: string }) => `${now} jetzt`,
+    depositPaid: ({ paid, later }: { paid: string; later: string }) => `Anzahlung ${paid} bezahlt, ${later} beim Termin`,
+    allPaid: ({ paid }: { paid: string }) => `${paid} bezahlt`,
+    allLater: ({ later }: { later: string }) => `${later} beim Termin`,
+    refunded: ({ refunded }: { refunded: string }) => `${refunded} erstattet.`,
+  },
   checkout: {
     open: { title: 'Buchung abschließen', message: 'Bezahlen Sie jetzt, um diese Buchung zu bestätigen.' },
     processing: {
@@ -109,6 +118,7 @@ export const pages: PageMessages = {
     date: 'Datum',
     time: 'Uhrzeit',
     amount: 'Betrag',
+    payment: 'Zahlung',
     heldUntil: ({ time }) => `Ihr Termin ist bis ${time} reserviert.`,
     pay: ({ amount }) => `${amount} bezahlen`,
     cancel: 'Buchung stornieren',

@@ -15,6 +15,8 @@ export interface MailValues {
   holdUntil?: string | null;
   /** cancelled: the reason given, if any */
   reason?: string | null;
+  /** refunded: the sum given back ("€20.00") */
+  refund?: string | null;
 }
 
 export interface KindWording {
@@ -27,7 +29,7 @@ export interface KindWording {
 /** The words of every mail, in one language: `de` must say everything `en` says (the compiler holds it). */
 export interface MailMessages {
   greeting: (customer: string | null) => string;
-  labels: { service: string; with: string; date: string; time: string; amount: string; previously: string; reason: string; dates: string };
+  labels: { service: string; with: string; date: string; time: string; amount: string; payment: string; previously: string; reason: string; dates: string };
   /** a series' one mail: how many dates it covers */
   series: (count: number) => string;
   actions: { manage: string; view: string; pay: string };
@@ -42,6 +44,7 @@ export interface MailMessages {
   reminder: KindWording;
   /** a seat held for a waiting-list entry (`holdUntil`: the end of the hold) */
   waitlistOffer: KindWording & { action: string; footer: (workspace: string) => string };
+  refunded: KindWording;
   /** the owner's mails, to the workspace's notificationEmail */
   owner: OwnerWording;
   /** to the notificationEmail when a provider's calendar connection fails (docs/contract/calendars.md §8) */
@@ -72,7 +75,17 @@ export interface OwnerWording {
 /** The mails in English (the `mail` namespace; the default for every language without its own catalogue). */
 export const mail: MailMessages = {
   greeting: (customer) => (customer ? `Hello ${customer},` : 'Hello,'),
-  labels: { service: 'Service', with: 'With', date: 'Date', time: 'Time', amount: 'Amount due', previously: 'Previously', reason: 'Reason', dates: 'Dates' },
+  labels: {
+    service: 'Service',
+    with: 'With',
+    date: 'Date',
+    time: 'Time',
+    amount: 'Amount due',
+    payment: 'Payment',
+    previously: 'Previously',
+    reason: 'Reason',
+    dates: 'Dates',
+  },
   series: (count) => `This covers ${count} weekly dates, all listed below.`,
   actions: { manage: 'Cancel or reschedule', view: 'View booking', pay: 'Pay now' },
   manageHint: (hours) => `You can cancel or reschedule online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before the start.`,
@@ -119,6 +132,13 @@ export const mail: MailMessages = {
     ],
     action: 'Book this place',
     footer: (workspace) => `You get this email because you joined a waiting list of ${workspace}.`,
+  },
+  refunded: {
+    subject: (v) => `Refund of ${v.refund}: ${v.service} on ${v.date}`,
+    heading: () => 'Your money is on its way back',
+    body: (v) => [
+      `${v.workspace} has refunded ${v.refund} for your booking on ${v.date}, ${v.time}. It reaches your account the way you paid, usually within a few days.`,
+    ],
   },
   owner: {
     greeting: 'Hello,',

@@ -37,6 +37,7 @@ export const pages = {
     date: 'Date',
     time: 'Time',
     status: 'Status',
+    payment: 'Payment',
     statuses: { CONFIRMED: 'Confirmed', PENDING: 'Pending', CANCELLED: 'Cancelled', COMPLETED: 'Completed' },
     tooLate: ({ hours }: { hours: number }) => `Bookings can be cancelled or moved online until ${hours} hours before the start.`,
     contactDirectly: ({ workspace }: { workspace: string }) => `Please contact ${workspace} directly.`,
@@ -83,6 +84,14 @@ export const pages = {
     pay: 'Continue to payment',
     lapsed: 'This offer is no longer open: the place was held for a limited time.',
   },
+  payment: {
+    depositNow: ({ now, later }: { now: string; later: string }) => `Deposit ${now} now, ${later} at the appointment`,
+    allNow: ({ now }: { now: string }) => `${now} now`,
+    depositPaid: ({ paid, later }: { paid: string; later: string }) => `Deposit ${paid} paid, ${later} at the appointment`,
+    allPaid: ({ paid }: { paid: string }) => `${paid} paid`,
+    allLater: ({ later }: { later: string }) => `${later} at the appointment`,
+    refunded: ({ refunded }: { refunded: string }) => `${refunded} refunded.`,
+  },
   checkout: {
     open: { title: 'Complete your booking', message: 'Pay now to confirm this booking.' },
     processing: {
@@ -111,6 +120,7 @@ export const pages = {
     date: 'Date',
     time: 'Time',
     amount: 'Amount',
+    payment: 'Payment',
     heldUntil: ({ time }: { time: string }) => `Your time is held until ${time}.`,
     pay: ({ amount }: { amount: string }) => `Pay ${amount}`,
     cancel: 'Cancel booking',

@@ -39,7 +39,6 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
     });
   const answers = Object.entries(booking.customFields ?? {});
   const live = booking.status === 'PENDING' || booking.status === 'CONFIRMED';
-  const payment = paymentOf(booking);
   return (
     <section class="details card" aria-labelledby="booking-title">
       <div class="section-head">
@@ -101,10 +100,10 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
             <dd>{booking.cancelReason}</dd>
           </div>
         )}
-        {payment && (
+        {booking.payment && (
           <div>
             <dt>{t.payment}</dt>
-            <dd data-payment={payment}>{t.paymentState[payment]}</dd>
+            <dd data-payment={booking.payment.status}>{paymentText(workspace, booking, t)}</dd>
           </div>
         )}
         <div>
@@ -246,11 +245,16 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
 }
 
 /**
- * What the API tells about a booking's payment (docs/contract/lifecycle.md, docs/contract/payments.md): with a sum due, a PENDING booking is not
- * paid (a payment received confirms it) and a CONFIRMED or COMPLETED one has nothing open in svc. Of a cancelled one
- * the booking alone does not say whether money went in, so nothing is claimed; a free booking has no payment.
+ * The booking's `payment` in the words of the checkout page and the mails (docs/contract/payments.md §9):
+ * "Deposit €20.00 now, €69.00 at the appointment"; with payments off, everything at the appointment.
  */
-function paymentOf(booking: Booking): 'open' | 'settled' | null {
-  if (!booking.amount || booking.status === 'CANCELLED') return null;
-  return booking.status === 'PENDING' ? 'open' : 'settled';
+function paymentText(workspace: SectionProps['workspace'], booking: Booking, t: SectionProps['t']): string {
+  const payment = booking.payment!;
+  const words = t.paymentTerms;
+  const m = (amount: number) => moneyOf(workspace, amount, payment.currency);
+  let line: string;
+  if (payment.status === 'pending') line = payment.due > 0 ? words.depositNow(m(booking.amount ?? 0), m(payment.due)) : words.allNow(m(booking.amount ?? 0));
+  else if (payment.paid > 0) line = payment.due > 0 ? words.depositPaid(m(payment.paid), m(payment.due)) : words.allPaid(m(payment.paid));
+  else line = words.allLater(m(payment.total));
+  return payment.refunded > 0 ? `${line} ${words.refunded(m(payment.refunded))}` : line;
 }
