@@ -118,19 +118,24 @@ export const migrations: EmbeddedMigration[] = [
     ]
   },
   {
-    "tag": "0007_silky_anita_blake",
-    "hash": "de387384c16b6e794e97a32df667c45466f4261458854e365798c3d949c919fb",
-    "folderMillis": 1795724640005,
+    "tag": "0007_elite_nico_minoru",
+    "hash": "222b347d9d932261a818b85d480c6b4e94f08b2e797afbbe9d51d32aff5d15d5",
+    "folderMillis": 1795724792625,
     "statements": [
       "CREATE TABLE `calendar_writes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`booking_id` text NOT NULL,\n\t`revision` integer NOT NULL,\n\t`status` text NOT NULL,\n\t`attempts` integer NOT NULL,\n\t`next_attempt_at` integer,\n\t`lease_until` integer,\n\t`lease_owner` text,\n\t`last_error` text,\n\t`written_connection_id` text,\n\t`written_calendar_id` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE UNIQUE INDEX `calendar_writes_booking_id_unique` ON `calendar_writes` (`booking_id`);",
       "CREATE INDEX `calendar_writes_due_idx` ON `calendar_writes` (`status`,`next_attempt_at`);",
+      "CREATE TABLE `refunds` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`booking_id` text NOT NULL,\n\t`payment_id` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`reference` text,\n\t`amount_minor` integer NOT NULL,\n\t`currency` text NOT NULL,\n\t`status` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`payment_id`) REFERENCES `payments`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `refunds_booking_idx` ON `refunds` (`booking_id`);",
       "CREATE TABLE `waitlist_entries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`service_id` text NOT NULL,\n\t`provider_id` text,\n\t`status` text NOT NULL,\n\t`start_time` integer NOT NULL,\n\t`end_time` integer NOT NULL,\n\t`buffer_time` integer NOT NULL,\n\t`customer_email` text NOT NULL,\n\t`customer_name` text,\n\t`phone` text,\n\t`held_provider_id` text,\n\t`offer_expires_at` integer,\n\t`offer_token_hash` text,\n\t`offer_token_sealed` text,\n\t`mail_due_at` integer,\n\t`booking_id` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`service_id`) REFERENCES `services`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`provider_id`) REFERENCES `providers`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE INDEX `waitlist_queue_idx` ON `waitlist_entries` (`service_id`,`start_time`,`status`,`created_at`);",
       "CREATE INDEX `waitlist_held_idx` ON `waitlist_entries` (`held_provider_id`,`status`,`start_time`);",
       "CREATE INDEX `waitlist_status_idx` ON `waitlist_entries` (`status`,`offer_expires_at`);",
       "CREATE INDEX `waitlist_workspace_idx` ON `waitlist_entries` (`workspace_id`,`start_time`);",
       "CREATE UNIQUE INDEX `waitlist_token_idx` ON `waitlist_entries` (`offer_token_hash`);",
+      "ALTER TABLE `bookings` ADD `price_minor` integer;",
+      "ALTER TABLE `bookings` ADD `paid_minor` integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE `bookings` ADD `refunded_minor` integer DEFAULT 0 NOT NULL;",
       "ALTER TABLE `bookings` ADD `series_id` text;",
       "CREATE INDEX `bookings_series_idx` ON `bookings` (`series_id`,`start_time`);",
       "CREATE INDEX `bookings_provider_created_idx` ON `bookings` (`provider_id`,`created_at`);",
@@ -139,7 +144,8 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `calendar_connections` ADD `sync_lease_until` integer;",
       "ALTER TABLE `calendar_connections` ADD `failure_notice_pending` integer DEFAULT false NOT NULL;",
       "ALTER TABLE `services` ADD `waitlist` integer DEFAULT false NOT NULL;",
-      "ALTER TABLE `services` ADD `repeatable` integer DEFAULT false NOT NULL;"
+      "ALTER TABLE `services` ADD `repeatable` integer DEFAULT false NOT NULL;",
+      "ALTER TABLE `workspaces` ADD `refund_on_cancel` integer DEFAULT false NOT NULL;"
     ]
   }
 ];

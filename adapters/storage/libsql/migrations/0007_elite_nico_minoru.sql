@@ -19,6 +19,24 @@ CREATE TABLE `calendar_writes` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `calendar_writes_booking_id_unique` ON `calendar_writes` (`booking_id`);--> statement-breakpoint
 CREATE INDEX `calendar_writes_due_idx` ON `calendar_writes` (`status`,`next_attempt_at`);--> statement-breakpoint
+CREATE TABLE `refunds` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_id` text NOT NULL,
+	`booking_id` text NOT NULL,
+	`payment_id` text NOT NULL,
+	`provider` text NOT NULL,
+	`reference` text,
+	`amount_minor` integer NOT NULL,
+	`currency` text NOT NULL,
+	`status` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`payment_id`) REFERENCES `payments`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `refunds_booking_idx` ON `refunds` (`booking_id`);--> statement-breakpoint
 CREATE TABLE `waitlist_entries` (
 	`id` text PRIMARY KEY NOT NULL,
 	`workspace_id` text NOT NULL,
@@ -49,6 +67,9 @@ CREATE INDEX `waitlist_held_idx` ON `waitlist_entries` (`held_provider_id`,`stat
 CREATE INDEX `waitlist_status_idx` ON `waitlist_entries` (`status`,`offer_expires_at`);--> statement-breakpoint
 CREATE INDEX `waitlist_workspace_idx` ON `waitlist_entries` (`workspace_id`,`start_time`);--> statement-breakpoint
 CREATE UNIQUE INDEX `waitlist_token_idx` ON `waitlist_entries` (`offer_token_hash`);--> statement-breakpoint
+ALTER TABLE `bookings` ADD `price_minor` integer;--> statement-breakpoint
+ALTER TABLE `bookings` ADD `paid_minor` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `bookings` ADD `refunded_minor` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `bookings` ADD `series_id` text;--> statement-breakpoint
 CREATE INDEX `bookings_series_idx` ON `bookings` (`series_id`,`start_time`);--> statement-breakpoint
 CREATE INDEX `bookings_provider_created_idx` ON `bookings` (`provider_id`,`created_at`);--> statement-breakpoint
@@ -57,4 +78,5 @@ ALTER TABLE `calendar_connections` ADD `sync_lease_owner` text;--> statement-bre
 ALTER TABLE `calendar_connections` ADD `sync_lease_until` integer;--> statement-breakpoint
 ALTER TABLE `calendar_connections` ADD `failure_notice_pending` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `services` ADD `waitlist` integer DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE `services` ADD `repeatable` integer DEFAULT false NOT NULL;
+ALTER TABLE `services` ADD `repeatable` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `workspaces` ADD `refund_on_cancel` integer DEFAULT false NOT NULL;
