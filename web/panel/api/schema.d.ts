@@ -742,6 +742,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/bookings/{bookingId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give back money paid for a booking
+         * @description Refunds `amount` (decimal major units; default: everything paid and not yet refunded) through the payment provider that took it, with the refund id as idempotency key. Sends `payment.refunded` and mails the customer. 400 VALIDATION_ERROR for more than can be refunded; 409 NOTHING_TO_REFUND when nothing was paid or everything was given back; 502 PAYMENT_PROVIDER_ERROR when the provider refuses (nothing is refunded then). A panel session needs both svc_manage_operations and svc_manage_settings.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        post: operations["refundBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/webhooks": {
         parameters: {
             query?: never;
@@ -1184,6 +1206,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refunded
+         * @description Money paid for a booking was given back; `payment.amount` is the sum of this refund, `booking.payment.refunded` the total so far. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `payment.refunded` (or to every event).
+         */
+        post: operations["onPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1301,6 +1343,7 @@ export interface components {
             providerName: string | null;
             /** @description the sum due in decimal major units of the service currency (35.5); null when free */
             amount: number | null;
+            payment: components["schemas"]["BookingPayment"];
             serviceId: string;
             providerId: string;
             /** @description absent in keyless reads of the demo workspace */
@@ -1385,7 +1428,7 @@ export interface components {
         BookingMail: {
             id: string;
             /** @enum {string} */
-            kind: "confirmed" | "pending" | "cancelled" | "rescheduled" | "reminder";
+            kind: "confirmed" | "pending" | "cancelled" | "rescheduled" | "reminder" | "refunded";
             /** @enum {string} */
             status: "pending" | "sent" | "failed" | "dropped";
             attempts: string | number;
@@ -1404,6 +1447,21 @@ export interface components {
             success: true;
             mails: components["schemas"]["BookingMail"][];
         };
+        /** @description A booking's money: price, paid online, left for the appointment, refunded */
+        BookingPayment: {
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description the service price when booked */
+            total: number;
+            /** @description what the payment provider took (the deposit or the whole price); 0 when nothing was paid */
+            paid: number;
+            /** @description what is left to pay at the appointment */
+            due: number;
+            /** @enum {string} */
+            status: "none" | "pending" | "paid" | "refunded" | "partially_refunded";
+            /** @description what was given back (refunds asked for and not failed) */
+            refunded: number;
+        } | null;
         BookingReschedule: {
             /**
              * Format: date-time
@@ -1610,7 +1668,7 @@ export interface components {
             /** @description what went wrong and what to fix */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "SLOT_AVAILABLE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "CAPTCHA_FAILED" | "SERVICE_NOT_FOUND" | "CALENDAR_AUTH_FAILED" | "CALENDAR_UNREACHABLE" | "NOT_CONFIGURED" | "UNAUTHORIZED" | "DOMAIN_NOT_ALLOWED" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "INVALID_TRANSITION" | "TOO_LATE_TO_CHANGE" | "SLOT_AVAILABLE" | "NOTHING_TO_REFUND" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PAYMENT_PROVIDER_ERROR" | "UNAVAILABLE";
             details?: {
                 path: string;
                 message: string;
@@ -1663,8 +1721,8 @@ export interface components {
         };
         /** @description A payment was received for a booking */
         PaymentEvent: {
-            /** @constant */
-            type: "payment.received";
+            /** @enum {string} */
+            type: "payment.received" | "payment.refunded";
             /**
              * Format: date-time
              * @description when the change happened, RFC 3339 in UTC
@@ -1718,6 +1776,27 @@ export interface components {
         ProvidersResponse: {
             success: boolean;
             providers: components["schemas"]["Provider"][];
+        };
+        Refund: {
+            /** @description rf_… */
+            id: string;
+            /** @description decimal major units */
+            amount: number;
+            /** @description ISO 4217 */
+            currency: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded";
+        };
+        RefundRequest: {
+            /** @description decimal major units of the booking currency; default: everything paid and not yet refunded */
+            amount?: number;
+        };
+        /** @description The booking after the refund, and the refund */
+        RefundResponse: {
+            /** @constant */
+            success: true;
+            booking: components["schemas"]["Booking"];
+            refund: components["schemas"]["Refund"];
         };
         /** @description Working hours */
         Schedule: {
@@ -1944,7 +2023,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
             events: string[];
         };
         WebhookCreate: {
@@ -1954,7 +2033,7 @@ export interface components {
              */
             url: string;
             name?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
             events?: string[];
         };
         /** @description The delivery attempts */
@@ -1990,7 +2069,7 @@ export interface components {
              * @description an http or https URL on a public host
              */
             url?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
             events?: string[];
             /** @description true re-enables an endpoint (its failure history starts afresh); false stops deliveries */
             isActive?: boolean;
@@ -2043,7 +2122,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
             events: string[];
             /** @description signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library. */
             secret: string;
@@ -2103,6 +2182,8 @@ export interface components {
                     provider: "recaptcha" | "turnstile" | "hcaptcha";
                     siteKey: string;
                 } | null;
+                /** @description whether a price or deposit is collected online when booking (SVC_PAYMENTS is not none); false: everything is paid at the appointment */
+                onlinePayment: boolean;
             };
         };
         /** @description A service as the widget shows it */
@@ -2157,6 +2238,8 @@ export interface components {
             cancellationHours: number;
             /** @description keyless bookings of free services stay PENDING until confirmed */
             requiresConfirmation: boolean;
+            /** @description true: a customer's own cancel through the manage link, in time, refunds what was paid */
+            refundOnCancel: boolean;
         };
         WorkspacePatch: {
             name?: string;
@@ -2182,6 +2265,8 @@ export interface components {
             logoUrl?: string | null;
             /** @description true: a keyless booking of a free service is PENDING until confirmed */
             requiresConfirmation?: boolean;
+            /** @description true: a customer's own cancel through the manage link, in time, refunds what was paid (default false) */
+            refundOnCancel?: boolean;
             /**
              * Format: email
              * @description the owner's address for booking news; null = none
@@ -6542,6 +6627,161 @@ export interface operations {
             };
         };
     };
+    refundBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The booking after the refund, and the refund */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error DOMAIN_NOT_ALLOWED or FORBIDDEN */
+            403: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOTHING_TO_REFUND */
+            409: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYLOAD_TOO_LARGE: the request body is over 64 KiB */
+            413: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error PAYMENT_PROVIDER_ERROR */
+            502: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -8020,6 +8260,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WaitlistEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
             };
         };
         responses: {
