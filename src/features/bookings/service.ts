@@ -22,8 +22,7 @@ import { manageUrl, newManageToken } from '../../platform/access/manage-token.ts
 import { checkAnswers, fieldsFor } from './custom-field-answers.ts';
 import { applyBookingMove } from './booking-move.ts';
 import { initialStatus, move, type LifecycleAction } from '../../core/lifecycle.ts';
-import { DEFAULT_PAGE, type Booking, type BookingCreate, type ListBookingsQuery, type SeriesJson } from './model.ts';
-import { DEFAULT_PAGE, type Booking, type BookingCreate, type BookingPayment, type ListBookingsQuery } from './model.ts';
+import { DEFAULT_PAGE, type Booking, type BookingCreate, type BookingPayment, type ListBookingsQuery, type SeriesJson } from './model.ts';
 import { bookingPayment } from '../../core/booking-payment.ts';
 
 const MINUTE_MS = 60_000;
