@@ -1,7 +1,27 @@
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const RANDOM_CHARS = 16;
 
-export type IdPrefix = 'ws' | 'srv' | 'prv' | 'bk' | 'wh' | 'msg' | 'key' | 'cf' | 'att' | 'pay' | 'pc' | 'hc' | 'ps' | 'req' | 'mail' | 'cal' | 'cwr' | 'wl' | 'ser' | 'rf';
+export type IdPrefix =
+  | 'ws'
+  | 'srv'
+  | 'prv'
+  | 'bk'
+  | 'wh'
+  | 'msg'
+  | 'key'
+  | 'cf'
+  | 'att'
+  | 'pay'
+  | 'pc'
+  | 'hc'
+  | 'ps'
+  | 'req'
+  | 'mail'
+  | 'cal'
+  | 'cwr'
+  | 'wl'
+  | 'ser'
+  | 'rf';
 
 /** The last random part made for each recent millisecond (several: tests and imports stamp ids with other times). */
 const lastRandomAt = new Map<number, number[]>();

@@ -2,7 +2,16 @@ import { Cron } from 'croner';
 import { mailEnabled } from '../platform/config.ts';
 import { queueReminders } from '../features/mail/index.ts';
 import type { MailTransport } from '../ports/mail.ts';
-import { completeEnded, expireHolds, purgeExpiredCodes, purgeRateLimitWindows, resetDemoWorkspace, syncCalendars, tendWaitlists, type JobDeps } from './jobs.ts';
+import {
+  completeEnded,
+  expireHolds,
+  purgeExpiredCodes,
+  purgeRateLimitWindows,
+  resetDemoWorkspace,
+  syncCalendars,
+  tendWaitlists,
+  type JobDeps,
+} from './jobs.ts';
 
 /*
  * The built-in scheduler: croner jobs in UTC, each `protect`ed so a run never overlaps the previous one, with
@@ -52,7 +61,15 @@ export const JOBS: readonly Job[] = [
   },
 ];
 
-export type JobName = 'expire-holds' | 'complete-ended' | 'queue-reminders' | 'purge-codes' | 'purge-rate-limits' | 'sync-calendars' | 'tend-waitlists' | 'reset-demo';
+export type JobName =
+  | 'expire-holds'
+  | 'complete-ended'
+  | 'queue-reminders'
+  | 'purge-codes'
+  | 'purge-rate-limits'
+  | 'sync-calendars'
+  | 'tend-waitlists'
+  | 'reset-demo';
 
 export interface Scheduler {
   /** Schedules the enabled jobs. */
