@@ -254,6 +254,47 @@ describeEachAdapter('calendar storage contract', (adapter) => {
       expect((await reserveAt(2)).result.ok).toBe(true);
     });
 
+    /** A weekly series of three one-hour occurrences from `startHour`, refused where a busy interval overlaps one. */
+    async function reserveSeriesAt(startHour: number) {
+      const srv = aService(ws, { providerIds: [prv.id] });
+      await storage.createService(srv);
+      const WEEK = 7 * 24 * HOUR;
+      const bookings = [0, 1, 2].map((week) => {
+        const start = T0 + startHour * HOUR + week * WEEK;
+        return aBooking(srv, prv, { startTime: start, endTime: start + HOUR, seriesId: 'ser_contract' });
+      });
+      return storage.reserveSeries({
+        bookings,
+        candidates: [prv.id],
+        margin: HOUR,
+        fits: (_providerId, busy, index) => {
+          const booking = bookings[index]!;
+          return busy.some((interval) => interval.startTime < booking.endTime && interval.endTime > booking.startTime) ? 'busy' : null;
+        },
+        emit: () => [],
+      });
+    }
+
+    test('a series is refused whole when a calendar busy time blocks one of its occurrences, naming that one', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      const secondWeek = 7 * 24;
+      await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(secondWeek + 2, 1, 'dentist')] }], T0);
+      const result = await reserveSeriesAt(2);
+      expect(result).toEqual({ ok: false, conflicts: [1], reason: 'busy' });
+      expect(await storage.listSeries(ws.id, 'ser_contract')).toEqual([]);
+    });
+
+    test('a series on a provider with a write calendar queues one calendar write per occurrence', async () => {
+      const connection = aConnection(ws, prv);
+      await storage.createCalendarConnection(connection);
+      await storage.chooseCalendars(connection.id, [{ id: WORK, writes: true }], T0);
+      const result = await reserveSeriesAt(2);
+      expect(result.ok).toBe(true);
+      const claimed = await storage.claimDueCalendarWrites('contract', T0 + 365 * 24 * HOUR, T0 + 366 * 24 * HOUR, 10);
+      expect(claimed.map((write) => write.bookingId).sort()).toEqual(result.ok ? result.bookings.map((booking) => booking.id).sort() : []);
+    });
+
     test('listBusy with calendars: the busy times a slot with that buffer can touch, widened by the buffer only', async () => {
       const connection = aConnection(ws, prv);
       await storage.createCalendarConnection(connection);

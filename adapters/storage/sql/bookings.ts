@@ -10,7 +10,7 @@ import {
   type SeriesReserveResult,
 } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
-import { followInCalendar } from './calendar-writes.ts';
+import { followInCalendar, followNewInCalendar } from './calendar-writes.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 import { claimOfferIn, heldSeatsQuery } from './waitlist.ts';
@@ -219,7 +219,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         // One read for every occurrence's window (each a range of the (provider, start) index), split per
         // occurrence below: the provider's other bookings between the occurrences are never read.
         const b = t.bookings;
-        const busy = await tx
+        const booked = await tx
           .select({ bookingId: b.id, providerId: b.providerId, serviceId: b.serviceId, startTime: b.startTime, endTime: b.endTime, bufferTime: b.bufferTime })
           .from(b)
           .where(
@@ -237,6 +237,15 @@ export function bookingQueries(dialect: Dialect): BookingStore {
               ),
             ),
           );
+        // Held waiting-list seats and calendar busy times over the series' whole span: the few that fall between
+        // the occurrences are filtered out below with the bookings.
+        const spanFrom = bookings[0]!.startTime - margin;
+        const spanTo = bookings.at(-1)!.endTime + margin;
+        const busy: BusyInterval[] = [
+          ...booked,
+          ...(await heldSeatsQuery(tx, t, candidates, spanFrom, spanTo)),
+          ...(await calendarBusyQuery(tx, candidates, spanFrom, spanTo)),
+        ];
         let best: { conflicts: number[]; reason: string } | null = null;
         for (const providerId of candidates) {
           const own = busy.filter((interval) => interval.providerId === providerId);
@@ -263,6 +272,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
           const saved = rows.map(toBooking).sort((a, b) => a.startTime - b.startTime);
           await writeOutbox(tx, t, request.emit(saved));
           await writeMails(tx, t, request.mails?.(saved) ?? []);
+          await followNewInCalendar(tx, t, saved);
           return { ok: true, bookings: saved };
         }
         return { ok: false, ...best! };

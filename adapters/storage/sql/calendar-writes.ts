@@ -31,9 +31,25 @@ export async function followInCalendar(tx: Tx, tables: Tables, saved: BookingRec
     .where(eq(w.bookingId, saved.id))
     .returning({ id: w.id });
   if (raised.length > 0 || !(HOLDING as readonly string[]).includes(saved.status)) return;
+  if (!(await hasWriteCalendar(tx, tables, saved.providerId))) return;
+  await queueCalendarWrite(tx, tables, saved);
+}
+
+/** New bookings (a series' occurrences, all on one provider) whose events are to be written: one row each. */
+export async function followNewInCalendar(tx: Tx, tables: Tables, saved: readonly BookingRecord[]): Promise<void> {
+  const holding = saved.filter((booking) => (HOLDING as readonly string[]).includes(booking.status));
+  if (holding.length === 0 || !(await hasWriteCalendar(tx, tables, holding[0]!.providerId))) return;
+  for (const booking of holding) await queueCalendarWrite(tx, tables, booking);
+}
+
+async function hasWriteCalendar(tx: Tx, tables: Tables, providerId: string): Promise<boolean> {
   const c = tables.calendarConnections;
-  const connections = await tx.select({ calendars: c.calendars }).from(c).where(eq(c.providerId, saved.providerId));
-  if (!connections.some((connection) => (connection.calendars as ConnectedCalendar[]).some((calendar) => calendar.writes))) return;
+  const connections = await tx.select({ calendars: c.calendars }).from(c).where(eq(c.providerId, providerId));
+  return connections.some((connection) => (connection.calendars as ConnectedCalendar[]).some((calendar) => calendar.writes));
+}
+
+async function queueCalendarWrite(tx: Tx, tables: Tables, saved: BookingRecord): Promise<void> {
+  const w = tables.calendarWrites;
   await tx
     .insert(w)
     .values({
