@@ -195,7 +195,8 @@ describeBrowser('the Bookings section in Chromium', () => {
     await filters.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('button', { name: /^Booking details: .*Paula Richter/ }).click();
     const details = page.locator('section.details');
-    expect(await details.locator('[data-payment]').textContent()).toBe('Not paid yet: the booking stays pending until it is paid or confirmed');
+    // payments are off here: nothing is due online, the whole price at the appointment (docs/contract/payments.md §9)
+    expect(await details.locator('[data-payment]').textContent()).toBe('€35.00 at the appointment');
     const received = details.locator('li[data-mail=pending]');
     await received.waitFor();
     expect(await received.getAttribute('data-state')).toBe('sent');
@@ -207,7 +208,7 @@ describeBrowser('the Bookings section in Chromium', () => {
     smtp.failNext(1);
     await details.getByRole('button', { name: 'Confirm', exact: true }).click();
     await details.locator('.badge').filter({ hasText: 'Confirmed' }).waitFor();
-    expect(await details.locator('[data-payment]').textContent()).toBe('Nothing open in svc: the booking is confirmed');
+    expect(await details.locator('[data-payment]').textContent()).toBe('€35.00 at the appointment');
     await until('the confirmation to be tried once', async () => (await mails()).some((mail) => mail.kind === 'confirmed' && mail.attempts === 1));
     expect((await mails()).find((mail) => mail.kind === 'confirmed')).toMatchObject({ status: 'pending', attempts: 1 });
     await details.getByRole('button', { name: 'Close' }).click();
