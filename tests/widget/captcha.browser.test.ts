@@ -116,7 +116,7 @@ for (const { provider, script, global } of PROVIDERS) {
 
     test('config names the provider; its script is requested once, only on the details step; the solved token reaches createBooking and the verifier', async () => {
       const config = await fetch(`${env.appUrl}/api/v1/workspaces/acme/config`).then((response) => response.json());
-      expect(config.booking).toEqual({ allowed: true, captcha: { provider, siteKey: SITE_KEY } });
+      expect(config.booking).toEqual({ allowed: true, captcha: { provider, siteKey: SITE_KEY }, onlinePayment: false });
 
       const { context, page, widget, requests, bookingBodies, errors } = await openWidget('/captcha', 'dark');
       await heading(widget, 'Choose a day');
