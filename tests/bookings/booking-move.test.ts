@@ -155,7 +155,8 @@ describeEachAdapter('applyBookingMove', (adapter) => {
     const paid: PaymentRecord = { ...payment, status: 'paid', updatedAt: T0 };
     expect(result).toEqual({
       ok: true,
-      booking: { ...booking, status: 'CONFIRMED', updatedAt: T0, revision: 1 },
+      // the sum paid is kept on the booking, in the same write (docs/decisions/0023-booking-keeps-its-money.md)
+      booking: { ...booking, status: 'CONFIRMED', updatedAt: T0, revision: 1, paidMinor: 3550 },
       events: ['payment.received', 'booking.confirmed'],
       payment: paid,
     });
