@@ -102,6 +102,7 @@ describe('scheduler (croner)', () => {
     ).toBe(true);
     expect(JOBS.filter((job) => job.periodic).map((job) => job.name)).toEqual([
       'expire-holds',
+      'tend-waitlists',
       'complete-ended',
       'queue-reminders',
       'purge-codes',

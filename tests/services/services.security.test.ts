@@ -77,6 +77,7 @@ describeEachAdapter('services: security', (adapter) => {
         providerIds: haircut!.providerIds,
         slotInterval: null,
         waitlist: false,
+        repeatable: false,
       },
     });
     const writes = [
