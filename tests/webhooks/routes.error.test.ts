@@ -4,7 +4,7 @@ import { describeEachAdapter } from '../support/storage.ts';
 
 const BASE = '/api/v1/workspaces/acme/webhooks';
 const KNOWN =
-  'booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored';
+  'booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired';
 
 describeEachAdapter('webhook routes, errors', (adapter) => {
   let t: TestApp;

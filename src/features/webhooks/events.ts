@@ -9,12 +9,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.rescheduled',
   'booking.completed',
   'payment.received',
+  'payment.refunded',
   'calendar.connection.failed',
   'calendar.connection.restored',
   'waitlist.joined',
   'waitlist.offered',
   'waitlist.expired',
-  'payment.refunded',
 ] as const;
 
 /** Sent by POST …/webhooks/{webhookId}/test to that webhook only, whatever it subscribes to. */

@@ -195,6 +195,10 @@ export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeo
     schema: PaymentEvent,
     description: 'The payment provider reported a booking paid; `booking.confirmed` follows when the booking was PENDING.',
   },
+  'payment.refunded': {
+    schema: PaymentEvent,
+    description: 'Money paid for a booking was given back; `payment.amount` is the sum of this refund, `booking.payment.refunded` the total so far.',
+  },
   'calendar.connection.failed': {
     schema: CalendarConnectionEvent,
     description:
@@ -207,9 +211,5 @@ export const WEBHOOK_EVENTS: Record<(typeof WEBHOOK_EVENT_TYPES)[number] | typeo
     description: 'A seat freed and is held for the oldest waiting entry (mailed a link to claim it until `offerExpiresAt`).',
   },
   'waitlist.expired': { schema: WaitlistEvent, description: 'An offer lapsed unclaimed; the seat goes to the next in line.' },
-  'payment.refunded': {
-    schema: PaymentEvent,
-    description: 'Money paid for a booking was given back; `payment.amount` is the sum of this refund, `booking.payment.refunded` the total so far.',
-  },
   [WEBHOOK_TEST_EVENT]: { schema: TestEvent, description: 'A test message, sent to one webhook on request whatever its `events`.' },
 };
