@@ -67,7 +67,10 @@ describeBrowser("the admin panel's sections in Chromium: embedded across origins
     expect(await panel.getByRole('button', { name: 'Mark as completed' }).count()).toBe(0);
     // the custom-field answer under the field's label
     expect(await panel.locator('.facts-list div').filter({ hasText: 'Any allergies?' }).locator('dd').textContent()).toBe('Lavender oil');
-    await panel.getByText('35,00 €', { exact: true }).or(panel.getByText('€35.00', { exact: true })).waitFor();
+    await panel
+      .getByText('35,00 €', { exact: true })
+      .or(panel.getByText('€35.00', { exact: true }))
+      .waitFor();
     await until('focus mode on', async () => (await hostEvents(page)).includes('focus-mode:true'));
     const { day, slots } = await freeDay(env, data.haircut, 2);
     await panel.getByRole('button', { name: 'Move to another time' }).click();
