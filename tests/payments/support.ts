@@ -48,7 +48,7 @@ export interface FakeStripe {
   /** the customer pays a session: it becomes complete and paid, with PaymentIntent `pi_test_<n>` */
   pay(sessionId: string): void;
   /** a provider talking to this fake, no retries */
-  provider(options?: { publicUrl?: string }): PaymentProvider;
+  provider(options?: { publicUrl?: string; promotionCodes?: boolean }): PaymentProvider;
   stop(): Promise<void>;
 }
 
@@ -205,6 +205,7 @@ export function startFakeStripe(): FakeStripe {
         secretKey: SECRET_KEY,
         webhookSecret: WEBHOOK_SECRET,
         publicUrl: options.publicUrl ?? 'http://localhost:8080',
+        promotionCodes: options.promotionCodes,
         api: { host: '127.0.0.1', port, protocol: 'http' },
         maxNetworkRetries: 0,
       }),
