@@ -17,7 +17,7 @@ export function nonePayments(): PaymentProvider {
  * other than api.stripe.com (tests: a local fake); the environment has no setting for it.
  */
 export function openPayments(
-  config: Pick<Config, 'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET'>,
+  config: Pick<Config, 'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SVC_STRIPE_PROMOTION_CODES'>,
   options: { stripeApi?: StripeApiAddress } = {},
 ): PaymentProvider {
   switch (config.SVC_PAYMENTS) {
@@ -32,6 +32,7 @@ export function openPayments(
         secretKey: config.STRIPE_SECRET_KEY,
         webhookSecret: config.STRIPE_WEBHOOK_SECRET,
         publicUrl: config.SVC_PUBLIC_URL,
+        promotionCodes: config.SVC_STRIPE_PROMOTION_CODES,
         api: options.stripeApi,
       });
   }

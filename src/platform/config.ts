@@ -37,6 +37,7 @@ export const ConfigSchema = t.Object({
   SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),
+  SVC_STRIPE_PROMOTION_CODES: t.Boolean({ default: false, description: 'let customers enter Stripe promotion codes at Stripe Checkout' }),
   SVC_TRUST_PROXY: t.Boolean({ default: false, description: 'use X-Forwarded-For for the client IP' }),
   LOG_LEVEL: t.Union(
     LOG_LEVELS.map((level) => t.Literal(level)),

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { openPayments } from '../../adapters/payments/index.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addWebhook, catalogue, outbox, storedBookings, tuesday } from '../bookings/fixtures.ts';
-import { paymentsOf, SECRET_KEY, sessionJson, startFakeStripe, stripeError, type FakeStripe } from './support.ts';
+import { paymentsOf, SECRET_KEY, sessionJson, startFakeStripe, stripeError, WEBHOOK_SECRET, type FakeStripe } from './support.ts';
 
 /*
  * SVC_PAYMENTS=stripe, the checkout half: the official SDK against a local fake of the Checkout Sessions API,
@@ -85,6 +87,44 @@ describeEachAdapter('stripe checkout', (adapter) => {
       },
     ]);
   });
+
+  for (const [setting, sent] of [
+    ['1', true],
+    ['0', false],
+    [undefined, false],
+  ] as const) {
+    test(`SVC_STRIPE_PROMOTION_CODES=${setting ?? '(unset)'}: allow_promotion_codes is ${sent ? 'sent as true' : 'not sent'}`, async () => {
+      const config = loadConfig({
+        SVC_PAYMENTS: 'stripe',
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        SVC_PUBLIC_URL: 'http://localhost:8080',
+        ...(setting === undefined ? {} : { SVC_STRIPE_PROMOTION_CODES: setting }),
+      });
+      app = await createTestApp(adapter, { payments: openPayments(config, { stripeApi: { host: '127.0.0.1', port: stripe.port, protocol: 'http' } }) });
+      const { service } = await catalogue(app);
+      const response = await book(service.id);
+      expect(response.status).toBe(200);
+      expect(stripe.requests).toHaveLength(1);
+      const form = stripe.requests[0]!.form;
+      expect(form.filter(([name]) => name === 'allow_promotion_codes')).toEqual(sent ? [['allow_promotion_codes', 'true']] : []);
+      // everything else is the checkout as without the setting
+      expect(form.filter(([name]) => name !== 'allow_promotion_codes').map(([name]) => name)).toEqual([
+        'mode',
+        'line_items[0][quantity]',
+        'line_items[0][price_data][currency]',
+        'line_items[0][price_data][unit_amount]',
+        'line_items[0][price_data][product_data][name]',
+        'client_reference_id',
+        'metadata[workspace]',
+        'metadata[booking]',
+        'customer_email',
+        'expires_at',
+        'success_url',
+        'cancel_url',
+      ]);
+    });
+  }
 
   test('prices entered in major units reach Stripe as minor units: 35.50 EUR → 3550, 5000 JPY → 5000, 12.345 KWD → 12345', async () => {
     await open();

@@ -20,13 +20,35 @@ export interface StripeRequest {
 
 export type StripeReply = (request: StripeRequest, index: number) => Response;
 
+/** A refund the stand-in made, as Stripe's Refund object. */
+export interface StripeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  created: number;
+}
+
 export interface FakeStripe {
   port: number;
   requests: StripeRequest[];
-  /** how the next requests are answered; default: a new open Checkout Session `cs_test_<n>` */
+  /** every refund made, once each (an idempotent replay adds none) */
+  refunds: StripeRefund[];
+  /**
+   * how the next requests are answered; default: Stripe's own behaviour for the endpoints svc calls:
+   * `POST /v1/checkout/sessions` (a new open session `cs_test_<n>`), `GET /v1/checkout/sessions/:id`,
+   * `POST /v1/refunds`; with `Idempotency-Key` a repeated POST answers the first answer again
+   */
   reply(fn: StripeReply): void;
+  /** the default answer (Stripe's behaviour), for a `reply` that changes only some requests */
+  stripe: StripeReply;
+  /** the customer pays a session: it becomes complete and paid, with PaymentIntent `pi_test_<n>` */
+  pay(sessionId: string): void;
   /** a provider talking to this fake, no retries */
-  provider(options?: { publicUrl?: string }): PaymentProvider;
+  provider(options?: { publicUrl?: string; promotionCodes?: boolean }): PaymentProvider;
   stop(): Promise<void>;
 }
 
@@ -44,12 +66,116 @@ export function sessionJson(id: string, fields: Record<string, unknown> = {}) {
   };
 }
 
-const openSession: StripeReply = (_request, index) => Response.json(sessionJson(`cs_test_${index + 1}`));
+interface Answer {
+  status: number;
+  body: unknown;
+}
+const ok = (body: unknown): Answer => ({ status: 200, body });
+const invalid = (status: number, message: string, fields: Record<string, string> = {}): Answer => ({
+  status,
+  body: { error: { type: 'invalid_request_error', ...fields, message } },
+});
+/** Stripe's error for an id it does not know (https://docs.stripe.com/error-codes#resource-missing). */
+const missing = (what: string, id: string, param: string) => invalid(404, `No such ${what}: '${id}'`, { code: 'resource_missing', param });
 
-/** A local stand-in for the Checkout Sessions API on 127.0.0.1 that records what the SDK sends. */
+/**
+ * Stripe's API as documented for what svc calls: Checkout Sessions (create, retrieve) and Refunds (create,
+ * https://docs.stripe.com/api/refunds/create): `payment_intent` names the payment, `amount` in minor units
+ * defaults to what is left, and more than is left is refused with 400 `amount_too_large`. A POST with an
+ * `Idempotency-Key` seen before answers the first answer again (header `Idempotent-Replayed: true`), and with
+ * other parameters 400 `idempotency_error` (https://docs.stripe.com/api/idempotent_requests).
+ */
+function stripeModel() {
+  const sessions = new Map<string, Record<string, unknown>>();
+  const refunds: StripeRefund[] = [];
+  const answered = new Map<string, { form: string; answer: Answer }>();
+  let intents = 0;
+  const handle = (request: StripeRequest): Answer => {
+    const form = Object.fromEntries(request.form);
+    if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
+      const id = `cs_test_${sessions.size + 1}`;
+      const session = sessionJson(id, {
+        payment_intent: null,
+        amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+        currency: form['line_items[0][price_data][currency]'],
+        client_reference_id: form['client_reference_id'] ?? null,
+      });
+      sessions.set(id, session);
+      return ok(session);
+    }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(request.path);
+    if (request.method === 'GET' && retrieve) {
+      const id = decodeURIComponent(retrieve[1]!);
+      const session = sessions.get(id);
+      return session ? ok(session) : missing('checkout.session', id, 'session');
+    }
+    if (request.method === 'POST' && request.path === '/v1/refunds') {
+      const intent = form['payment_intent'];
+      const session = [...sessions.values()].find((one) => one.payment_intent === intent);
+      if (!intent || !session) return missing('payment_intent', intent ?? '', 'payment_intent');
+      const refunded = refunds.filter((one) => one.payment_intent === intent).reduce((sum, one) => sum + one.amount, 0);
+      const left = (session.amount_total as number) - refunded;
+      const amount = form['amount'] === undefined ? left : Number(form['amount']);
+      if (!Number.isInteger(amount) || amount <= 0) return invalid(400, `Invalid positive integer`, { param: 'amount' });
+      if (amount > left) {
+        return invalid(400, `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, { code: 'amount_too_large', param: 'amount' });
+      }
+      const metadata = Object.fromEntries(
+        Object.entries(form)
+          .filter(([key]) => key.startsWith('metadata['))
+          .map(([key, value]) => [key.slice('metadata['.length, -1), value]),
+      );
+      const refund: StripeRefund = {
+        id: `re_test_${refunds.length + 1}`,
+        object: 'refund',
+        amount,
+        currency: session.currency as string,
+        payment_intent: intent,
+        status: 'succeeded',
+        metadata,
+        created: Math.floor(Date.now() / 1000),
+      };
+      refunds.push(refund);
+      return ok(refund);
+    }
+    return invalid(404, `Unrecognized request URL (${request.method}: ${request.path}).`);
+  };
+  const reply: StripeReply = (request) => {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || !key) {
+      const { status, body } = handle(request);
+      return Response.json(body, { status });
+    }
+    const form = new URLSearchParams(request.form).toString();
+    const earlier = answered.get(key);
+    if (earlier) {
+      if (earlier.form !== form) {
+        const { status, body } = invalid(400, 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+        return Response.json({ error: { ...(body as { error: object }).error, type: 'idempotency_error' } }, { status });
+      }
+      return Response.json(earlier.answer.body, { status: earlier.answer.status, headers: { 'idempotent-replayed': 'true' } });
+    }
+    // Stripe keeps the first answer to a key, a success or a 4xx alike
+    const answer = handle(request);
+    answered.set(key, { form, answer });
+    return Response.json(answer.body, { status: answer.status });
+  };
+  return {
+    reply,
+    refunds,
+    pay(sessionId: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no session ${sessionId} in the stand-in`);
+      Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: `pi_test_${++intents}` });
+    },
+  };
+}
+
+/** A local stand-in for the Stripe API on 127.0.0.1 that records what the SDK sends (see stripeModel). */
 export function startFakeStripe(): FakeStripe {
   const requests: StripeRequest[] = [];
-  let reply: StripeReply = openSession;
+  const model = stripeModel();
+  let reply: StripeReply = model.reply;
   const server: Server<undefined> = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -68,6 +194,9 @@ export function startFakeStripe(): FakeStripe {
   return {
     port,
     requests,
+    refunds: model.refunds,
+    stripe: model.reply,
+    pay: model.pay,
     reply(fn) {
       reply = fn;
     },
@@ -76,6 +205,7 @@ export function startFakeStripe(): FakeStripe {
         secretKey: SECRET_KEY,
         webhookSecret: WEBHOOK_SECRET,
         publicUrl: options.publicUrl ?? 'http://localhost:8080',
+        promotionCodes: options.promotionCodes,
         api: { host: '127.0.0.1', port, protocol: 'http' },
         maxNetworkRetries: 0,
       }),

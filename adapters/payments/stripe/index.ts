@@ -16,6 +16,8 @@ export interface StripePaymentsOptions {
   webhookSecret: string;
   /** SVC_PUBLIC_URL without a trailing slash: the pages Stripe sends the customer back to live under it */
   publicUrl: string;
+  /** SVC_STRIPE_PROMOTION_CODES: Checkout offers a field for the promotion codes made in the Stripe Dashboard */
+  promotionCodes?: boolean;
   /** default api.stripe.com:443 over HTTPS */
   api?: StripeApiAddress;
   /** how long one API request may take, ms; default 20 000 (the customer is waiting for the booking answer) */
@@ -88,6 +90,8 @@ export function stripePayments(options: StripePaymentsOptions): PaymentProvider 
           expires_at: Math.floor(request.expiresAt / 1000),
           success_url: successUrl(options.publicUrl),
           cancel_url: cancelUrl(options.publicUrl),
+          // sent only when on, so a checkout without it is the same request as before the setting existed
+          ...(options.promotionCodes ? { allow_promotion_codes: true } : {}),
         },
         { idempotencyKey: `svc-checkout-${request.booking.id}` },
       );

@@ -5,6 +5,7 @@ import { moneyOf, whenOf } from '../../format.ts';
 import { customerOf, StatusBadge } from '../booking-parts.tsx';
 import { FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
 import { BookingMails } from './mails.tsx';
+import { RefundAction } from './refund.tsx';
 import { SlotPicker } from './slot-picker.tsx';
 
 interface DetailsProps extends SectionProps {
@@ -104,6 +105,12 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
           <div>
             <dt>{t.payment}</dt>
             <dd data-payment={booking.payment.status}>{paymentText(workspace, booking, t)}</dd>
+          </div>
+        )}
+        {booking.payment && booking.payment.refunded > 0 && (
+          <div>
+            <dt>{t.refundedTotal}</dt>
+            <dd data-refunded>{moneyOf(workspace, booking.payment.refunded, booking.payment.currency)}</dd>
           </div>
         )}
         <div>
@@ -238,6 +245,10 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
           busy={form.busy.value}
           onPick={(date) => act(() => call(client.POST('/workspaces/{slug}/bookings/{bookingId}/reschedule', { params: { path }, body: { date } })))}
         />
+      )}
+      {/* a refund moves money out of the business: both capabilities, as the route asks (docs/contract/payments.md §10) */}
+      {can.operations && can.settings && booking.payment && (
+        <RefundAction client={client} workspace={workspace} t={t} booking={booking} form={form} onChanged={onChanged} />
       )}
       <FormOutcome form={form} />
     </section>
