@@ -158,6 +158,12 @@ describeEachAdapter('mollie', (adapter) => {
     expect((await mollieWebhook(app, '../methods')).status).toBe(400);
     expect((await getBooking()).status).toBe('PENDING');
     expect(await outbox(app)).toEqual([]);
+    // Mollie unreachable: 502, nothing changes, and Mollie calls again later.
+    await mollie.stop();
+    const unreachable = await mollieWebhook(app, 'tr_svcTest1');
+    expect(unreachable.status).toBe(502);
+    expect(unreachable.body).toMatchObject({ success: false, code: 'PAYMENT_PROVIDER_ERROR' });
+    expect((await getBooking()).status).toBe('PENDING');
     // Another provider's webhook does not exist while Mollie is configured.
     expect((await app.request('POST', '/api/payments/stripe/webhook', { rawBody: '{}' })).status).toBe(404);
   });

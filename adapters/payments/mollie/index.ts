@@ -1,6 +1,6 @@
 import type { MollieClient, Payment } from '@mollie/api-client';
 import type { PaymentOutcome, PaymentProvider, WebhookResult } from '../../../src/ports/payments.ts';
-import { validation } from '../../../src/core/errors.ts';
+import { AppError, validation } from '../../../src/core/errors.ts';
 import { currencyExponent, toMajor } from '../../../src/core/money.ts';
 
 export interface MolliePaymentsOptions {
@@ -99,7 +99,9 @@ export function molliePayments(options: MolliePaymentsOptions): PaymentProvider 
         payment = await api.payments.get(id);
       } catch (error) {
         if ((error as { statusCode?: number }).statusCode === 404) return { unknown: `Mollie knows no payment ${id}` };
-        throw error;
+        // Not a 2xx, so Mollie calls again later; nothing was changed.
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new AppError('PAYMENT_PROVIDER_ERROR', `payment ${id} could not be fetched from Mollie (${reason}); nothing was changed`);
       }
       const outcome = OUTCOMES[payment.status];
       if (!outcome) return { ignored: `payment ${id} is ${payment.status}: waiting for its next status` };
