@@ -51,7 +51,8 @@ export function molliePayments(options: MolliePaymentsOptions): PaymentProvider 
   // Loaded on first use, like the Stripe SDK: most installations never pay through Mollie.
   let client: Promise<MollieClient> | undefined;
   const mollie = () =>
-    (client ??= import('@mollie/api-client').then(({ default: createMollieClient }) =>
+    // The named export: Deno loads the package's CommonJS build, whose `default` is the whole exports object.
+    (client ??= import('@mollie/api-client').then(({ createMollieClient }) =>
       createMollieClient({ apiKey: options.apiKey, ...(options.apiUrl ? { apiEndpoint: options.apiUrl } : {}) }),
     ));
 
