@@ -126,9 +126,12 @@ describe('a bad value is a ConfigError whose message names the variable', () => 
     [{ SVC_PAYMENT_HOLD_MINUTES: '2.5' }, 'SVC_PAYMENT_HOLD_MINUTES', /SVC_PAYMENT_HOLD_MINUTES must be a whole number/],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /LOG_LEVEL must be one of debug, info, warn, error, silent \(got "loud"\)/],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /DATABASE_URL .*\(got "mysql:\/\/x"\)/],
-    [{ SVC_PAYMENTS: 'paypal' }, 'SVC_PAYMENTS', /SVC_PAYMENTS must be one of none, test, stripe \(got "paypal"\)/],
+    [{ SVC_PAYMENTS: 'paypal' }, 'SVC_PAYMENTS', /SVC_PAYMENTS must be one of none, test, stripe, mollie \(got "paypal"\)/],
     [{ SVC_PAYMENTS: 'stripe' }, 'STRIPE_SECRET_KEY', /STRIPE_SECRET_KEY is required when SVC_PAYMENTS=stripe/],
     [{ SVC_PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' }, 'STRIPE_WEBHOOK_SECRET', /STRIPE_WEBHOOK_SECRET is required when SVC_PAYMENTS=stripe/],
+    [{ SVC_PAYMENTS: 'mollie' }, 'MOLLIE_API_KEY', /MOLLIE_API_KEY is required when SVC_PAYMENTS=mollie/],
+    [{ SVC_PAYMENTS: 'mollie', MOLLIE_API_KEY: 'sk_test_1' }, 'MOLLIE_API_KEY', /MOLLIE_API_KEY must be a Mollie API key/],
+    [{ SVC_PAYMENTS: 'mollie', MOLLIE_API_KEY: 'test_1', MOLLIE_API_URL: 'api.mollie.com' }, 'MOLLIE_API_URL', /MOLLIE_API_URL/],
     [{ SVC_WEBHOOK_RETRY_SCHEDULE: '1,,2' }, 'SVC_WEBHOOK_RETRY_SCHEDULE', /SVC_WEBHOOK_RETRY_SCHEDULE .*\(got "1,,2"\)/],
     [{ SVC_WEBHOOK_RETRY_SCHEDULE: '5 s' }, 'SVC_WEBHOOK_RETRY_SCHEDULE', /SVC_WEBHOOK_RETRY_SCHEDULE/],
     [{ SVC_TRUST_PROXY: 'yes' }, 'SVC_TRUST_PROXY', /SVC_TRUST_PROXY .*\(got "yes"\)/],
@@ -161,9 +164,9 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ PORT: 0, SVC_DEMO: false, SVC_SECRET: 'x'.repeat(32), DATABASE_URL: 'file:./data/svc.db', LOG_LEVEL: 'info' });
   });
 
-  test('checks typed values like text ones: SVC_PAYMENTS "paypal" -> must be one of none, test, stripe', () => {
+  test('checks typed values like text ones: SVC_PAYMENTS "paypal" -> must be one of none, test, stripe, mollie', () => {
     const error = configError(() => parseConfig({ SVC_PAYMENTS: 'paypal' }));
-    expect(error.message).toBe('invalid configuration: SVC_PAYMENTS must be one of none, test, stripe (got "paypal")');
+    expect(error.message).toBe('invalid configuration: SVC_PAYMENTS must be one of none, test, stripe, mollie (got "paypal")');
   });
 
   test('a non-integer number is rejected, not truncated: PORT 80.5', () => {

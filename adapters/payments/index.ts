@@ -1,5 +1,6 @@
 import type { Config } from '../../src/platform/config.ts';
 import type { PaymentProvider } from '../../src/ports/payments.ts';
+import { molliePayments } from './mollie/index.ts';
 import { stripePayments, type StripeApiAddress } from './stripe/index.ts';
 import { testPayments } from './test/index.ts';
 
@@ -17,7 +18,10 @@ export function nonePayments(): PaymentProvider {
  * other than api.stripe.com (tests: a local fake); the environment has no setting for it.
  */
 export function openPayments(
-  config: Pick<Config, 'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SVC_STRIPE_PROMOTION_CODES'>,
+  config: Pick<
+    Config,
+    'SVC_PAYMENTS' | 'SVC_PUBLIC_URL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SVC_STRIPE_PROMOTION_CODES' | 'MOLLIE_API_KEY' | 'MOLLIE_API_URL'
+  >,
   options: { stripeApi?: StripeApiAddress } = {},
 ): PaymentProvider {
   switch (config.SVC_PAYMENTS) {
@@ -35,5 +39,9 @@ export function openPayments(
         promotionCodes: config.SVC_STRIPE_PROMOTION_CODES,
         api: options.stripeApi,
       });
+    case 'mollie':
+      // parseConfig refuses SVC_PAYMENTS=mollie without MOLLIE_API_KEY.
+      if (!config.MOLLIE_API_KEY) throw new Error('SVC_PAYMENTS=mollie needs MOLLIE_API_KEY');
+      return molliePayments({ apiKey: config.MOLLIE_API_KEY, publicUrl: config.SVC_PUBLIC_URL, apiUrl: config.MOLLIE_API_URL });
   }
 }

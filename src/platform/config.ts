@@ -34,10 +34,14 @@ export const ConfigSchema = t.Object({
       description: 'bearer token of GET /metrics (Prometheus); unset: the route does not exist (404)',
     }),
   ),
-  SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe')], { default: 'none' }),
+  SVC_PAYMENTS: t.Union([t.Literal('none'), t.Literal('test'), t.Literal('stripe'), t.Literal('mollie')], { default: 'none' }),
   STRIPE_SECRET_KEY: t.Optional(t.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: t.Optional(t.String({ minLength: 1 })),
   SVC_STRIPE_PROMOTION_CODES: t.Boolean({ default: false, description: 'let customers enter Stripe promotion codes at Stripe Checkout' }),
+  MOLLIE_API_KEY: t.Optional(t.String({ minLength: 1, description: 'Mollie API key (live_… or test_…); required when SVC_PAYMENTS=mollie' })),
+  MOLLIE_API_URL: t.Optional(
+    t.String({ pattern: '^https?://', description: 'root of the Mollie API, default https://api.mollie.com/v2/ (tests: a local stand-in)' }),
+  ),
   SVC_TRUST_PROXY: t.Boolean({ default: false, description: 'use X-Forwarded-For for the client IP' }),
   LOG_LEVEL: t.Union(
     LOG_LEVELS.map((level) => t.Literal(level)),
@@ -166,7 +170,7 @@ function problemOf(error: ValueError): string {
   return error.message.toLowerCase();
 }
 
-const SECRET_BEARING = /SECRET|SMTP_URL/;
+const SECRET_BEARING = /SECRET|SMTP_URL|API_KEY/;
 const gotten = (variable: string, given: unknown) => (given === undefined ? '' : ` (got ${JSON.stringify(SECRET_BEARING.test(variable) ? '***' : given)})`);
 
 /** Validates an already assembled settings object (tests build configs this way). */
@@ -189,6 +193,10 @@ export function parseConfig(raw: Record<string, unknown>): Config {
   if (config.SVC_PAYMENTS === 'stripe') {
     if (!config.STRIPE_SECRET_KEY) throw new ConfigError('STRIPE_SECRET_KEY', 'is required when SVC_PAYMENTS=stripe');
     if (!config.STRIPE_WEBHOOK_SECRET) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when SVC_PAYMENTS=stripe');
+  }
+  if (config.SVC_PAYMENTS === 'mollie') {
+    if (!config.MOLLIE_API_KEY) throw new ConfigError('MOLLIE_API_KEY', 'is required when SVC_PAYMENTS=mollie');
+    if (!/^(live|test)_\w+$/.test(config.MOLLIE_API_KEY)) throw new ConfigError('MOLLIE_API_KEY', 'must be a Mollie API key (live_… or test_…)');
   }
   if (config.SVC_CAPTCHA_SECRET && !config.SVC_CAPTCHA_VERIFY_URL) {
     throw new ConfigError('SVC_CAPTCHA_VERIFY_URL', 'is required when SVC_CAPTCHA_SECRET is set');

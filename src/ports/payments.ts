@@ -1,11 +1,11 @@
 /*
  * The payment port: how svc collects the sum due on a booking (docs/contract/lifecycle.md, docs/contract/payments.md). One interface;
- * the adapters live in adapters/payments/<backend>/ (`testPayments`, `stripePayments`) and are chosen by
+ * the adapters live in adapters/payments/<backend>/ (`testPayments`, `stripePayments`, `molliePayments`) and are chosen by
  * SVC_PAYMENTS in adapters/payments/index.ts (`none` is the default and collects nothing online).
  * Money is integer minor units of an ISO 4217 currency (src/core/money.ts); instants are epoch ms.
  */
 
-export type PaymentProviderName = 'none' | 'test' | 'stripe';
+export type PaymentProviderName = 'none' | 'test' | 'stripe' | 'mollie';
 
 /** What a checkout is opened for: one booking, one line item. */
 export interface CheckoutRequest {
@@ -59,8 +59,12 @@ export interface WebhookCallback {
   receivedAt: number;
 }
 
-/** A verified callback: an event for svc to apply, or something svc has no use for (with why, for the log). */
-export type WebhookResult = { event: PaymentEvent } | { ignored: string };
+/**
+ * A verified callback: an event for svc to apply, something svc has no use for (with why, for the log), or a
+ * payment the provider itself does not know (Mollie: the id fetched back is 404; acknowledged and logged at warn,
+ * like an event for a checkout svc does not know).
+ */
+export type WebhookResult = { event: PaymentEvent } | { ignored: string } | { unknown: string };
 
 /** Money to give back on a paid checkout. */
 export interface RefundRequest {
@@ -99,8 +103,9 @@ export interface PaymentProvider {
   checkoutReference?(checkoutId: string): string;
   /**
    * Verifies a callback the provider sent to `POST {app_url}/api/payments/{name}/webhook` and turns it into a
-   * payment event. Throws AppError VALIDATION_ERROR (400) when the signature is missing or does not verify;
-   * nothing may change then. Absent on providers without callbacks (`none`, and `test`, whose page is served
+   * payment event. Throws AppError VALIDATION_ERROR (400) when the signature is missing or does not verify
+   * (Mollie, which signs nothing: when the body names no payment id); nothing may change then. Mollie's payment
+   * is fetched back from Mollie before anything is believed. Absent on providers without callbacks (`none`, and `test`, whose page is served
    * by svc itself).
    */
   verifyWebhook?(callback: WebhookCallback): Promise<WebhookResult>;

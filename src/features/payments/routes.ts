@@ -13,6 +13,7 @@ const seeOther = (location: string) => new Response(null, { status: 303, headers
 const CheckoutParams = t.Object({ id: t.String({ minLength: 1, maxLength: 255, description: 'checkout id' }) });
 const ProviderParams = t.Object({ provider: t.String({ minLength: 1, maxLength: 32 }) });
 const StripeReturnQuery = t.Object({ session_id: t.String({ minLength: 1, maxLength: 255, description: 'the Checkout Session id Stripe fills in' }) });
+const MollieReturnQuery = t.Object({ id: t.String({ minLength: 1, maxLength: 255, description: 'the Mollie payment id (tr_…) svc put into redirectUrl' }) });
 
 /**
  * Payment routes at the application root (docs/contract/payments.md), outside /api/v1 and its OpenAPI document:
@@ -28,6 +29,8 @@ const StripeReturnQuery = t.Object({ session_id: t.String({ minLength: 1, maxLen
  *   `/checkout/{id}/cancelled`). Pay after the hold ran out closes the checkout as expired instead.
  * - SVC_PAYMENTS=stripe: `GET /checkout/stripe/done?session_id=…` (Checkout's success_url) and
  *   `GET /checkout/stripe/cancelled` (its cancel_url).
+ * - SVC_PAYMENTS=mollie: `GET /checkout/mollie/done?id=tr_…` (the payment's redirectUrl). Mollie's webhook carries
+ *   only `id=tr_…` and no signature; the adapter fetches the payment back from Mollie before anything changes.
  *
  * These routes are registered before the JSON body parser (see src/app.ts) and declare `parse: 'none'`: the
  * webhook needs the exact bytes Stripe signed, and the forms carry no body. Errors use the contract's body; an
@@ -75,6 +78,10 @@ export function paymentRoutes(deps: AppDeps) {
       } catch (error) {
         if (error instanceof AppError) deps.logger.warn('payment webhook refused', { provider, error: error.message });
         throw error;
+      }
+      if ('unknown' in verified) {
+        deps.logger.warn('payment webhook for an unknown payment; acknowledged and ignored', { provider, reason: verified.unknown });
+        return { success: true, result: 'unknown' };
       }
       if ('ignored' in verified) {
         deps.logger.debug('payment webhook ignored', { provider, reason: verified.ignored });
@@ -143,6 +150,13 @@ export function paymentRoutes(deps: AppDeps) {
         ...checkoutPage,
       })
       .get('/checkout/stripe/cancelled', () => checkoutResponse(renderLeftCheckoutPage()), checkoutPage);
+  }
+  if (provider === 'mollie') {
+    // Mollie returns the customer to one redirectUrl whatever happened; the page shows the payment's state.
+    return routes.get('/checkout/mollie/done', async ({ query }) => page(await findCheckout(deps, query.id), query.id), {
+      query: MollieReturnQuery,
+      ...checkoutPage,
+    });
   }
   return routes;
 }
