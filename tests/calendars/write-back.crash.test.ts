@@ -129,7 +129,9 @@ describeIf('write-back across a kill -9', () => {
       first.child.kill('SIGKILL');
       await first.child.exited;
       const statuses = await Promise.all(requests);
-      expect(statuses.filter((status) => status !== 200 && status !== 'cut off')).toEqual([]);
+      // 503: on a loaded machine a booking can wait on the provider's lock past the statement timeout and is
+      // refused with nothing written (docs/decisions/0013-database-outage-is-503-within-bounded-waits.md).
+      expect(statuses.filter((status) => status !== 200 && status !== 'cut off' && status !== 503)).toEqual([]);
       expect((await radicale.listEvents(calendar)).length).toBeLessThan(BOOKINGS);
 
       const second = await startServe({ env, timeoutMs: 30_000 });

@@ -1106,6 +1106,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refunded
+         * @description Money paid for a booking was given back; `payment.amount` is the sum of this refund, `booking.payment.refunded` the total so far. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `payment.refunded` (or to every event).
+         */
+        post: operations["onPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "calendar.connection.failed": {
         parameters: {
             query?: never;
@@ -1200,26 +1220,6 @@ export interface webhooks {
          * @description An offer lapsed unclaimed; the seat goes to the next in line. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `waitlist.expired` (or to every event).
          */
         post: operations["onWaitlistExpired"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "payment.refunded": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * payment.refunded
-         * @description Money paid for a booking was given back; `payment.amount` is the sum of this refund, `booking.payment.refunded` the total so far. Sent as a Standard Webhooks message to every active webhook of the workspace subscribed to `payment.refunded` (or to every event).
-         */
-        post: operations["onPaymentRefunded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2023,7 +2023,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events: string[];
         };
         WebhookCreate: {
@@ -2033,7 +2033,7 @@ export interface components {
              */
             url: string;
             name?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events?: string[];
         };
         /** @description The delivery attempts */
@@ -2069,7 +2069,7 @@ export interface components {
              * @description an http or https URL on a public host
              */
             url?: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events?: string[];
             /** @description true re-enables an endpoint (its failure history starts afresh); false stops deliveries */
             isActive?: boolean;
@@ -2122,7 +2122,7 @@ export interface components {
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired, payment.refunded; empty means all of them */
+            /** @description event types subscribed to: booking.created, booking.confirmed, booking.cancelled, booking.rescheduled, booking.completed, payment.received, payment.refunded, calendar.connection.failed, calendar.connection.restored, waitlist.joined, waitlist.offered, waitlist.expired; empty means all of them */
             events: string[];
             /** @description signing secret, `whsec_` + base64 of 32 random bytes; returned only here. Verify deliveries with any Standard Webhooks library. */
             secret: string;
@@ -8099,6 +8099,42 @@ export interface operations {
             };
         };
     };
+    onPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
+                "webhook-id": string;
+                /** @description when the attempt was signed, Unix seconds */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onCalendarConnectionFailed: {
         parameters: {
             query?: never;
@@ -8260,42 +8296,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WaitlistEvent"];
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within 15 s acknowledges the message; anything else is retried */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: the webhook is set `isActive: false` at once and receives nothing more */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    onPaymentRefunded: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the message id (msg_…), the same on every retry: deduplicate on it */
-                "webhook-id": string;
-                /** @description when the attempt was signed, Unix seconds */
-                "webhook-timestamp": number;
-                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the webhook secret after `whsec_` */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PaymentEvent"];
             };
         };
         responses: {
