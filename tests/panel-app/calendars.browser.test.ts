@@ -12,7 +12,7 @@ import { go, seed, signIn, type Seeded } from './support.ts';
 /*
  * The providers section connects calendars (docs/contract/calendars.md): a radicale account through the form, its
  * calendars listed with the choices of blocking and receiving bookings, Sync now, Disconnect with a confirmation;
- * Google through its consent page in a new window, the list refreshed when it closes; and the dashboard naming a
+ * Google and Microsoft through their consent pages in a new window, the list refreshed when it closes; and the dashboard naming a
  * connection that stopped working. Axe-clean; screenshots at 1280 and 390 px, light and dark.
  */
 
@@ -24,11 +24,13 @@ describeBrowser('connecting calendars in the panel', () => {
   let data: Seeded;
   let radicale: CalDavServer;
   let google: OAuthStandIn;
+  let microsoft: OAuthStandIn;
   beforeAll(async () => {
     radicale = await startRadicale();
     await radicale.makeCalendar('work', 'Work');
     await radicale.makeCalendar('home', 'Home');
     google = startOAuthStandIn('google');
+    microsoft = startOAuthStandIn('microsoft');
     env = await startPanelBrowserEnv({
       config: {
         SVC_CALENDAR_ALLOW_PRIVATE: true,
@@ -36,8 +38,15 @@ describeBrowser('connecting calendars in the panel', () => {
         SVC_GOOGLE_CLIENT_SECRET: google.clientSecret,
         SVC_GOOGLE_OAUTH_URL: google.url,
         SVC_GOOGLE_API_URL: google.url,
+        SVC_MICROSOFT_CLIENT_ID: microsoft.clientId,
+        SVC_MICROSOFT_CLIENT_SECRET: microsoft.clientSecret,
+        SVC_MICROSOFT_LOGIN_URL: microsoft.url,
+        SVC_MICROSOFT_GRAPH_URL: microsoft.url,
       },
-      calendars: { google: { clientId: google.clientId, clientSecret: google.clientSecret, oauthUrl: google.url, apiUrl: google.url } },
+      calendars: {
+        google: { clientId: google.clientId, clientSecret: google.clientSecret, oauthUrl: google.url, apiUrl: google.url },
+        microsoft: { clientId: microsoft.clientId, clientSecret: microsoft.clientSecret, tenant: 'common', loginUrl: microsoft.url, graphUrl: microsoft.url },
+      },
     });
     data = await seed(env);
     mkdirSync(SHOTS, { recursive: true });
@@ -45,6 +54,7 @@ describeBrowser('connecting calendars in the panel', () => {
   afterAll(async () => {
     await env?.close();
     google?.stop();
+    microsoft?.stop();
     await radicale?.stop();
   });
 
@@ -108,24 +118,29 @@ describeBrowser('connecting calendars in the panel', () => {
     }
   }, 120_000);
 
-  test('Google: the consent opens in a new window; when it closes the list shows the connection working', async () => {
-    const { page, errors, close } = await env.open({ bypassCSP: true });
-    page.setDefaultTimeout(15_000);
-    await signIn(env, page);
-    const section = await annasCalendars(page);
-    const opened = page.context().waitForEvent('page');
-    await section.getByRole('button', { name: 'Connect Google Calendar' }).click();
-    const consent = await opened;
-    await consent.waitForURL(`${env.appUrl}/oauth/google/callback**`);
-    expect(await page.evaluate(() => location.href)).not.toContain('/oauth/');
-    await section.getByText('Finish in the window that opened.', { exact: false }).waitFor();
-    await consent.close();
-    const connection = section.locator('.connection').filter({ hasText: 'Google Calendar' });
-    await connection.getByText('Working').waitFor();
-    expect(await connection.locator('tbody th').count()).toBeGreaterThan(0);
-    expect(errors).toEqual([]);
-    await close();
-  }, 60_000);
+  for (const [kind, button, label] of [
+    ['google', 'Connect Google Calendar', 'Google Calendar'],
+    ['microsoft', 'Connect Microsoft 365', 'Microsoft 365'],
+  ] as const) {
+    test(`${label}: the consent opens in a new window; when it closes the list shows the connection working`, async () => {
+      const { page, errors, close } = await env.open({ bypassCSP: true });
+      page.setDefaultTimeout(15_000);
+      await signIn(env, page);
+      const section = await annasCalendars(page);
+      const opened = page.context().waitForEvent('page');
+      await section.getByRole('button', { name: button }).click();
+      const consent = await opened;
+      await consent.waitForURL(`${env.appUrl}/oauth/${kind}/callback**`);
+      expect(await page.evaluate(() => location.href)).not.toContain('/oauth/');
+      await section.getByText('Finish in the window that opened.', { exact: false }).waitFor();
+      await consent.close();
+      const connection = section.locator('.connection').filter({ hasText: label });
+      await connection.getByText('Working').waitFor();
+      expect(await connection.locator('tbody th').count()).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+      await close();
+    }, 60_000);
+  }
 
   test('a connection that stopped working shows on the dashboard; Disconnect asks first, then removes it', async () => {
     const workspaceId = (await env.deps.storage.getWorkspaceBySlug('acme'))!.id;
