@@ -32,34 +32,32 @@ function keepAlive(port: number) {
   };
 }
 
-for (const runtime of ['deno'] as const) {
-  (denoMissing() ? describe.skip : describe)(`/readyz while draining on ${runtime}`, () => {
-    let db: TestDatabase;
-    beforeAll(async () => {
-      db = await createTestDatabase('libsql');
-    });
-    afterAll(() => db.drop());
-
-    test('ready before SIGTERM; 503 UNAVAILABLE with Retry-After and Connection: close on an open connection after it', async () => {
-      const server = await startServe({ runtime, timeoutMs: 25_000, env: { ...db.env, SVC_DEMO: 'false', LOG_LEVEL: 'info' } });
-      const connection = keepAlive(server.port);
-      try {
-        const ready = await connection.get('/readyz', 1);
-        expect(headOf(ready).status).toBe(200);
-        server.signal('SIGTERM');
-        await server.waitForLog((line) => line.msg === 'shutting down');
-        const draining = await connection.get('/readyz', 2);
-        const { status, headers } = headOf(draining);
-        expect({ status, retryAfter: headers['retry-after'], connection: headers.connection }).toEqual({ status: 503, retryAfter: '5', connection: 'close' });
-        expect(JSON.parse(draining.slice(draining.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, error: 'svc is shutting down', code: 'UNAVAILABLE' });
-        expect(await server.stop()).toBe(0);
-      } finally {
-        connection.close();
-        if (server.child.exitCode === null) server.child.kill('SIGKILL');
-      }
-    }, 40_000);
+(denoMissing() ? describe.skip : describe)('/readyz while draining on deno', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('libsql');
   });
-}
+  afterAll(() => db.drop());
+
+  test('ready before SIGTERM; 503 UNAVAILABLE with Retry-After and Connection: close on an open connection after it', async () => {
+    const server = await startServe({ runtime: 'deno', timeoutMs: 25_000, env: { ...db.env, SVC_DEMO: 'false', LOG_LEVEL: 'info' } });
+    const connection = keepAlive(server.port);
+    try {
+      const ready = await connection.get('/readyz', 1);
+      expect(headOf(ready).status).toBe(200);
+      server.signal('SIGTERM');
+      await server.waitForLog((line) => line.msg === 'shutting down');
+      const draining = await connection.get('/readyz', 2);
+      const { status, headers } = headOf(draining);
+      expect({ status, retryAfter: headers['retry-after'], connection: headers.connection }).toEqual({ status: 503, retryAfter: '5', connection: 'close' });
+      expect(JSON.parse(draining.slice(draining.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, error: 'svc is shutting down', code: 'UNAVAILABLE' });
+      expect(await server.stop()).toBe(0);
+    } finally {
+      connection.close();
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  }, 40_000);
+});
 
 // Bun.serve closes its idle keep-alive connections when it stops listening (docs/contract/operations.md §9): after
 // its short read window a balancer learns of the drain by a refused connection, not by a 503 on an open one.
