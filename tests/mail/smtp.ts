@@ -41,6 +41,11 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       });
     },
   });
+  // A client that dies mid-conversation (svc killed with -9 in the instances test) resets its socket; a real
+  // mail server logs that and goes on serving, so this one must not turn it into an unhandled 'error' event.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as { port: number };
   return {

@@ -62,6 +62,19 @@ describeWordPress('svc-booking on a real WordPress', () => {
     return { context, page };
   }
 
+  /** Waits for a wp-admin page's h1; should it not come, says where the browser is and what the page shows. */
+  async function expectAdminHeading(page: Page, name: string) {
+    try {
+      await page.getByRole('heading', { name, level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+    } catch (error) {
+      const shown = await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(no body)');
+      throw new Error(`no h1 "${name}" at ${page.url()} ("${await page.title()}"): ${shown.replace(/\s+/g, ' ').slice(0, 600)}`, { cause: error });
+    }
+  }
+
   /** Fills the settings form as a site owner would and submits it; resolves on the page it lands on. */
   async function connect(page: Page, values: { server: string; slug: string; code: string }) {
     await page.goto(settingsUrl());
@@ -142,7 +155,7 @@ describeWordPress('svc-booking on a real WordPress', () => {
   test('the plugin is active and its settings page shows the labelled fields and Connect', async () => {
     const { page } = admin;
     await page.goto(settingsUrl());
-    await expect(page.getByRole('heading', { name: 'svc Booking', level: 1 }).isVisible()).resolves.toBe(true);
+    await expectAdminHeading(page, 'svc Booking');
     for (const label of ['Server address', 'Workspace slug', 'Pairing code']) expect(await page.getByLabel(label).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Connect' }).count()).toBe(1);
     await shot(page, 'settings-disconnected-1280');
