@@ -10,7 +10,7 @@ import {
   type SeriesReserveResult,
 } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
-import { followInCalendar, followNewInCalendar } from './calendar-writes.ts';
+import { connectedProviders, followInCalendar, followNewInCalendar } from './calendar-writes.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 import { claimOfferIn, heldSeatsQuery } from './waitlist.ts';
@@ -162,9 +162,10 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         const to = booking.endTime + margin;
         // The calendars' busy times are read under the same lock as the bookings: a DELETE or a PATCH of
         // `blocks` that committed before is seen, one that commits after does not unmake this booking.
+        const connected = await connectedProviders(tx, t, candidates);
         const busy = [
           ...(await busyAndHeld(tx, candidates, from, to, request.replacing ?? request.claiming?.entryId)),
-          ...(await calendarBusyQuery(tx, candidates, from, to)),
+          ...(connected.any.size > 0 ? await calendarBusyQuery(tx, [...connected.any], from, to) : []),
         ];
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
@@ -202,7 +203,11 @@ export function bookingQueries(dialect: Dialect): BookingStore {
           }
           await writeOutbox(tx, t, request.emit(saved));
           await writeMails(tx, t, request.mails?.(saved) ?? []);
-          if (request.calendarWrite) await followInCalendar(tx, t, saved);
+          if (request.calendarWrite) {
+            // A moved booking may have an event already (its row is raised); a new one has none yet.
+            if (request.replacing) await followInCalendar(tx, t, saved);
+            else await followNewInCalendar(tx, t, [saved], connected);
+          }
           return { ok: true, booking: saved };
         }
         return { ok: false, reason };
@@ -241,10 +246,11 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         // the occurrences are filtered out below with the bookings.
         const spanFrom = bookings[0]!.startTime - margin;
         const spanTo = bookings.at(-1)!.endTime + margin;
+        const connected = await connectedProviders(tx, t, candidates);
         const busy: BusyInterval[] = [
           ...booked,
           ...(await heldSeatsQuery(tx, t, candidates, spanFrom, spanTo)),
-          ...(await calendarBusyQuery(tx, candidates, spanFrom, spanTo)),
+          ...(connected.any.size > 0 ? await calendarBusyQuery(tx, [...connected.any], spanFrom, spanTo) : []),
         ];
         let best: { conflicts: number[]; reason: string } | null = null;
         for (const providerId of candidates) {
@@ -272,7 +278,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
           const saved = rows.map(toBooking).sort((a, b) => a.startTime - b.startTime);
           await writeOutbox(tx, t, request.emit(saved));
           await writeMails(tx, t, request.mails?.(saved) ?? []);
-          await followNewInCalendar(tx, t, saved);
+          await followNewInCalendar(tx, t, saved, connected);
           return { ok: true, bookings: saved };
         }
         return { ok: false, ...best! };

@@ -31,21 +31,42 @@ export async function followInCalendar(tx: Tx, tables: Tables, saved: BookingRec
     .where(eq(w.bookingId, saved.id))
     .returning({ id: w.id });
   if (raised.length > 0 || !(HOLDING as readonly string[]).includes(saved.status)) return;
-  if (!(await hasWriteCalendar(tx, tables, saved.providerId))) return;
+  if (!(await connectedProviders(tx, tables, [saved.providerId])).writing.has(saved.providerId)) return;
   await queueCalendarWrite(tx, tables, saved);
 }
 
 /** New bookings (a series' occurrences, all on one provider) whose events are to be written: one row each. */
-export async function followNewInCalendar(tx: Tx, tables: Tables, saved: readonly BookingRecord[]): Promise<void> {
+export async function followNewInCalendar(tx: Tx, tables: Tables, saved: readonly BookingRecord[], connected?: ConnectedProviders): Promise<void> {
   const holding = saved.filter((booking) => (HOLDING as readonly string[]).includes(booking.status));
-  if (holding.length === 0 || !(await hasWriteCalendar(tx, tables, holding[0]!.providerId))) return;
+  if (holding.length === 0) return;
+  const providerId = holding[0]!.providerId;
+  const writes = connected ? connected.writing.has(providerId) : (await connectedProviders(tx, tables, [providerId])).writing.has(providerId);
+  if (!writes) return;
   for (const booking of holding) await queueCalendarWrite(tx, tables, booking);
 }
 
-async function hasWriteCalendar(tx: Tx, tables: Tables, providerId: string): Promise<boolean> {
+/** Which of some providers have a calendar connection at all, and which have one with a calendar written to. */
+export interface ConnectedProviders {
+  any: Set<string>;
+  writing: Set<string>;
+}
+
+/**
+ * One read of the providers' connections inside a booking's transaction: a provider without any has no busy
+ * times to read and no event to write, which spares a booking two statements in the common case.
+ */
+export async function connectedProviders(tx: Tx, tables: Tables, providerIds: readonly string[]): Promise<ConnectedProviders> {
   const c = tables.calendarConnections;
-  const connections = await tx.select({ calendars: c.calendars }).from(c).where(eq(c.providerId, providerId));
-  return connections.some((connection) => (connection.calendars as ConnectedCalendar[]).some((calendar) => calendar.writes));
+  const rows = await tx
+    .select({ providerId: c.providerId, calendars: c.calendars })
+    .from(c)
+    .where(inArray(c.providerId, [...providerIds]));
+  const connected: ConnectedProviders = { any: new Set(), writing: new Set() };
+  for (const row of rows) {
+    connected.any.add(row.providerId);
+    if ((row.calendars as ConnectedCalendar[]).some((calendar) => calendar.writes)) connected.writing.add(row.providerId);
+  }
+  return connected;
 }
 
 async function queueCalendarWrite(tx: Tx, tables: Tables, saved: BookingRecord): Promise<void> {
