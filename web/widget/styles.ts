@@ -81,6 +81,10 @@ h2:focus,h2:focus-visible{outline:none}
 .choice-meta{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:2px}
 .choice-desc{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:6px}
 .price{white-space:nowrap}
+.pick{display:flex;align-items:center;gap:12px;cursor:pointer}
+.pick input{width:20px;height:20px;margin:0;flex:none;accent-color:var(--svc-color-primary-line);cursor:pointer}
+.pick-name{font-weight:600}
+.pick:has(:checked){border-color:var(--svc-color-primary-line);box-shadow:inset 0 0 0 1px var(--svc-color-primary-line)}
 .note{color:var(--svc-color-muted);font-size:.875rem;margin-top:12px}
 .summary-line{color:var(--svc-color-muted);font-size:.9rem;margin-bottom:12px}
 .month-bar{display:flex;align-items:center;justify-content:space-between;gap:8px;margin-bottom:8px}
