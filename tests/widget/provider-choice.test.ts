@@ -134,3 +134,25 @@ test('data-provider never asks; a workspace whose only service has two providers
   // data-service of a service with two providers starts there too
   expect(loaded({ serviceId: 'srv_both' }).step).toBe('provider');
 });
+
+test('back from the checkout, a booking held for its payment is shown again even where the provider step comes first', () => {
+  const state = loaded({ serviceId: 'srv_both' });
+  expect(state.step).toBe('provider');
+  const booking = {
+    id: 'bkg_1',
+    startTime: '2026-11-24T09:00:00.000Z',
+    endTime: '2026-11-24T09:30:00.000Z',
+    status: 'PENDING' as const,
+    customerName: 'Ole',
+    customerEmail: 'ole@example.com',
+    serviceName: 'srv_both',
+    providerName: 'Sam',
+    amount: 0,
+    serviceId: 'srv_both',
+    providerId: 'prv_sam',
+  };
+  expect(next(state, { type: 'resume', booking, checkoutUrl: 'https://pay.example/chk_1', manageUrl: null }).step).toBe('redirecting');
+  // left to its hold: a new booking starts at the service list (the workspace has three)
+  const held = next(state, { type: 'resume', booking, checkoutUrl: 'https://pay.example/chk_1', manageUrl: null });
+  expect(next(held, { type: 'dismissHeld' }).step).toBe('service');
+});

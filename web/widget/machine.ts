@@ -398,7 +398,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       return { ...moved(state, target), notice: null, ...(target === 'time' ? { slots: { status: 'loading' as const } } : {}) };
     }
     case 'resume':
-      if (state.step !== 'service' && state.step !== 'day') return state;
+      if (state.step !== 'service' && state.step !== 'provider' && state.step !== 'day') return state;
       return {
         ...moved(state, 'redirecting'),
         serviceId: event.booking.serviceId,
