@@ -3,7 +3,19 @@ import type { Page } from 'playwright-core';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { waitFor } from '../support/wait.ts';
 import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
-import { bookFirstFreeTime, chooseDay, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf, reachDays } from './drive.ts';
+import {
+  bookFirstFreeTime,
+  chooseDay,
+  chooseFirstDay,
+  chooseService,
+  chooseTime,
+  fillDetails,
+  heading,
+  instantIn,
+  submit,
+  widgetOf,
+  reachDays,
+} from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 

@@ -71,7 +71,12 @@ describeBrowser('booking widget in Chromium: choosing who to book with', () => {
     env = await startBrowserEnv();
     ids = await seed(env);
     // Alex already has a booking that day: fair assignment gives the next one at a time both are free to Sam
-    await acmeApi(env, 'POST', '/bookings', { serviceId: ids.haircutId, providerId: ids.alexId, email: 'phone@example.com', date: instantIn(day, '09:00', 'Europe/Berlin') });
+    await acmeApi(env, 'POST', '/bookings', {
+      serviceId: ids.haircutId,
+      providerId: ids.alexId,
+      email: 'phone@example.com',
+      date: instantIn(day, '09:00', 'Europe/Berlin'),
+    });
   });
   afterAll(() => env?.close());
 
@@ -112,7 +117,7 @@ describeBrowser('booking widget in Chromium: choosing who to book with', () => {
     await context.close();
   });
 
-  test("a named provider: only her days and times, her name in the summary, and the booking is hers", async () => {
+  test('a named provider: only her days and times, her name in the summary, and the booking is hers', async () => {
     env.hostPage('/named', { html: widgetPage(env.appUrl, { slug: 'acme', position: 'inline', service: ids.haircutId }) });
     const { context, page, errors } = await env.open();
     const days: string[] = [];

@@ -1,7 +1,17 @@
 import { signal, type Signal } from '@preact/signals';
 import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 import type { WidgetApi } from './api.ts';
-import { bookingRequest, daysRequest, initialState, next, requestedProvider, slotsRequest, type FlowEvent, type FlowOptions, type FlowState } from './machine.ts';
+import {
+  bookingRequest,
+  daysRequest,
+  initialState,
+  next,
+  requestedProvider,
+  slotsRequest,
+  type FlowEvent,
+  type FlowOptions,
+  type FlowState,
+} from './machine.ts';
 import { dayIn, lastDayOfMonth, zonedDateTime } from './time.ts';
 
 export interface FlowHooks {
