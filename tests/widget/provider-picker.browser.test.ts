@@ -155,6 +155,7 @@ describeBrowser('booking widget in Chromium: choosing who to book with', () => {
     await fillDetails(widget, { name: 'Ole Named', email: 'ole@example.com' });
     const { sent, bookingId } = await submitAndCatch(page, widget);
     await heading(widget, 'Booking confirmed');
+    await env.screenshot(page, 'provider-named-confirmation-1280-light-en');
     expect(sent.providerId).toBe(ids.samId);
     const { booking } = await acmeApi(env, 'GET', `/bookings/${bookingId}`);
     expect(booking).toMatchObject({ providerId: ids.samId, startTime: instantIn(day, '11:30', 'Europe/Berlin') });
