@@ -3,7 +3,19 @@ import type { Page } from 'playwright-core';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { waitFor } from '../support/wait.ts';
 import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
-import { bookFirstFreeTime, chooseDay, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
+import {
+  bookFirstFreeTime,
+  chooseDay,
+  chooseFirstDay,
+  chooseService,
+  chooseTime,
+  fillDetails,
+  heading,
+  instantIn,
+  submit,
+  widgetOf,
+  reachDays,
+} from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -71,9 +83,23 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
       // to the free consultation: close, Haircut, Colour, Consultation
       for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
+      // two stylists give it: who, "Any available" checked; arrows move the choice, Tab reaches Continue
+      await heading(widget, 'Choose a person');
+      let guard = 0;
+      while ((await focused(page)) !== 'input' && guard++ < 10) await page.keyboard.press('Tab');
+      const any = widget.getByRole('radio', { name: 'Any available' });
+      expect(await any.isChecked()).toBe(true);
+      await page.keyboard.press('ArrowDown');
+      expect(await widget.getByRole('radio', { name: 'Alex Hoffmann' }).isChecked()).toBe(true);
+      await page.keyboard.press('ArrowUp');
+      expect(await any.isChecked()).toBe(true);
+      await shot('1b-provider');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('button.btn.wide');
+      await page.keyboard.press('Enter');
       await heading(widget, 'Choose a day');
       await widget.locator('button.day.open').first().waitFor();
-      let guard = 0;
+      guard = 0;
       while (!(await focused(page)).startsWith('button.day') && guard++ < 10) await page.keyboard.press('Tab');
       const start = (await focused(page)).match(/\[(.*)\]/)![1]!;
       await page.keyboard.press('ArrowRight');
@@ -129,7 +155,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     await page.goto(`${env.hostUrl}/strict`);
     const widget = widgetOf(page);
     // data-service skips the service step
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await bookFirstFreeTime(widget, { name: 'Strict', email: 'strict@example.com', allergies: 'none' });
     await env.screenshot(page, 'strict-csp-confirmation');
     const background = await widget.locator('section.panel').evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
@@ -166,7 +192,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     const { context, page } = await env.open();
     await page.goto(`${env.hostUrl}/conflict`);
     const widget = widgetOf(page);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     const day = await chooseFirstDay(widget);
     const time = await chooseTime(widget, undefined);
     await fillDetails(widget, { name: 'Late Comer', email: 'late@example.com', allergies: 'none' });
@@ -203,7 +229,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()));
     await page.goto(`${env.hostUrl}/fields`);
     const widget = widgetOf(page);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await chooseFirstDay(widget);
     await chooseTime(widget);
     await submit(widget);
@@ -232,7 +258,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     const { context, page } = await env.open();
     await page.goto(`${env.hostUrl}/offline`);
     const widget = widgetOf(page);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await chooseFirstDay(widget);
     await chooseTime(widget);
     await fillDetails(widget, { name: 'Offline Olga', email: 'olga@example.com', allergies: 'dust' });
@@ -254,7 +280,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     const { context, page } = await env.open();
     await page.goto(`${env.hostUrl}/pay`);
     const widget = widgetOf(page);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await chooseFirstDay(widget);
     await chooseTime(widget);
     await fillDetails(widget, { name: 'Paying Paul', email: 'paul@example.com', allergies: 'none' });
@@ -283,7 +309,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
       (window as any).SvcWidget.prefill({ name: 'Pre Filled', email: 'pre@example.com', customFields: { allergies: 'cats' } });
       (window as any).SvcWidget.open({ serviceId });
     }, catalogue.consultationId);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await chooseFirstDay(widget);
     await chooseTime(widget);
     expect(await widget.getByLabel(/^Name/).inputValue()).toBe('Pre Filled');
@@ -311,7 +337,7 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
       const { context, page } = await env.open({ timezoneId: zone });
       await page.goto(`${env.hostUrl}/zone-${zone}`);
       const widget = widgetOf(page);
-      await heading(widget, 'Choose a day');
+      await reachDays(widget);
       await chooseDay(widget, '2027-03-28');
       const time = zone === 'America/New_York' ? '09:00' : '09:15';
       await chooseTime(widget, time);

@@ -3,7 +3,7 @@ import type { Server } from 'bun';
 import type { Page } from 'playwright-core';
 import { ALLOWED_HOST, chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { seedCatalogue, takeTimeOnEveryProvider, type Catalogue } from './catalogue.ts';
-import { chooseFirstDay, chooseTime, fillDetails, heading, instantIn, submit, widgetOf } from './drive.ts';
+import { chooseFirstDay, chooseTime, fillDetails, heading, instantIn, submit, widgetOf, reachDays } from './drive.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -119,7 +119,7 @@ for (const { provider, script, global } of PROVIDERS) {
       expect(config.booking).toEqual({ allowed: true, captcha: { provider, siteKey: SITE_KEY }, onlinePayment: false });
 
       const { context, page, widget, requests, bookingBodies, errors } = await openWidget('/captcha', 'dark');
-      await heading(widget, 'Choose a day');
+      await reachDays(widget);
       const day = await chooseFirstDay(widget);
       expect(requests.filter((url) => url === script)).toEqual([]);
       const time = await chooseTime(widget);
@@ -159,7 +159,7 @@ for (const { provider, script, global } of PROVIDERS) {
     if (provider === 'turnstile')
       test('a refused booking (409 after the token was verified) resets the captcha: the retry asks for a new check and books with a fresh token', async () => {
         const { context, page, widget, bookingBodies } = await openWidget('/captcha-conflict');
-        await heading(widget, 'Choose a day');
+        await reachDays(widget);
         const day = await chooseFirstDay(widget);
         const time = await chooseTime(widget);
         await fillDetails(widget, { name: 'Second Try', email: 'second@example.com', allergies: 'none' });

@@ -10,8 +10,31 @@ export async function heading(widget: Locator, name: string | RegExp): Promise<v
   await widget.getByRole('heading', { name }).waitFor();
 }
 
-export async function chooseService(widget: Locator, name: string): Promise<void> {
+/** Clicks a service, then on to the days (through the provider step when it has several: any available, or `provider`). */
+export async function chooseService(widget: Locator, name: string, provider?: string): Promise<void> {
   await widget.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await reachDays(widget, provider);
+}
+
+const PROVIDER_STEP = /Choose a person|Person wählen/;
+
+/**
+ * Waits for the day step. A service several people give shows the provider step first: keeps its default, "Any
+ * available", or picks `provider` by name, and continues.
+ */
+export async function reachDays(widget: Locator, provider?: string): Promise<void> {
+  const step = widget.getByRole('heading', { name: new RegExp(`Choose a day|Tag wählen|${PROVIDER_STEP.source}`) });
+  await step.waitFor();
+  if (PROVIDER_STEP.test((await step.textContent()) ?? '')) await chooseProvider(widget, provider);
+  else if (provider !== undefined) throw new Error(`no provider step to choose ${provider} on`);
+  await heading(widget, /Choose a day|Tag wählen/);
+}
+
+/** On the provider step: checks `provider` (by name; "Any available" stays checked without one) and continues. */
+export async function chooseProvider(widget: Locator, provider?: string): Promise<void> {
+  await heading(widget, PROVIDER_STEP);
+  if (provider !== undefined) await widget.getByRole('radio', { name: provider, exact: true }).check();
+  await widget.getByRole('button', { name: /^(Continue|Weiter)$/ }).click();
   await heading(widget, /Choose a day|Tag wählen/);
 }
 

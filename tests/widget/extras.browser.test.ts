@@ -44,7 +44,7 @@ describeBrowser('booking widget in Chromium: .ics download, floating dialog, att
     await page.goto(`${env.hostUrl}/ics`);
     const widget = widgetOf(page);
     await heading(widget, 'Choose a service');
-    await widget.getByRole('button', { name: /^Haircut/ }).click();
+    await chooseService(widget, 'Haircut');
     const { day, time } = await bookFirstFreeTime(widget, { name: 'Ida Calendar', email: 'ida@example.com', allergies: 'none' });
 
     const start = instantIn(day, time, 'Europe/Berlin');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { chromiumAvailable, startBrowserEnv, widgetPage, type BrowserEnv } from './browser-env.ts';
 import { acmeApi, seedCatalogue } from './catalogue.ts';
-import { axeViolations, bookFirstFreeTime, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, submit, widgetOf } from './drive.ts';
+import { axeViolations, bookFirstFreeTime, chooseFirstDay, chooseService, chooseTime, fillDetails, heading, submit, widgetOf, reachDays } from './drive.ts';
 
 /*
  * What a customer meets on the widget's first day (docs/contract/first-day.md): on an install without mail the
@@ -277,7 +277,7 @@ describeBrowser('the test checkout on a first day, in Chromium', () => {
     const { context, page, errors } = await env.open();
     await page.goto(`${env.hostUrl}/pay`);
     const widget = widgetOf(page);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await chooseFirstDay(widget);
     await chooseTime(widget);
     await fillDetails(widget, { name: 'Ida Wolf', email: 'ida@example.com', allergies: 'none' });
@@ -304,7 +304,7 @@ describeBrowser('the test checkout on a first day, in Chromium', () => {
     const { context, page } = await env.open();
     await page.goto(`${env.hostUrl}/held`);
     const widget = widgetOf(page);
-    await heading(widget, 'Choose a day');
+    await reachDays(widget);
     await chooseFirstDay(widget);
     await chooseTime(widget);
     await fillDetails(widget, { name: 'Ole Brandt', email: 'ole@example.com', allergies: 'none' });

@@ -1,7 +1,17 @@
 import { signal, type Signal } from '@preact/signals';
 import type { WidgetBooking } from '../../src/core/widget-protocol.ts';
 import type { WidgetApi } from './api.ts';
-import { bookingRequest, daysRequest, initialState, next, slotsRequest, type FlowEvent, type FlowOptions, type FlowState } from './machine.ts';
+import {
+  bookingRequest,
+  daysRequest,
+  initialState,
+  next,
+  requestedProvider,
+  slotsRequest,
+  type FlowEvent,
+  type FlowOptions,
+  type FlowState,
+} from './machine.ts';
 import { dayIn, lastDayOfMonth, zonedDateTime } from './time.ts';
 
 export interface FlowHooks {
@@ -74,28 +84,28 @@ export class BookingFlow {
 
   private runEffects(before: FlowState, after: FlowState) {
     const days = daysRequest(after);
-    if (days && JSON.stringify(days) !== JSON.stringify(daysRequest(before))) this.track(this.loadDays(days.serviceId, days.month));
+    if (days && JSON.stringify(days) !== JSON.stringify(daysRequest(before))) this.track(this.loadDays(days.serviceId, days.month, days.providerId));
     const slots = slotsRequest(after);
-    if (slots && JSON.stringify(slots) !== JSON.stringify(slotsRequest(before))) this.track(this.loadSlots(slots.serviceId, slots.day));
+    if (slots && JSON.stringify(slots) !== JSON.stringify(slotsRequest(before))) this.track(this.loadSlots(slots.serviceId, slots.day, slots.providerId));
     if (after.submitting && !before.submitting) this.track(this.book(after));
   }
 
-  private async loadDays(serviceId: string, month: string) {
+  private async loadDays(serviceId: string, month: string, providerId: string | null) {
     try {
-      const days = await this.api.days(serviceId, `${month}-01`, lastDayOfMonth(month), this.current.providerId);
-      this.dispatch({ type: 'daysLoaded', serviceId, month, days });
+      const days = await this.api.days(serviceId, `${month}-01`, lastDayOfMonth(month), providerId);
+      this.dispatch({ type: 'daysLoaded', serviceId, month, providerId, days });
     } catch {
-      this.dispatch({ type: 'daysFailed', serviceId, month });
+      this.dispatch({ type: 'daysFailed', serviceId, month, providerId });
     }
   }
 
-  private async loadSlots(serviceId: string, day: string) {
+  private async loadSlots(serviceId: string, day: string, providerId: string | null) {
     try {
-      const answer = await this.api.slots(serviceId, day, this.current.providerId);
-      if (Array.isArray(answer)) this.dispatch({ type: 'slotsLoaded', day, slots: answer });
-      else this.dispatch({ type: 'slotsLoaded', day, slots: answer.slots, seats: answer.seatsLeft ?? null });
+      const answer = await this.api.slots(serviceId, day, providerId);
+      if (Array.isArray(answer)) this.dispatch({ type: 'slotsLoaded', day, providerId, slots: answer });
+      else this.dispatch({ type: 'slotsLoaded', day, providerId, slots: answer.slots, seats: answer.seatsLeft ?? null });
     } catch {
-      this.dispatch({ type: 'slotsFailed', day });
+      this.dispatch({ type: 'slotsFailed', day, providerId });
     }
   }
 
@@ -106,7 +116,7 @@ export class BookingFlow {
     const token = this.hooks.captchaToken?.();
     return this.api.joinWaitlist({
       serviceId: state.serviceId,
-      ...(state.providerId ? { providerId: state.providerId } : {}),
+      ...(requestedProvider(state) ? { providerId: requestedProvider(state)! } : {}),
       date: zonedDateTime(state.day, time, state.config!.workspace.timezone),
       email,
       ...(name ? { name } : {}),

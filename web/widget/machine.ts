@@ -1,12 +1,12 @@
 /*
- * The booking flow as a pure state machine: service → day → time → details → done. `next(state, event)` returns
+ * The booking flow as a pure state machine: service → provider (a service with several) → day → time → details → done. `next(state, event)` returns
  * the new state and never touches the DOM or the network; flow.ts runs the effects, components render the
  * state. Tests drive it directly.
  */
-import type { WidgetBooking, WidgetBookingRequest, WidgetConfig, WidgetCustomField, WidgetService } from '../../src/core/widget-protocol.ts';
+import type { WidgetBooking, WidgetBookingRequest, WidgetConfig, WidgetCustomField, WidgetProvider, WidgetService } from '../../src/core/widget-protocol.ts';
 import { monthOf, zonedDateTime } from './time.ts';
 
-export type Step = 'loading' | 'failed' | 'unavailable' | 'service' | 'day' | 'time' | 'details' | 'redirecting' | 'done';
+export type Step = 'loading' | 'failed' | 'unavailable' | 'service' | 'provider' | 'day' | 'time' | 'details' | 'redirecting' | 'done';
 
 /** What the visitor typed. Custom fields by key: text as typed, checkboxes as booleans. */
 export interface FormValues {
@@ -43,8 +43,10 @@ export interface FlowState {
   /** the workspace's today, `YYYY-MM-DD`: the calendar starts there */
   today: string;
   serviceId: string | null;
-  /** data-provider: every availability and booking request names it */
+  /** data-provider: every availability and booking request names it, and the provider step is never shown */
   providerId: string | null;
+  /** the visitor's pick on the provider step; null: any available (svc assigns fairly, docs/contract/classes.md) */
+  pickedProviderId: string | null;
   /** `YYYY-MM` shown in the calendar */
   month: string;
   days: Loadable<string[]>;
@@ -79,12 +81,14 @@ export type FlowEvent =
   /** a time's places changed under the visitor (a full one freed up): load the day's times again */
   | { type: 'reloadTimes' }
   | { type: 'chooseService'; serviceId: string }
+  /** the provider step: a provider of the chosen service, or null for any available */
+  | { type: 'chooseProvider'; providerId: string | null }
   | { type: 'showMonth'; month: string }
-  | { type: 'daysLoaded'; serviceId: string; month: string; days: string[] }
-  | { type: 'daysFailed'; serviceId: string; month: string }
+  | { type: 'daysLoaded'; serviceId: string; month: string; providerId?: string | null; days: string[] }
+  | { type: 'daysFailed'; serviceId: string; month: string; providerId?: string | null }
   | { type: 'chooseDay'; day: string }
-  | { type: 'slotsLoaded'; day: string; slots: string[]; seats?: Record<string, number> | null }
-  | { type: 'slotsFailed'; day: string }
+  | { type: 'slotsLoaded'; day: string; providerId?: string | null; slots: string[]; seats?: Record<string, number> | null }
+  | { type: 'slotsFailed'; day: string; providerId?: string | null }
   | { type: 'chooseTime'; time: string }
   | { type: 'edit'; field: string; value: string | boolean }
   | { type: 'prefill'; values: Prefill }
@@ -119,6 +123,7 @@ export function initialState(options: FlowOptions = {}): FlowState {
     today: '1970-01-01',
     serviceId: options.serviceId ?? null,
     providerId: options.providerId ?? null,
+    pickedProviderId: null,
     month: '1970-01',
     days: { status: 'loading' },
     day: null,
@@ -144,6 +149,21 @@ export function chosenService(state: FlowState): WidgetService | null {
 /** The services the widget offers: with data-provider, only those that provider gives (docs/contract/widget.md). */
 export function offeredServices(config: WidgetConfig, providerId: string | null): WidgetService[] {
   return providerId ? config.services.filter((service) => service.providerIds.includes(providerId)) : config.services;
+}
+
+/** The provider every availability and booking request names: data-provider's, else the visitor's pick; null: any available. */
+export function requestedProvider(state: FlowState): string | null {
+  return state.providerId ?? state.pickedProviderId;
+}
+
+/**
+ * The people the provider step offers for a service, by name (the config's order): none when the widget is for one
+ * provider (data-provider) or the service has only one, so no choice is shown.
+ */
+export function providerChoice(state: FlowState, serviceId: string | null = state.serviceId): WidgetProvider[] {
+  const service = state.config?.services.find((one) => one.id === serviceId);
+  if (!state.config || !service || state.providerId || service.providerIds.length < 2) return [];
+  return state.config.providers.filter((provider) => service.providerIds.includes(provider.id));
 }
 
 /** The custom fields the chosen service's form shows, in order. */
@@ -196,7 +216,7 @@ export function bookingRequest(state: FlowState, recaptchaToken?: string): Widge
   }
   return {
     serviceId: state.serviceId!,
-    ...(state.providerId ? { providerId: state.providerId } : {}),
+    ...(requestedProvider(state) ? { providerId: requestedProvider(state)! } : {}),
     email: form.email.trim(),
     name: form.name.trim(),
     ...(form.phone.trim() ? { phone: form.phone.trim() } : {}),
@@ -220,6 +240,38 @@ const moved = (state: FlowState, step: Step): FlowState => ({ ...state, step, st
 
 function startDay(state: FlowState, serviceId: string): FlowState {
   return { ...moved(state, 'day'), serviceId, month: monthOf(state.today), days: { status: 'loading' }, day: null, time: null, notice: null, errors: {} };
+}
+
+/** A service was chosen: the provider step when it offers a choice (the last pick kept if she gives it too), else the days. */
+function afterService(state: FlowState, serviceId: string): FlowState {
+  const choice = providerChoice(state, serviceId);
+  if (choice.length === 0) return startDay({ ...state, pickedProviderId: null }, serviceId);
+  const picked = choice.some((provider) => provider.id === state.pickedProviderId) ? state.pickedProviderId : null;
+  return { ...moved(state, 'provider'), serviceId, pickedProviderId: picked, day: null, time: null, notice: null, errors: {} };
+}
+
+/** Where Back leads from a step, or null where it has no way back (a service list of one is never shown). */
+export function previousStep(state: FlowState): Step | null {
+  if (!state.config) return null;
+  const serviceList = offeredServices(state.config, state.providerId).length > 1 ? 'service' : null;
+  switch (state.step) {
+    case 'provider':
+      return serviceList;
+    case 'day':
+      return providerChoice(state).length > 0 ? 'provider' : serviceList;
+    case 'time':
+      return 'day';
+    case 'details':
+      return 'time';
+    default:
+      return null;
+  }
+}
+
+/** Where a new booking starts once one is made or left to its hold: the service list, else the provider step, else the days. */
+function firstStep(state: FlowState): Step {
+  if (offeredServices(state.config!, state.providerId).length > 1) return 'service';
+  return providerChoice(state).length > 0 ? 'provider' : 'day';
 }
 
 /** Decisions section 11: taken → back to the times (reloaded); not allowed, network → a message; field errors by field. */
@@ -254,9 +306,9 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       if (!event.config.booking.allowed) return { ...moved(base, 'unavailable'), notice: { kind: 'forbidden' } };
       const offered = offeredServices(event.config, providerId);
       const preset = offered.find((service) => service.id === state.serviceId);
-      if (preset) return startDay(base, preset.id);
+      if (preset) return afterService(base, preset.id);
       const only = offered.length === 1 ? offered[0] : undefined;
-      return only ? startDay(base, only.id) : { ...moved(base, 'service'), serviceId: null };
+      return only ? afterService(base, only.id) : { ...moved(base, 'service'), serviceId: null };
     }
     case 'configFailed':
       return moved(state, 'failed');
@@ -273,24 +325,28 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       if (state.step === 'loading') return { ...state, serviceId: event.serviceId };
       if (!state.config || !offeredServices(state.config, state.providerId).some((service) => service.id === event.serviceId)) return state;
       if (!state.config.booking.allowed) return state;
-      return startDay(state, event.serviceId);
+      return afterService(state, event.serviceId);
+    case 'chooseProvider':
+      if (state.step !== 'provider') return state;
+      if (event.providerId !== null && !providerChoice(state).some((provider) => provider.id === event.providerId)) return state;
+      return startDay({ ...state, pickedProviderId: event.providerId }, state.serviceId!);
     case 'showMonth':
       if (event.month < monthOf(state.today) || event.month === state.month) return state;
       return { ...state, month: event.month, days: { status: 'loading' } };
     case 'daysLoaded':
-      if (event.serviceId !== state.serviceId || event.month !== state.month) return state;
+      if (event.serviceId !== state.serviceId || event.month !== state.month || !sameProvider(state, event.providerId)) return state;
       return { ...state, days: { status: 'ready', value: event.days } };
     case 'daysFailed':
-      if (event.serviceId !== state.serviceId || event.month !== state.month) return state;
+      if (event.serviceId !== state.serviceId || event.month !== state.month || !sameProvider(state, event.providerId)) return state;
       return { ...state, days: { status: 'error' } };
     case 'chooseDay':
       if (state.days.status !== 'ready' || !state.days.value.includes(event.day)) return state;
       return { ...moved(state, 'time'), day: event.day, slots: { status: 'loading' }, time: null, notice: null };
     case 'slotsLoaded':
-      if (event.day !== state.day) return state;
+      if (event.day !== state.day || !sameProvider(state, event.providerId)) return state;
       return { ...state, slots: { status: 'ready', value: event.slots }, seats: event.seats ?? null };
     case 'slotsFailed':
-      if (event.day !== state.day) return state;
+      if (event.day !== state.day || !sameProvider(state, event.providerId)) return state;
       return { ...state, slots: { status: 'error' } };
     case 'chooseTime':
       if (state.slots.status !== 'ready' || !state.slots.value.includes(event.time)) return state;
@@ -337,14 +393,12 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     case 'bookingFailed':
       return afterFailure({ ...state, submitting: false }, event.failure);
     case 'back': {
-      const previous: Partial<Record<Step, Step>> = { day: 'service', time: 'day', details: 'time' };
-      const target = previous[state.step];
-      if (!target || (target === 'service' && offeredServices(state.config!, state.providerId).length === 1)) return state;
-      if (state.submitting) return state;
+      const target = previousStep(state);
+      if (!target || state.submitting) return state;
       return { ...moved(state, target), notice: null, ...(target === 'time' ? { slots: { status: 'loading' as const } } : {}) };
     }
     case 'resume':
-      if (state.step !== 'service' && state.step !== 'day') return state;
+      if (state.step !== 'service' && state.step !== 'provider' && state.step !== 'day') return state;
       return {
         ...moved(state, 'redirecting'),
         serviceId: event.booking.serviceId,
@@ -356,7 +410,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     case 'dismissHeld':
       if (state.step !== 'redirecting') return state;
       return {
-        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
+        ...moved(state, firstStep(state)),
         day: null,
         time: null,
         booking: null,
@@ -368,7 +422,7 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
     case 'restart':
       if (state.step !== 'done') return state;
       return {
-        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
+        ...moved(state, firstStep(state)),
         day: null,
         time: null,
         booking: null,
@@ -380,13 +434,20 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
   }
 }
 
+/** An answer for another provider than the one now asked for (the visitor went back and picked again) is dropped; undefined: not said. */
+const sameProvider = (state: FlowState, providerId: string | null | undefined) => providerId === undefined || providerId === requestedProvider(state);
+
 /** What the flow must fetch in a state, as a key: flow.ts fetches when it changes. */
-export function daysRequest(state: FlowState): { serviceId: string; month: string } | null {
-  return state.step === 'day' && state.serviceId && state.days.status === 'loading' ? { serviceId: state.serviceId, month: state.month } : null;
+export function daysRequest(state: FlowState): { serviceId: string; month: string; providerId: string | null } | null {
+  return state.step === 'day' && state.serviceId && state.days.status === 'loading'
+    ? { serviceId: state.serviceId, month: state.month, providerId: requestedProvider(state) }
+    : null;
 }
 
-export function slotsRequest(state: FlowState): { serviceId: string; day: string } | null {
-  return state.step === 'time' && state.serviceId && state.day && state.slots.status === 'loading' ? { serviceId: state.serviceId, day: state.day } : null;
+export function slotsRequest(state: FlowState): { serviceId: string; day: string; providerId: string | null } | null {
+  return state.step === 'time' && state.serviceId && state.day && state.slots.status === 'loading'
+    ? { serviceId: state.serviceId, day: state.day, providerId: requestedProvider(state) }
+    : null;
 }
 
 /** The months the calendar may show: from the workspace's today on. */

@@ -3,7 +3,7 @@ import type { Signal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useWidget } from './context.ts';
 import type { Strings } from './i18n.ts';
-import { offeredServices, type FlowState, type Notice, type Step } from './machine.ts';
+import { previousStep, type FlowState, type Notice, type Step } from './machine.ts';
 import { Icon, ICONS, StepBody } from './steps/index.tsx';
 
 function stepTitle(step: Step, state: FlowState, strings: Strings): string {
@@ -16,6 +16,8 @@ function stepTitle(step: Step, state: FlowState, strings: Strings): string {
       return strings.stepUnavailable;
     case 'service':
       return strings.stepService;
+    case 'provider':
+      return strings.stepProvider;
     case 'day':
       return strings.stepDay;
     case 'time':
@@ -66,8 +68,7 @@ function Flow({ titleId, onClose }: { titleId: string; onClose?: () => void }) {
   }, [state.stepChanges]);
 
   const config = state.config;
-  const canGoBack =
-    (state.step === 'day' && (config ? offeredServices(config, state.providerId).length : 0) > 1) || state.step === 'time' || state.step === 'details';
+  const canGoBack = previousStep(state) !== null;
   return (
     <>
       <div class="head">

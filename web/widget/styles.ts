@@ -81,6 +81,12 @@ h2:focus,h2:focus-visible{outline:none}
 .choice-meta{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:2px}
 .choice-desc{display:block;color:var(--svc-color-muted);font-size:.875rem;margin-top:6px}
 .price{white-space:nowrap}
+.pick{display:flex;align-items:center;gap:12px;cursor:pointer;font-size:1rem;font-weight:400}
+.pick input{appearance:none;width:22px;height:22px;margin:0;flex:none;border:2px solid var(--svc-color-muted);border-radius:50%;background:var(--svc-color-bg);cursor:pointer}
+.pick input:checked{border-color:var(--svc-color-primary-line);background:var(--svc-color-primary-line);box-shadow:inset 0 0 0 4px var(--svc-color-bg)}
+@media (forced-colors:active){.pick input{appearance:auto}}
+.pick-name{font-weight:600}
+.pick:has(:checked){border-color:var(--svc-color-primary-line);box-shadow:inset 0 0 0 1px var(--svc-color-primary-line)}
 .note{color:var(--svc-color-muted);font-size:.875rem;margin-top:12px}
 .summary-line{color:var(--svc-color-muted);font-size:.9rem;margin-bottom:12px}
 .month-bar{display:flex;align-items:center;justify-content:space-between;gap:8px;margin-bottom:8px}

@@ -1,9 +1,10 @@
-/* One component per step of the booking flow (service → day → time → details → done); StepBody shows the current one. */
+/* One component per step of the booking flow (service → provider → day → time → details → done); StepBody shows the current one. */
 import { useWidget } from '../context.ts';
 import type { FlowState } from '../machine.ts';
 import { DayStep } from './day.tsx';
 import { DetailsStep } from './details.tsx';
 import { DoneStep } from './done.tsx';
+import { ProviderStep } from './provider.tsx';
 import { ServiceStep } from './service.tsx';
 import { TimeStep } from './time.tsx';
 import { HeldStep } from './held.tsx';
@@ -42,6 +43,8 @@ export function StepBody({ state }: { state: FlowState }) {
       );
     case 'service':
       return <ServiceStep state={state} />;
+    case 'provider':
+      return <ProviderStep state={state} />;
     case 'day':
       return <DayStep state={state} />;
     case 'time':

@@ -1,6 +1,6 @@
 /* Pieces several steps show: the icons, the summary of what was chosen, and the retry of a failed load. */
 import { useWidget } from '../context.ts';
-import { chosenService, type FlowState } from '../machine.ts';
+import { chosenService, requestedProvider, type FlowState } from '../machine.ts';
 import { formatWallTime } from '../time.ts';
 import { longDay, money, paymentTerms, visitorTime } from './wording.ts';
 
@@ -38,7 +38,8 @@ export function Chosen({ state, withTime }: { state: FlowState; withTime?: boole
     state.day ? longDay(state.day, locale) : null,
     withTime && state.time ? formatWallTime(state.time, workspace.timeFormat, locale) : null,
   ];
-  const provider = state.providerId ? state.config!.providers.find((one) => one.id === state.providerId)?.name : null;
+  const providerId = requestedProvider(state);
+  const provider = providerId ? state.config!.providers.find((one) => one.id === providerId)?.name : null;
   const other = withTime ? visitorTime(state, widget) : null;
   const terms = paymentTerms(service, state.config!.booking.onlinePayment, strings, locale);
   return (
