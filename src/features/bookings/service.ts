@@ -456,10 +456,16 @@ export async function rescheduleBooking(
 
 /**
  * POST {app_url}/api/waitlist/{token}/claim: books the seat an offer holds, as createBooking would (payment when
- * due), for the entry's customer; the entry becomes BOOKED in the reservation's transaction. An entry no longer
- * OFFERED, or whose hold lapsed, is 409 INVALID_TRANSITION; an unknown token 404.
+ * due), for the entry's customer, with the answers to the service's custom fields the claim gives (checked as
+ * createBooking checks them: a missing required answer is a 400 naming the field); the entry becomes BOOKED in the
+ * reservation's transaction. An entry no longer OFFERED, or whose hold lapsed, is 409 INVALID_TRANSITION; an
+ * unknown token 404.
  */
-export async function claimWaitlistOffer(deps: AppDeps, token: string): Promise<CreatedBooking & { workspace: WorkspaceRecord }> {
+export async function claimWaitlistOffer(
+  deps: AppDeps,
+  token: string,
+  answers: { customFields?: Record<string, unknown> } = {},
+): Promise<CreatedBooking & { workspace: WorkspaceRecord }> {
   const entry = await entryByToken(deps, token);
   const workspace = await deps.storage.getWorkspaceById(entry.workspaceId);
   if (!workspace) throw notFound('waiting-list offer');
@@ -483,6 +489,7 @@ export async function claimWaitlistOffer(deps: AppDeps, token: string): Promise<
       ...(entry.customerName ? { name: entry.customerName } : {}),
       ...(entry.phone ? { phone: entry.phone } : {}),
       duration: Math.round((entry.endTime - entry.startTime) / MINUTE_MS),
+      ...(answers.customFields ? { customFields: answers.customFields } : {}),
     },
     { claiming: entry },
   );
