@@ -221,8 +221,9 @@ export async function createBooking(
     },
   );
   if (!result.ok) {
-    if (options.claiming && result.kind === 'unavailable' && result.reason.includes('offer')) {
-      throw new AppError('INVALID_TRANSITION', `the waiting-list offer ${options.claiming.id} has lapsed or was taken back`);
+    if (options.claiming && result.kind === 'unavailable' && (result.reason.includes('offer') || !(await stillOffered(deps, options.claiming, now)))) {
+      // a claim that lost to another claim of the same offer (or to its expiry) finds the seat taken: the offer is what changed
+      throw new AppError('INVALID_TRANSITION', `the waiting-list offer ${options.claiming.id} has lapsed, was taken back or was already claimed`);
     }
     throw check.refusal();
   }
@@ -230,6 +231,12 @@ export async function createBooking(
   if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null, manageUrl: link };
   const checkoutUrl = await startCheckout(deps, { workspace, service, booking: result.booking, json });
   return { booking: json(result.booking), checkoutUrl, manageUrl: link };
+}
+
+/** Whether the entry's offer is still open, read again (after its claim was refused). */
+async function stillOffered(deps: Pick<AppDeps, 'storage'>, entry: WaitlistEntryRecord, now: number): Promise<boolean> {
+  const current = await deps.storage.getWaitlistEntry(entry.workspaceId, entry.id);
+  return current?.status === 'OFFERED' && (current.offerExpiresAt ?? 0) > now;
 }
 
 /** The Booking JSON of bookings of the offering's service on one of its providers. */
