@@ -116,11 +116,12 @@ export function ClassRoster({ client, workspace, can, t, notify, booking, capaci
                       {can.operations && (
                         <button
                           type="button"
+                          // which entry, for a screen reader going from button to button; the visible word starts it
+                          aria-label={`${t.removeEntry}: ${entry.customerEmail}`}
                           aria-expanded={asking.value?.id === entry.id}
                           onClick={() => (asking.value = asking.value?.id === entry.id ? null : entry)}
                         >
                           {t.removeEntry}
-                          <span class="sr-only">: {entry.customerEmail}</span>
                         </button>
                       )}
                     </li>
