@@ -3,13 +3,9 @@ import type { Page } from 'playwright-core';
 import { startPanelBrowserEnv, type PanelBrowserEnv } from '../panel/panel-browser-env.ts';
 import { chromiumAvailable } from '../widget/browser-env.ts';
 import { axeViolations } from '../widget/drive.ts';
-import { api, berlin, freeDay, go, signIn, until } from './support.ts';
+import { api, berlin, freeDay, go, longDay, showWeekOf, signIn, until } from './support.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
-
-/** `Friday, 27 November` as the panel names a day (en) */
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${day}T12:00:00Z`));
 
 /*
  * A class's attendees and waiting list in the panel (docs/contract/classes.md §1–§3): a class of three booked to
@@ -130,17 +126,7 @@ describeBrowser('a class in the panel: attendees and waiting list', () => {
     const { page, errors, close } = await openPage();
     await signIn(env, page);
     await go(page, 'Calendar');
-    const mondayOf = (of: string) => {
-      const at = new Date(`${of}T12:00:00Z`);
-      return new Date(at.getTime() - ((at.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
-    };
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
-    const weeks = Math.round((Date.parse(mondayOf(day)) - Date.parse(mondayOf(today))) / (7 * 86_400_000));
-    for (let week = 1; week <= weeks; week++) {
-      await page.getByRole('button', { name: 'Next week' }).click();
-      const monday = new Date(Date.parse(mondayOf(today)) + week * 7 * 86_400_000).toISOString().slice(0, 10);
-      await page.getByRole('region', { name: `Week: ${longDay(monday)}` }).waitFor();
-    }
+    await showWeekOf(page, day);
     const column = page.getByRole('region', { name: longDay(day), exact: true });
     await column.getByRole('button', { name: /Leo Fischer/ }).click();
     const roster = rosterOf(page);
