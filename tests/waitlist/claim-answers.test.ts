@@ -115,9 +115,7 @@ describeEachAdapter('a waiting-list claim answers the custom fields', (adapter) 
     expect(missing.status).toBe(400);
     const html = String(missing.body);
     expect(html).toContain('Some answers are missing or not right');
-    expect(html).toContain(
-      '<select id="field-level" name="cf_level" required aria-invalid="true" aria-describedby="field-level-problem">',
-    );
+    expect(html).toContain('<select id="field-level" name="cf_level" required aria-invalid="true" aria-describedby="field-level-problem">');
     expect(html).toContain('<p class="field-problem" id="field-level-problem">customFields.level is required (Your level)</p>');
     expect(html).toContain('<p class="field-problem" id="field-mat-problem">customFields.mat must be checked (true)</p>');
     // what was typed stays, escaped

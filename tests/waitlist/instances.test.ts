@@ -60,7 +60,15 @@ const REQUESTS = 200;
   test(`${REQUESTS} bookings, claims and cancels over both instances never put more than ${CAPACITY} in the class`, async () => {
     const provider = (await ok(0, 'POST', '/providers', { name: 'Robin' })).provider;
     const service = (
-      await ok(1, 'POST', '/services', { name: 'Yoga', duration: 60, price: 0, currency: 'EUR', capacity: CAPACITY, waitlist: true, providerIds: [provider.id] })
+      await ok(1, 'POST', '/services', {
+        name: 'Yoga',
+        duration: 60,
+        price: 0,
+        currency: 'EUR',
+        capacity: CAPACITY,
+        waitlist: true,
+        providerIds: [provider.id],
+      })
     ).service;
     const from = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const to = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
@@ -71,10 +79,12 @@ const REQUESTS = 200;
 
     // the class full, eight on its waiting list (joined through both instances)
     const seats: string[] = [];
-    for (let i = 0; i < CAPACITY; i++) seats.push((await ok(i, 'POST', '/bookings', { serviceId: service.id, date: start, email: `seat${i}@example.com` })).booking.id);
+    for (let i = 0; i < CAPACITY; i++)
+      seats.push((await ok(i, 'POST', '/bookings', { serviceId: service.id, date: start, email: `seat${i}@example.com` })).booking.id);
     expect((await book(0, 'late@example.com')).body.code).toBe('SLOT_UNAVAILABLE');
     const waiting: string[] = [];
-    for (let i = 0; i < WAITING; i++) waiting.push((await ok(i, 'POST', '/waitlist', { serviceId: service.id, date: start, email: `wait${i}@example.com` })).entry.id);
+    for (let i = 0; i < WAITING; i++)
+      waiting.push((await ok(i, 'POST', '/waitlist', { serviceId: service.id, date: start, email: `wait${i}@example.com` })).entry.id);
     // three cancels: the three oldest entries are offered a held place each
     for (const [i, id] of seats.slice(0, 3).entries()) await ok(i, 'POST', `/bookings/${id}/cancel`, {});
     const entries = async () => db.storage.listWaitlistEntries(workspaceId, { serviceId: service.id, limit: 100 });

@@ -158,7 +158,9 @@ export function manageRoutes(deps: AppDeps) {
       );
     }
     parts.push(html`</main>`);
-    return linkPageResponse(layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body: linkPageBody(parts) }));
+    return linkPageResponse(
+      layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body: linkPageBody(parts) }),
+    );
   }
 
   /** After a form post: back to the page (303), with what happened or what went wrong. */
