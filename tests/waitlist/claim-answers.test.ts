@@ -116,13 +116,21 @@ describeEachAdapter('a waiting-list claim answers the custom fields', (adapter) 
     const html = String(missing.body);
     expect(html).toContain('Some answers are missing or not right');
     expect(html).toContain('<select id="field-level" name="cf_level" required aria-invalid="true" aria-describedby="field-level-problem">');
-    expect(html).toContain('<p class="field-problem" id="field-level-problem">customFields.level is required (Your level)</p>');
-    expect(html).toContain('<p class="field-problem" id="field-mat-problem">customFields.mat must be checked (true)</p>');
+    expect(html).toContain('<p class="field-problem" id="field-level-problem">Please answer this question.</p>');
+    expect(html).toContain('<p class="field-problem" id="field-mat-problem">Please tick this box to book.</p>');
+    // a number that is none
+    expect(html).not.toContain('field-age-problem');
     // what was typed stays, escaped
     expect(html).toContain('name="cf_age" value="41"');
     expect(html).toContain('>a &lt;knee&gt;</textarea>');
     expect(await bookingsOf('wanda@example.com')).toEqual([]);
     expect(await statusOf(id)).toBe('OFFERED');
+
+    const wrong = await form({ cf_level: 'Expert', cf_mat: 'true', cf_age: 'forty' });
+    expect(wrong.status).toBe(400);
+    expect(String(wrong.body)).toContain('<p class="field-problem" id="field-level-problem">This answer is not valid: please check it.</p>');
+    expect(String(wrong.body)).toContain('<p class="field-problem" id="field-age-problem">This answer is not valid: please check it.</p>');
+    expect(String(wrong.body)).not.toContain('field-mat-problem');
 
     const full = await form({ cf_level: 'Advanced', cf_mat: 'true', cf_age: '41', cf_injuries: '' });
     expect(full.status).toBe(303);

@@ -37,12 +37,24 @@ export interface FormState {
   problems: Record<string, string>;
 }
 
-/** The problems of a VALIDATION_ERROR by field key (`/customFields/allergies` → `allergies`). */
-export function problemsByField(details: readonly { path: string; message: string }[] | undefined): Record<string, string> {
+/**
+ * The problems of a VALIDATION_ERROR by field key (`/customFields/allergies` → `allergies`), in the customer's
+ * words: an answer left out is asked for (a box to tick, a question to answer), any other is "not valid".
+ */
+export function problemsByField(
+  details: readonly { path: string; message: string }[] | undefined,
+  fields: readonly CustomFieldRecord[],
+  answers: Record<string, unknown>,
+  t: Words,
+): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const detail of details ?? []) {
     const key = /^\/customFields\/([^/]+)$/.exec(detail.path)?.[1];
-    if (key && !problems[key]) problems[key] = detail.message;
+    const field = fields.find((each) => each.key === key);
+    if (!field || problems[field.key]) continue;
+    const answer = answers[field.key];
+    if (field.type === 'checkbox') problems[field.key] = answer === true ? t('answerInvalid') : t('answerTick');
+    else problems[field.key] = answer === undefined ? t('answerRequired') : t('answerInvalid');
   }
   return problems;
 }

@@ -6,7 +6,7 @@ import { translator } from '../../core/i18n/catalogue.ts';
 import { html, type Html } from '../../platform/pages/html.ts';
 import { layout } from '../../platform/pages/layout.ts';
 import { afterLinkForm, linkNotFound, linkPageBody, linkPageHead, linkPageResponse } from '../../platform/pages/link-page.ts';
-import type { WaitlistEntryRecord } from '../../ports/storage/index.ts';
+import type { CustomFieldRecord, WaitlistEntryRecord } from '../../ports/storage/index.ts';
 import { ErrorResponse, SlugParams } from '../../core/models.ts';
 import { DeletedResponse, OPEN_TO_DEMO } from '../workspaces/index.ts';
 import {
@@ -159,17 +159,25 @@ export function waitlistLinkRoutes(deps: AppDeps) {
       '/waitlist/:token/claim',
       ({ params, body }) => {
         const posted: PostedForm = typeof body === 'object' && body !== null ? (body as PostedForm) : {};
+        let asked: { questions: CustomFieldRecord[]; answers: Record<string, unknown>; language: string } | null = null;
         return afterLinkForm(
           `/waitlist/${encodeURIComponent(params.token)}`,
           async () => {
-            const questions = await questionsOf(await entryByToken(deps, params.token));
-            const claimed = await claimWaitlistOffer(deps, params.token, { customFields: answersFromForm(questions, posted) });
+            const entry = await entryByToken(deps, params.token);
+            const questions = await questionsOf(entry);
+            const answers = answersFromForm(questions, posted);
+            asked = { questions, answers, language: (await deps.storage.getWorkspaceById(entry.workspaceId))?.language ?? 'en' };
+            const claimed = await claimWaitlistOffer(deps, params.token, { customFields: answers });
             // Payment due: on to the checkout; else the booking's own page, where it can be managed.
             return claimed.checkoutUrl ?? claimed.manageUrl;
           },
           () => renderPage(params.token, {}),
-          // answers missing or wrong: the form again, with what was typed and what is wrong with it
-          (error) => (error.code === 'VALIDATION_ERROR' ? renderPage(params.token, {}, { values: posted, problems: problemsByField(error.details) }) : null),
+          // answers missing or wrong: the form again, with what was typed and what is wrong with each
+          (error) => {
+            if (error.code !== 'VALIDATION_ERROR' || !asked) return null;
+            const problems = problemsByField(error.details, asked.questions, asked.answers, translator(asked.language, 'pages.waitlist'));
+            return renderPage(params.token, {}, { values: posted, problems });
+          },
         );
       },
       { params: TokenParams, ...hidden },
