@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startPanelBrowserEnv, type PanelBrowserEnv } from '../panel/panel-browser-env.ts';
 import { chromiumAvailable } from '../widget/browser-env.ts';
-import { api, freeDay, go, hostEvents, hostPage, seed, signIn, until, type Seeded } from './support.ts';
+import { api, freeDay, go, hostEvents, hostPage, longDay, seed, showWeekOf, signIn, until, type Seeded } from './support.ts';
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
-
-/** `Friday, 27 November` as the panel names a day (en) */
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${day}T12:00:00Z`));
 
 /**
  * The sections' jobs sections.browser.test.ts leaves out: the calendar, providers with their own hours, holidays,
@@ -42,18 +38,7 @@ describeBrowser("the admin panel's other jobs in Chromium", () => {
     const wall = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
       new Date(leo.startTime),
     );
-    // the week of Leo's day: as many "Next week" clicks as Mondays lie between this week and it
-    const mondayOf = (day: string) => {
-      const at = new Date(`${day}T12:00:00Z`);
-      return new Date(at.getTime() - ((at.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
-    };
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
-    const weeks = Math.round((Date.parse(mondayOf(data.day)) - Date.parse(mondayOf(today))) / (7 * 86_400_000));
-    for (let week = 1; week <= weeks; week++) {
-      await panel.getByRole('button', { name: 'Next week' }).click();
-      const monday = new Date(Date.parse(mondayOf(today)) + week * 7 * 86_400_000).toISOString().slice(0, 10);
-      await panel.getByRole('region', { name: `Week: ${longDay(monday)}` }).waitFor();
-    }
+    await showWeekOf(panel, data.day);
     const column = panel.getByRole('region', { name: longDay(data.day), exact: true });
     const placed = column.locator('li.placed').filter({ hasText: 'Leo Fischer' });
     await placed.waitFor();

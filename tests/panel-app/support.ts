@@ -137,3 +137,22 @@ export async function go(where: Page | Frame | FrameLocator, title: string) {
   await where.getByRole('heading', { level: 2, name: title }).waitFor();
   await until(`${title} to load`, async () => (await where.locator('main [role=status]').filter({ hasText: 'Loading' }).count()) === 0);
 }
+
+/** `Friday, 27 November` as the panel names a day (en) */
+export const longDay = (day: string) =>
+  new Intl.DateTimeFormat('en', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${day}T12:00:00Z`));
+
+/** In the Calendar section: "Next week" as many times as Mondays lie between this week (in Berlin) and `day`'s, each week shown before the next click. */
+export async function showWeekOf(where: Page | FrameLocator, day: string) {
+  const mondayOf = (of: string) => {
+    const noon = new Date(`${of}T12:00:00Z`);
+    return new Date(noon.getTime() - ((noon.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+  };
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
+  const weeks = Math.round((Date.parse(mondayOf(day)) - Date.parse(mondayOf(today))) / (7 * 86_400_000));
+  for (let week = 1; week <= weeks; week++) {
+    await where.getByRole('button', { name: 'Next week' }).click();
+    const monday = new Date(Date.parse(mondayOf(today)) + week * 7 * 86_400_000).toISOString().slice(0, 10);
+    await where.getByRole('region', { name: `Week: ${longDay(monday)}` }).waitFor();
+  }
+}

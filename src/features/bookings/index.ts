@@ -10,6 +10,7 @@ export type { BookingNames } from './service.ts';
 export { createCalendarWriter } from './calendar-writer.ts';
 export type { CalendarWriterOptions } from './calendar-writer.ts';
 export { verifyCaptcha } from './captcha.ts';
+export { fieldsFor, requireAnswersObject } from './custom-field-answers.ts';
 export { BookingResponse } from './model.ts';
 export { claimWaitlistOffer } from './service.ts';
 export {

@@ -221,8 +221,9 @@ export async function createBooking(
     },
   );
   if (!result.ok) {
-    if (options.claiming && result.kind === 'unavailable' && result.reason.includes('offer')) {
-      throw new AppError('INVALID_TRANSITION', `the waiting-list offer ${options.claiming.id} has lapsed or was taken back`);
+    if (options.claiming && result.kind === 'unavailable' && (result.reason.includes('offer') || !(await stillOffered(deps, options.claiming, now)))) {
+      // a claim that lost to another claim of the same offer (or to its expiry) finds the seat taken: the offer is what changed
+      throw new AppError('INVALID_TRANSITION', `the waiting-list offer ${options.claiming.id} has lapsed, was taken back or was already claimed`);
     }
     throw check.refusal();
   }
@@ -230,6 +231,12 @@ export async function createBooking(
   if (!awaitingPayment) return { booking: json(result.booking), checkoutUrl: null, manageUrl: link };
   const checkoutUrl = await startCheckout(deps, { workspace, service, booking: result.booking, json });
   return { booking: json(result.booking), checkoutUrl, manageUrl: link };
+}
+
+/** Whether the entry's offer is still open, read again (after its claim was refused). */
+async function stillOffered(deps: Pick<AppDeps, 'storage'>, entry: WaitlistEntryRecord, now: number): Promise<boolean> {
+  const current = await deps.storage.getWaitlistEntry(entry.workspaceId, entry.id);
+  return current?.status === 'OFFERED' && (current.offerExpiresAt ?? 0) > now;
 }
 
 /** The Booking JSON of bookings of the offering's service on one of its providers. */
@@ -456,10 +463,16 @@ export async function rescheduleBooking(
 
 /**
  * POST {app_url}/api/waitlist/{token}/claim: books the seat an offer holds, as createBooking would (payment when
- * due), for the entry's customer; the entry becomes BOOKED in the reservation's transaction. An entry no longer
- * OFFERED, or whose hold lapsed, is 409 INVALID_TRANSITION; an unknown token 404.
+ * due), for the entry's customer, with the answers to the service's custom fields the claim gives (checked as
+ * createBooking checks them: a missing required answer is a 400 naming the field); the entry becomes BOOKED in the
+ * reservation's transaction. An entry no longer OFFERED, or whose hold lapsed, is 409 INVALID_TRANSITION; an
+ * unknown token 404.
  */
-export async function claimWaitlistOffer(deps: AppDeps, token: string): Promise<CreatedBooking & { workspace: WorkspaceRecord }> {
+export async function claimWaitlistOffer(
+  deps: AppDeps,
+  token: string,
+  answers: { customFields?: Record<string, unknown> } = {},
+): Promise<CreatedBooking & { workspace: WorkspaceRecord }> {
   const entry = await entryByToken(deps, token);
   const workspace = await deps.storage.getWorkspaceById(entry.workspaceId);
   if (!workspace) throw notFound('waiting-list offer');
@@ -483,6 +496,7 @@ export async function claimWaitlistOffer(deps: AppDeps, token: string): Promise<
       ...(entry.customerName ? { name: entry.customerName } : {}),
       ...(entry.phone ? { phone: entry.phone } : {}),
       duration: Math.round((entry.endTime - entry.startTime) / MINUTE_MS),
+      ...(answers.customFields ? { customFields: answers.customFields } : {}),
     },
     { claiming: entry },
   );

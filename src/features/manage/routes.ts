@@ -6,9 +6,8 @@ import type { AppDeps } from '../../platform/app-deps.ts';
 import { translator } from '../../core/i18n/catalogue.ts';
 import { html, type Html } from '../../platform/pages/html.ts';
 import { layout } from '../../platform/pages/layout.ts';
-import { pageResponse } from '../../platform/pages/response.ts';
+import { afterLinkForm, linkNotFound, linkPageBody, linkPageHead, linkPageResponse } from '../../platform/pages/link-page.ts';
 import { availableSlots, parseCalendarDate } from '../scheduling/index.ts';
-import { AppError } from '../../core/errors.ts';
 import { ErrorResponse } from '../../core/models.ts';
 import { mailEnabled } from '../../platform/config.ts';
 import { calendarDocument } from '../mail/index.ts';
@@ -69,22 +68,17 @@ function bookingCalendar(managed: ManagedBooking, url: string, publicUrl: string
 const paymentRow = (terms: string | null, label: string): Html[] => (terms ? [html`<dt>${label}</dt><dd>${terms}</dd>`] : []);
 
 export function manageRoutes(deps: AppDeps) {
-  const respond = (document: string, status = 200) => pageResponse(document, { status, cache: 'no-store', referrer: 'no-referrer' });
+  const notFound = () => {
+    const t = translator('en', 'pages.manage');
+    return linkNotFound({ notFoundTitle: t('notFoundTitle'), notFoundHeading: t('notFoundHeading'), notFoundLead: t('notFoundLead') });
+  };
 
   async function renderPage(token: string, query: { day?: string; done?: string; error?: string; move?: string; confirm?: string }): Promise<Response> {
     let managed: ManagedBooking;
     try {
       managed = await openManagedBooking(deps, token);
     } catch {
-      const t = translator('en', 'pages.manage');
-      return respond(
-        layout({
-          title: t('notFoundTitle'),
-          noindex: true,
-          body: html`<main class="wrap narrow"><h1>${t('notFoundHeading')}</h1><p class="lead">${t('notFoundLead')}</p></main>`,
-        }),
-        404,
-      );
+      return notFound();
     }
     const { booking, workspace } = managed;
     const t = translator(workspace.language, 'pages.manage');
@@ -94,7 +88,7 @@ export function manageRoutes(deps: AppDeps) {
     const base = `/manage/${encodeURIComponent(token)}`;
     // Mail follows a change only when svc can send it: a promise of mail on an install without SMTP is not made.
     const mailFollows = mailEnabled(deps.config) ? ` ${t('mailFollows')}` : '';
-    const parts: Html[] = [html`<main class="wrap narrow manage">`, html`<header class="booking-head"><p>${workspace.name}</p><h1>${t('title')}</h1></header>`];
+    const parts: Html[] = [html`<main class="wrap narrow manage">`, linkPageHead(workspace.name, t('title'))];
     if (query.done === 'cancelled') parts.push(html`<p class="notice" role="status">${t('cancelled')}${mailFollows}</p>`);
     if (query.done === 'cancelled-later') parts.push(html`<p class="notice" role="status">${t('cancelledLater')}${mailFollows}</p>`);
     if (query.done === 'rescheduled') parts.push(html`<p class="notice" role="status">${t('rescheduled')}${mailFollows}</p>`);
@@ -164,21 +158,22 @@ export function manageRoutes(deps: AppDeps) {
       );
     }
     parts.push(html`</main>`);
-    const body = html`${parts.map((part, i) => (i === 0 ? part : html`\n${part}`))}`;
-    return respond(layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body }));
+    return linkPageResponse(
+      layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body: linkPageBody(parts) }),
+    );
   }
 
   /** After a form post: back to the page (303), with what happened or what went wrong. */
-  async function afterForm(token: string, work: () => Promise<unknown>, done: string): Promise<Response> {
+  function afterForm(token: string, work: () => Promise<unknown>, done: string): Promise<Response> {
     const base = `/manage/${encodeURIComponent(token)}`;
-    try {
-      await work();
-      return new Response(null, { status: 303, headers: { location: `${base}?done=${done}` } });
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return renderPage(token, {});
-      const message = error instanceof AppError ? error.message : 'something went wrong; please try again';
-      return new Response(null, { status: 303, headers: { location: `${base}?error=${encodeURIComponent(message)}` } });
-    }
+    return afterLinkForm(
+      base,
+      async () => {
+        await work();
+        return `${base}?done=${done}`;
+      },
+      () => renderPage(token, {}),
+    );
   }
 
   // The token is the credential: guesses count against the client address like failed API keys (docs/contract/limits.md).

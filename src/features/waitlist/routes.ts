@@ -5,8 +5,8 @@ import type { AppDeps } from '../../platform/app-deps.ts';
 import { translator } from '../../core/i18n/catalogue.ts';
 import { html, type Html } from '../../platform/pages/html.ts';
 import { layout } from '../../platform/pages/layout.ts';
-import { pageResponse } from '../../platform/pages/response.ts';
-import { AppError } from '../../core/errors.ts';
+import { afterLinkForm, linkNotFound, linkPageBody, linkPageHead, linkPageResponse } from '../../platform/pages/link-page.ts';
+import type { CustomFieldRecord, WaitlistEntryRecord } from '../../ports/storage/index.ts';
 import { ErrorResponse, SlugParams } from '../../core/models.ts';
 import { DeletedResponse, OPEN_TO_DEMO } from '../workspaces/index.ts';
 import {
@@ -14,9 +14,11 @@ import {
   claimWaitlistOffer,
   displayStart,
   entryByToken,
+  fieldsFor,
   joinWaitlist,
   listWaitlist,
   removeWaitlistEntry,
+  requireAnswersObject,
   toWaitlistJson,
   verifyCaptcha,
   WaitlistEntriesResponse,
@@ -25,8 +27,13 @@ import {
   WaitlistParams,
   WaitlistQuery,
 } from '../bookings/index.ts';
+import { answerInputs, answersFromForm, problemsByField, type FormState, type PostedForm } from './claim-form.ts';
 
 const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: 200 }) });
+/** The JSON claim's body: the answers to the service's custom fields, as createBooking takes them. */
+const ClaimBody = t.Object({
+  customFields: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'answers to the custom fields of the service, by key; unknown keys are ignored' })),
+});
 const TAGS = ['Waiting lists'];
 
 /** v1 routes of waiting lists (docs/contract/classes.md §2). */
@@ -91,36 +98,35 @@ export function waitlistRoutes(deps: AppDeps) {
 /*
  * The offer link `{app_url}/waitlist/{token}`: a server-rendered page whose claim is a form (no script needed),
  * and the same over JSON at `{app_url}/api/waitlist/{token}`. The token is the only credential; the request log
- * redacts it (src/platform/http/request-log.ts).
+ * redacts it (src/platform/http/request-log.ts). The claim asks the custom fields of the entry's service, as
+ * createBooking does (docs/contract/classes.md §3).
  */
 export function waitlistLinkRoutes(deps: AppDeps) {
-  const respond = (document: string, status = 200) => pageResponse(document, { status, cache: 'no-store', referrer: 'no-referrer' });
+  const notFound = () => {
+    const t = translator('en', 'pages.waitlist');
+    return linkNotFound({ notFoundTitle: t('notFoundTitle'), notFoundHeading: t('notFoundHeading'), notFoundLead: t('notFoundLead') });
+  };
+  /** The custom fields a claim of the entry answers. */
+  const questionsOf = async (entry: WaitlistEntryRecord) => fieldsFor(await deps.storage.listCustomFields(entry.workspaceId), entry.serviceId);
 
-  async function renderPage(token: string, query: { error?: string; booked?: string }): Promise<Response> {
+  async function renderPage(token: string, query: { error?: string; booked?: string }, form: FormState | null = null): Promise<Response> {
     let entry;
     try {
       entry = await entryByToken(deps, token);
     } catch {
-      const t = translator('en', 'pages.waitlist');
-      return respond(
-        layout({
-          title: t('notFoundTitle'),
-          noindex: true,
-          body: html`<main class="wrap narrow"><h1>${t('notFoundHeading')}</h1><p class="lead">${t('notFoundLead')}</p></main>`,
-        }),
-        404,
-      );
+      return notFound();
     }
     const workspace = await deps.storage.getWorkspaceById(entry.workspaceId);
     const service = await deps.storage.getService(entry.workspaceId, entry.serviceId);
-    if (!workspace) return renderPage('', {});
+    if (!workspace) return notFound();
     const t = translator(workspace.language, 'pages.waitlist');
     const at = (instant: number) => displayStart(workspace, instant);
     const now = deps.clock.now();
     const open = entry.status === 'OFFERED' && (entry.offerExpiresAt ?? 0) > now;
     const status = entry.status === 'OFFERED' && !open ? 'EXPIRED' : entry.status;
-    const parts: Html[] = [html`<main class="wrap narrow manage">`, html`<header class="booking-head"><p>${workspace.name}</p><h1>${t('title')}</h1></header>`];
-    if (query.error) parts.push(html`<p class="notice" role="alert">${query.error}</p>`);
+    const parts: Html[] = [html`<main class="wrap narrow manage">`, linkPageHead(workspace.name, t('title'))];
+    if (form) parts.push(html`<p class="notice" role="alert">${t('fixAnswers')}</p>`);
+    else if (query.error) parts.push(html`<p class="notice" role="alert">${query.error}</p>`);
     if (query.booked) parts.push(html`<p class="notice" role="status">${t('booked')}</p>`);
     parts.push(
       html`<dl>`,
@@ -132,16 +138,17 @@ export function waitlistLinkRoutes(deps: AppDeps) {
     );
     if (open) {
       const until = `${at(entry.offerExpiresAt!).date}, ${at(entry.offerExpiresAt!).time} (${workspace.timezone})`;
+      const questions = await questionsOf(entry);
       parts.push(
         html`<p>${t('heldUntil', { until })}</p>`,
-        html`<form method="post" action="/waitlist/${encodeURIComponent(token)}/claim"><div class="buttons"><button type="submit" class="primary">${t('claim')}</button></div></form>`,
+        html`<form method="post" action="/waitlist/${encodeURIComponent(token)}/claim">${questions.length > 0 ? html`<p>${t('answersLead')}</p>` : ''}${answerInputs(questions, t, form)}<div class="buttons"><button type="submit" class="primary">${t('claim')}</button></div></form>`,
       );
     } else if (status === 'EXPIRED') {
       parts.push(html`<p class="notice">${t('lapsed')}</p>`);
     }
     parts.push(html`</main>`);
-    const body = html`${parts.map((part, i) => (i === 0 ? part : html`\n${part}`))}`;
-    return respond(layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body }));
+    const document = layout({ title: t('title'), lang: workspace.language, brandColor: workspace.primaryColor, noindex: true, body: linkPageBody(parts) });
+    return linkPageResponse(document, form ? 400 : 200);
   }
 
   const hidden = { openAccess: openRoute('v1'), detail: { hide: true } } as const;
@@ -150,18 +157,28 @@ export function waitlistLinkRoutes(deps: AppDeps) {
     .get('/waitlist/:token', ({ params, query }) => renderPage(params.token, query as Record<string, string>), { params: TokenParams, ...hidden })
     .post(
       '/waitlist/:token/claim',
-      async ({ params }) => {
-        const base = `/waitlist/${encodeURIComponent(params.token)}`;
-        try {
-          const claimed = await claimWaitlistOffer(deps, params.token);
-          // Payment due: on to the checkout; else the booking's own page, where it can be managed.
-          const next = claimed.checkoutUrl ?? claimed.manageUrl;
-          return new Response(null, { status: 303, headers: { location: next } });
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'NOT_FOUND') return renderPage(params.token, {});
-          const message = error instanceof AppError ? error.message : 'something went wrong; please try again';
-          return new Response(null, { status: 303, headers: { location: `${base}?error=${encodeURIComponent(message)}` } });
-        }
+      ({ params, body }) => {
+        const posted: PostedForm = typeof body === 'object' && body !== null ? (body as PostedForm) : {};
+        let asked: { questions: CustomFieldRecord[]; answers: Record<string, unknown>; language: string } | null = null;
+        return afterLinkForm(
+          `/waitlist/${encodeURIComponent(params.token)}`,
+          async () => {
+            const entry = await entryByToken(deps, params.token);
+            const questions = await questionsOf(entry);
+            const answers = answersFromForm(questions, posted);
+            asked = { questions, answers, language: (await deps.storage.getWorkspaceById(entry.workspaceId))?.language ?? 'en' };
+            const claimed = await claimWaitlistOffer(deps, params.token, { customFields: answers });
+            // Payment due: on to the checkout; else the booking's own page, where it can be managed.
+            return claimed.checkoutUrl ?? claimed.manageUrl;
+          },
+          () => renderPage(params.token, {}),
+          // answers missing or wrong: the form again, with what was typed and what is wrong with each
+          (error) => {
+            if (error.code !== 'VALIDATION_ERROR' || !asked) return null;
+            const problems = problemsByField(error.details, asked.questions, asked.answers, translator(asked.language, 'pages.waitlist'));
+            return renderPage(params.token, {}, { values: posted, problems });
+          },
+        );
       },
       { params: TokenParams, ...hidden },
     )
@@ -172,10 +189,18 @@ export function waitlistLinkRoutes(deps: AppDeps) {
     })
     .post(
       '/api/waitlist/:token/claim',
-      async ({ params }) => {
-        const { booking, checkoutUrl, manageUrl } = await claimWaitlistOffer(deps, params.token);
+      async ({ params, body }) => {
+        const { booking, checkoutUrl, manageUrl } = await claimWaitlistOffer(deps, params.token, { customFields: body?.customFields });
         return { success: true, booking, checkoutUrl, manageUrl };
       },
-      { params: TokenParams, response: { 200: BookingResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse }, ...hidden },
+      {
+        params: TokenParams,
+        body: t.Optional(ClaimBody),
+        transform({ body }) {
+          requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
+        },
+        response: { 200: BookingResponse, 400: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse },
+        ...hidden,
+      },
     );
 }

@@ -81,6 +81,13 @@ export const pages: PageMessages = {
     manage: 'Buchung verwalten',
     pay: 'Weiter zur Zahlung',
     lapsed: 'Dieses Angebot gilt nicht mehr: Der Platz war nur für begrenzte Zeit reserviert.',
+    answersLead: 'Bitte beantworten Sie diese Fragen, um den Platz zu buchen.',
+    optional: '(optional)',
+    choose: 'Bitte wählen …',
+    fixAnswers: 'Einige Antworten fehlen oder stimmen nicht: siehe die Hinweise unten. Noch ist nichts gebucht; der Platz bleibt für Sie reserviert.',
+    answerRequired: 'Bitte beantworten Sie diese Frage.',
+    answerTick: 'Bitte kreuzen Sie dieses Feld an, um zu buchen.',
+    answerInvalid: 'Diese Antwort ist ungültig: Bitte prüfen Sie sie.',
   },
   payment: {
     depositNow: ({ now, later }: { now: string; later: string }) => `Anzahlung ${now} jetzt, ${later} beim Termin`,

@@ -83,6 +83,13 @@ export const pages = {
     manage: 'Manage booking',
     pay: 'Continue to payment',
     lapsed: 'This offer is no longer open: the place was held for a limited time.',
+    answersLead: 'Please answer these questions to book the place.',
+    optional: '(optional)',
+    choose: 'Choose…',
+    fixAnswers: 'Some answers are missing or not right: see the notes below. Nothing was booked yet; the place is still held for you.',
+    answerRequired: 'Please answer this question.',
+    answerTick: 'Please tick this box to book.',
+    answerInvalid: 'This answer is not valid: please check it.',
   },
   payment: {
     depositNow: ({ now, later }: { now: string; later: string }) => `Deposit ${now} now, ${later} at the appointment`,

@@ -4,6 +4,7 @@ import { call, type Booking } from '../../api/client.ts';
 import { moneyOf, whenOf } from '../../format.ts';
 import { customerOf, StatusBadge } from '../booking-parts.tsx';
 import { FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
+import { ClassRoster, isClass } from './class-roster.tsx';
 import { BookingMails } from './mails.tsx';
 import { RefundAction } from './refund.tsx';
 import { SlotPicker } from './slot-picker.tsx';
@@ -14,11 +15,13 @@ interface DetailsProps extends SectionProps {
   onChanged: (booking: Booking) => Promise<void>;
   /** the currency of the booking's service, when the catalogue is known */
   currency: string | null;
+  /** the places per time of the booking's service, when the catalogue is known: a class (> 1) shows its roster */
+  capacity: number | null;
   labels: Record<string, string>;
 }
 
 /** A booking's details, full-screen (focus mode at the host while it is open), with what may be done to it. */
-export function BookingDetails({ client, workspace, can, notify, t, booking, onClose, onChanged, currency, labels }: DetailsProps) {
+export function BookingDetails({ client, workspace, can, notify, t, booking, onClose, onChanged, currency, capacity, labels }: DetailsProps) {
   const slug = workspace.slug;
   const form = useForm(t);
   const cancelling = useSignal(false);
@@ -118,6 +121,7 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
           <dd>{whenOf(workspace, booking.createdAt)}</dd>
         </div>
       </dl>
+      {isClass(capacity) && <ClassRoster client={client} workspace={workspace} can={can} t={t} notify={notify} booking={booking} capacity={capacity} />}
       <h4>{t.answers}</h4>
       {answers.length === 0 ? (
         <p class="muted">{t.noAnswers}</p>

@@ -85,12 +85,13 @@ export function Bookings(props: SectionProps) {
   }
   if (bookingId && open.value?.id === bookingId) {
     const known = catalogue.state.value.phase === 'ready' ? catalogue.state.value.data : { services: [], labels: {} };
-    const currency = known.services.find((service) => service.id === open.value?.serviceId)?.currency ?? null;
+    const service = known.services.find((each) => each.id === open.value?.serviceId);
     return (
       <BookingDetails
         {...props}
         booking={open.value}
-        currency={currency}
+        currency={service?.currency ?? null}
+        capacity={service?.capacity ?? null}
         labels={known.labels}
         onClose={() => navigate({ section: 'bookings', bookingId: null })}
         onChanged={changed}
