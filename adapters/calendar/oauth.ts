@@ -178,8 +178,7 @@ export function apiClient(
 export async function jsonOf<T>(response: Response, provider: string): Promise<T> {
   if (response.ok) return (await response.json()) as T;
   if (response.status === 410) throw new StaleStateError();
-  if (response.status === 403)
-    throw CalendarAccessError.of('auth', { code: 'permissions', values: { provider } });
+  if (response.status === 403) throw CalendarAccessError.of('auth', { code: 'permissions', values: { provider } });
   throw CalendarAccessError.of('unreachable', { code: 'readFailed', values: { provider, status: response.status } });
 }
 

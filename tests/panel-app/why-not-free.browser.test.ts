@@ -32,7 +32,10 @@ describeBrowser('why a time is not free, in the panel', () => {
     data = await seed(env);
     const slots = (await api<{ slots: string[] }>(env, 'GET', `/availability?serviceId=${data.haircut}&date=${data.day}`)).body.slots;
     // a whole free hour late in the day (the seeded bookings sit at its first and fifth times)
-    busyHour = slots.filter((slot) => slot.endsWith(':00') && slots.includes(`${slot.slice(0, 2)}:30`)).at(-1)!.slice(0, 2);
+    busyHour = slots
+      .filter((slot) => slot.endsWith(':00') && slots.includes(`${slot.slice(0, 2)}:30`))
+      .at(-1)!
+      .slice(0, 2);
     const booking = await api(env, 'GET', `/bookings/${data.confirmed}`);
     bookedTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
       new Date(booking.body.booking.startTime),
@@ -71,7 +74,14 @@ describeBrowser('why a time is not free, in the panel', () => {
     const weeks = Math.round((Date.parse(addDays(data.day, 1 - weekday(data.day))) - Date.parse(thisMonday)) / (7 * 86_400_000));
     for (let week = 0; week < weeks; week++) {
       await page.getByRole('button', { name: next }).click();
-      await until('the next week to load', async () => (await page.locator('main [role=status]').filter({ hasText: /Loading|Laden/ }).count()) === 0);
+      await until(
+        'the next week to load',
+        async () =>
+          (await page
+            .locator('main [role=status]')
+            .filter({ hasText: /Loading|Laden/ })
+            .count()) === 0,
+      );
     }
     return page.locator('.day-column').nth(weekday(data.day) - 1);
   };
@@ -112,7 +122,8 @@ describeBrowser('why a time is not free, in the panel', () => {
     await why.getByRole('button', { name: 'Ask' }).press('Enter');
     await answer.getByText('Another booking').waitFor();
     // a free time says so
-    const free = (await api<{ slots: string[] }>(env, 'GET', `/availability?serviceId=${data.haircut}&date=${data.day}&providerId=${data.anna}`)).body.slots[0]!;
+    const free = (await api<{ slots: string[] }>(env, 'GET', `/availability?serviceId=${data.haircut}&date=${data.day}&providerId=${data.anna}`)).body
+      .slots[0]!;
     await why.getByLabel('Time').fill(free);
     await why.getByLabel('Time').press('Enter');
     await answer.getByText('Free: this time can be booked.').waitFor();
