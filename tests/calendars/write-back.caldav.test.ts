@@ -200,6 +200,20 @@ for (const [serverName, binary, start] of SERVERS) {
         expect((await eventsIn(server, calendar)).map((event) => [event.uid, event.sequence])).toEqual([[uidOf(booking.id), '1']]);
       });
 
+      test('in a German workspace the failure is said in German (lastError from the catalogue)', async () => {
+        expect((await t.request('PATCH', '/api/v1/workspaces/acme', { key: t.apiKey, body: { language: 'de' } })).status).toBe(200);
+        await book('10:00');
+        proxy.mode = 'refuse-puts';
+        for (let attempt = 0; attempt < 3; attempt++) {
+          expect(await writer.runOnce()).toBe(1);
+          t.clock.advance(1_200);
+        }
+        const connection = await t.request('GET', `${calendars()}/${connectionId}`, { key: t.apiKey });
+        expect(connection.body.connection.lastError).toBe(
+          `Eine Buchung konnte nicht in diesen Kalender eingetragen werden: ${new URL(proxy.url).host} hat auf das Eintragen des Termins mit 503 geantwortet`,
+        );
+      });
+
       test("svc's own events never block: a sync after the write stores no busy time for them", async () => {
         const booking = await book('10:00');
         await writer.runOnce();

@@ -5,7 +5,7 @@ import { chromiumAvailable } from '../widget/browser-env.ts';
 import { axeViolations } from '../widget/drive.ts';
 import { addDays, dayIn } from '../../web/panel/format.ts';
 import { weekday } from '../../web/widget/time.ts';
-import { api, berlin, go, seed, signIn, until, type Seeded } from './support.ts';
+import { api, berlin, go, seed, signIn, type Seeded } from './support.ts';
 
 /*
  * "Why not free?" in the panel (docs/contract/calendars.md §11, §12): Anna's connected iCalendar "Work" (served
@@ -72,18 +72,10 @@ describeBrowser('why a time is not free, in the panel', () => {
     await go(page, section);
     const thisMonday = addDays(dayIn('Europe/Berlin', Date.now()), 1 - weekday(dayIn('Europe/Berlin', Date.now())));
     const weeks = Math.round((Date.parse(addDays(data.day, 1 - weekday(data.day))) - Date.parse(thisMonday)) / (7 * 86_400_000));
-    for (let week = 0; week < weeks; week++) {
-      await page.getByRole('button', { name: next }).click();
-      await until(
-        'the next week to load',
-        async () =>
-          (await page
-            .locator('main [role=status]')
-            .filter({ hasText: /Loading|Laden/ })
-            .count()) === 0,
-      );
-    }
-    return page.locator('.day-column').nth(weekday(data.day) - 1);
+    for (let week = 0; week < weeks; week++) await page.getByRole('button', { name: next }).click();
+    const column = page.locator(`.day-column[data-day="${data.day}"]`);
+    await column.waitFor();
+    return column;
   };
 
   test('a click on an empty hour held by a calendar event names the calendar, not the event; the form asks from the keyboard; axe-clean', async () => {

@@ -149,7 +149,7 @@ export function Calendar({ client, workspace, notify, t, navigate }: SectionProp
                   ))}
                 </div>
                 {days.map((day) => (
-                  <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
+                  <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} data-day={day} aria-label={longDayOf(workspace, day)}>
                     <h3>{shortDayOf(workspace, day)}</h3>
                     <ul>
                       {hours.map((hour) => (
