@@ -125,16 +125,23 @@ describeBrowser('why a time is not free, in the panel', () => {
     await close();
   }, 90_000);
 
-  test('in German: „Belegt im Kalender „Work““', async () => {
+  test('in German, on a phone in dark mode: „Belegt im Kalender „Work““', async () => {
     expect((await api(env, 'PATCH', '', { language: 'de' })).status).toBe(200);
     try {
-      const { page, errors, close } = await env.open({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+      const { page, errors, close } = await env.open({
+        bypassCSP: true,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        colorScheme: 'dark',
+      });
       page.setDefaultTimeout(15_000);
       await signIn(env, page);
       await page.getByRole('navigation').getByRole('button', { name: 'Übersicht' }).waitFor();
       const column = await openWeek(page, 'Kalender', 'Nächste Woche');
       await column.getByRole('button', { name: new RegExp(`^Warum nicht frei\\? .*, ${busyHour}:00$`) }).click({ position: { x: 20, y: 4 } });
       await page.getByRole('region', { name: 'Warum nicht frei?' }).getByText('Belegt im Kalender „Work“').waitFor();
+      await env.screenshot(page, 'calendar-why-not-free-de-390-dark');
       expect(await page.locator('body').textContent()).not.toContain('Dentist');
       expect(await axeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
