@@ -29,7 +29,7 @@ export function calendarFetch(fetch: GuardedFetch): GuardedFetch {
     } catch (error) {
       throw asAccessError(error);
     }
-    if (response.status === 401) throw new CalendarAccessError('auth', `${hostOf(input)} refused the username or password (401)`);
+    if (response.status === 401) throw CalendarAccessError.of('auth', { code: 'credentials', values: { host: hostOf(input) } });
     return response;
   };
 }
@@ -39,7 +39,12 @@ const hostOf = (input: string | URL | Request) => new URL(input instanceof Reque
 /** Any failure of a calendar call as the CalendarAccessError the API reports. */
 export function asAccessError(error: unknown): CalendarAccessError {
   if (error instanceof CalendarAccessError) return error;
-  if (error instanceof GuardedFetchError) return new CalendarAccessError('unreachable', error.message);
+  if (error instanceof GuardedFetchError) {
+    const { host, detail, seconds } = error.facts ?? {};
+    if (host && error.reason === 'network' && detail) return CalendarAccessError.of('unreachable', { code: 'unreachable', values: { host, detail } });
+    if (host && error.reason === 'timeout' && seconds) return CalendarAccessError.of('unreachable', { code: 'timeout', values: { host, seconds } });
+    return new CalendarAccessError('unreachable', error.message);
+  }
   if (error instanceof NotICalendarError) return new CalendarAccessError('unreachable', error.message);
   return new CalendarAccessError('unreachable', `the calendar could not be read (${error instanceof Error ? error.message : String(error)})`);
 }

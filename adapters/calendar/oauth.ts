@@ -57,7 +57,7 @@ export function oauthClient(endpoints: OAuthEndpoints, fetch: GuardedFetch, now:
     }
     const answer = (await response.json().catch(() => ({}))) as TokenAnswer;
     if (answer.error === 'invalid_grant' || answer.error === 'invalid_client' || answer.error === 'unauthorized_client') {
-      throw new CalendarAccessError('auth', `${endpoints.provider} refused the calendar authorization (${answer.error}): reconnect the calendar`);
+      throw CalendarAccessError.of('auth', { code: 'authorizationRefused', values: { provider: endpoints.provider, detail: answer.error } });
     }
     if (!response.ok || !answer.access_token) {
       throw new CalendarAccessError(
@@ -136,7 +136,7 @@ export function apiClient(
 
   async function accessToken(force: boolean): Promise<string> {
     if (force || tokens.expiresAt - REFRESH_AHEAD_MS <= now()) {
-      if (!tokens.refreshToken) throw new CalendarAccessError('auth', `the ${account.kind} authorization expired: reconnect the calendar`);
+      if (!tokens.refreshToken) throw CalendarAccessError.of('auth', { code: 'authorizationExpired', values: { provider: account.kind } });
       tokens = await oauth.refresh(tokens.refreshToken);
       await stored.save(tokens);
     }
@@ -155,7 +155,7 @@ export function apiClient(
         throw asAccessError(error);
       }
       if (response.status === 401) {
-        if (refreshed) throw new CalendarAccessError('auth', `${new URL(url).host} refused the authorization (401): reconnect the calendar`);
+        if (refreshed) throw CalendarAccessError.of('auth', { code: 'authorizationRefused', values: { provider: new URL(url).host, detail: '401' } });
         refreshed = true;
         await accessToken(true);
         continue;
@@ -163,7 +163,7 @@ export function apiClient(
       if (await isRateLimited(response)) {
         const wait = retryAfterMs(response, Date.now()) ?? 1000 * 2 ** attempt;
         if (attempt >= RATE_LIMIT_RETRIES || wait > LONGEST_WAIT_MS) {
-          throw new CalendarAccessError('unreachable', `${new URL(url).host} limits the request rate; svc tries again at the next sync`);
+          throw CalendarAccessError.of('unreachable', { code: 'rateLimited', values: { host: new URL(url).host } });
         }
         attempt++;
         await sleep(wait);
@@ -175,12 +175,11 @@ export function apiClient(
 }
 
 /** The answer's JSON when it is 2xx; StaleStateError for 410; else CalendarAccessError ('auth' for 403). */
-export async function jsonOf<T>(response: Response, what: string): Promise<T> {
+export async function jsonOf<T>(response: Response, provider: string): Promise<T> {
   if (response.ok) return (await response.json()) as T;
   if (response.status === 410) throw new StaleStateError();
-  if (response.status === 403)
-    throw new CalendarAccessError('auth', `access to ${what} was refused (403): reconnect the calendar with the permissions svc asks for`);
-  throw new CalendarAccessError('unreachable', `${what} could not be read (${response.status})`);
+  if (response.status === 403) throw CalendarAccessError.of('auth', { code: 'permissions', values: { provider } });
+  throw CalendarAccessError.of('unreachable', { code: 'readFailed', values: { provider, status: response.status } });
 }
 
 /** The one VEVENT of a booking's iCalendar object, as the Google and Microsoft APIs take it. */

@@ -32,6 +32,8 @@ export class GuardedFetchError extends Error {
   constructor(
     readonly reason: 'destination' | 'timeout' | 'too-large' | 'network' | 'redirects',
     message: string,
+    /** the facts of the sentence, for a caller that says it in its own words */
+    readonly facts: { host: string; detail?: string; seconds?: number } | null = null,
   ) {
     super(message);
     this.name = 'GuardedFetchError';
@@ -68,14 +70,12 @@ function send(url: URL, hop: Hop, address: string | undefined, timeoutMs: number
   return new Promise<Response>((resolve, reject) => {
     const fail = (error: unknown) => {
       if (error instanceof GuardedFetchError) reject(error);
-      else if (signal.aborted) reject(new GuardedFetchError('timeout', `${url.host} did not answer within ${timeoutMs / 1000} s`));
-      else
-        reject(
-          new GuardedFetchError(
-            'network',
-            `${url.host} could not be reached (${(error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error))})`,
-          ),
-        );
+      else if (signal.aborted)
+        reject(new GuardedFetchError('timeout', `${url.host} did not answer within ${timeoutMs / 1000} s`, { host: url.host, seconds: timeoutMs / 1000 }));
+      else {
+        const detail = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+        reject(new GuardedFetchError('network', `${url.host} could not be reached (${detail})`, { host: url.host, detail }));
+      }
     };
     const outgoing = request(
       url,

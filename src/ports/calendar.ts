@@ -1,4 +1,6 @@
 import type { BusyWindow, CalendarEvent } from '../core/busy-times.ts';
+import { messagesFor } from '../core/i18n/catalogue.ts';
+import type { PageMessages } from '../core/i18n/en/pages.ts';
 
 /*
  * The calendar port: a provider's other calendar (a CalDAV server, a read-only iCalendar URL, a Google or a
@@ -66,15 +68,41 @@ export interface CalendarDiscovery {
  */
 export type CalendarRead = { changed: false; state: string | null } | { changed: true; events: CalendarEvent[]; state: string | null };
 
-/** Why a calendar call failed, as the API reports it: CALENDAR_AUTH_FAILED or CALENDAR_UNREACHABLE. */
+/** A calendar problem svc can say in words: a key of `calendarProblem` in core/i18n/<language>/pages.ts and its values. */
+export type CalendarProblem = {
+  [K in keyof ProblemWords]: { code: K; values: Parameters<ProblemWords[K]>[0] };
+}[keyof ProblemWords];
+
+type ProblemWords = PageMessages['calendarProblem'];
+
+/** A calendar problem in words in `language` (en or de, else English). */
+export function problemSentence(language: string, problem: CalendarProblem): string {
+  return (messagesFor(language).pages.calendarProblem[problem.code] as (values: unknown) => string)(problem.values);
+}
+
+/**
+ * Why a calendar call failed, as the API reports it: CALENDAR_AUTH_FAILED or CALENDAR_UNREACHABLE. Made with `of`,
+ * it carries the problem as a catalogue key, so a connection's `lastError` is said in the workspace's language;
+ * its `message` is the English sentence (the API's error body, the log).
+ */
 export class CalendarAccessError extends Error {
   constructor(
     readonly reason: 'auth' | 'unreachable',
     /** a sentence for the owner, without secrets */
     message: string,
+    readonly problem: CalendarProblem | null = null,
   ) {
     super(message);
     this.name = 'CalendarAccessError';
+  }
+
+  static of(reason: 'auth' | 'unreachable', problem: CalendarProblem): CalendarAccessError {
+    return new CalendarAccessError(reason, problemSentence('en', problem), problem);
+  }
+
+  /** The sentence in `language`: svc's words from the catalogue, else the message as it was made. */
+  sentence(language: string): string {
+    return this.problem ? problemSentence(language, this.problem) : this.message;
   }
 }
 

@@ -265,12 +265,15 @@ describeIf('scheduled calendar sync on radicale', () => {
       const before = smtp.mails.length;
       const synced = await t.request('POST', `${calendarsPath()}/${connection.id}/sync`, { key: t.apiKey });
       expect(synced.status).toBe(200);
-      expect(synced.body.connection).toMatchObject({ status: 'error', lastError: `${new URL(server.url).host} refused the username or password (401)` });
+      // lastError is svc's own sentence, said in the workspace's language (the mail quotes it under "Problem")
+      const problem = `${new URL(server.url).host} hat Benutzername oder Passwort abgelehnt (401)`;
+      expect(synced.body.connection).toMatchObject({ status: 'error', lastError: problem });
       // the scheduler's next run sends the mail the move marked due
       await createScheduler(t.deps, { mailTransport: transport }).runJob('sync-calendars');
       const [mail] = (await smtp.received(before + 1)).slice(before);
       expect(mail!.to).toMatchObject({ text: 'inhaber@example.com' });
       expect(mail!.subject).toStartWith('Kalender wird nicht abgeglichen');
+      expect(mail!.text).toContain(problem);
       await transport.close();
     });
   });

@@ -298,4 +298,37 @@ describeIf('calendar connections on xandikos (no authentication)', () => {
     const busy = await t.deps.storage.busyTimesFor([provider.id], Date.parse('2026-01-01T00:00:00Z'), Date.parse('2027-01-01T00:00:00Z'));
     expect(busy.map((entry) => [new Date(entry.start).toISOString(), new Date(entry.end).toISOString(), entry.uid])).toEqual(FIXTURE_BUSY);
   });
+
+  test('an event added after the first sync is read at the next (the calendar tells its change; unchanged, nothing is read again)', async () => {
+    const provider = await addProvider(t);
+    const path = `${V1}/acme/providers/${provider.id}/calendars`;
+    const connected = await t.request('POST', path, { key: t.apiKey, body: { kind: 'caldav', url: server.calendarUrl('calendar') } });
+    expect(connected.body.connection.status).toBe('ok');
+    const id = connected.body.connection.id;
+    const state = async () => (await t.deps.storage.getCalendarConnection(t.workspace.id, provider.id, id))!.syncState[server.calendarUrl('calendar')];
+    const before = await state();
+    expect(JSON.parse(before!).state).toBeString();
+    // unchanged: the stored state stays as it was
+    expect((await t.request('POST', `${path}/${id}/sync`, { key: t.apiKey })).body.connection.status).toBe('ok');
+    expect(await state()).toBe(before);
+    const added = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//svc tests//EN',
+      'BEGIN:VEVENT',
+      'UID:added-later@example.com',
+      'DTSTAMP:20260101T000000Z',
+      'DTSTART:20260310T090000Z',
+      'DTEND:20260310T100000Z',
+      'SUMMARY:Added later',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    await server.putEvent('calendar', 'added-later.ics', added);
+    expect((await t.request('POST', `${path}/${id}/sync`, { key: t.apiKey })).body.connection.status).toBe('ok');
+    expect(await state()).not.toBe(before);
+    const busy = await t.deps.storage.busyTimesFor([provider.id], Date.parse('2026-03-10T00:00:00Z'), Date.parse('2026-03-11T00:00:00Z'));
+    expect(busy.map((entry) => entry.uid)).toContain('added-later@example.com');
+  });
 });

@@ -66,8 +66,12 @@ export function caldavSource(account: CalendarAccount, fetch: GuardedFetch): Cal
     return answers.filter((answer) => answer.ok && answer.href).map((answer) => new URL(answer.href!, calendarUrl).toString());
   }
 
-  const failed = (what: string, response: Response) =>
-    new CalendarAccessError(response.status === 403 ? 'auth' : 'unreachable', `${new URL(serverUrl).host} answered ${response.status} to ${what}`);
+  const failed = (what: 'answeredWriting' | 'answeredDeleting', response: Response) => {
+    const host = new URL(serverUrl).host;
+    return response.status === 403
+      ? CalendarAccessError.of('auth', { code: 'accessRefused', values: { host, status: response.status } })
+      : CalendarAccessError.of('unreachable', { code: what, values: { host, status: response.status } });
+  };
 
   return {
     async discover() {
@@ -80,7 +84,7 @@ export function caldavSource(account: CalendarAccount, fetch: GuardedFetch): Cal
           name: nameOf(calendar, new URL(calendar.url).pathname),
           readOnly: false,
         }));
-        if (calendars.length === 0) throw new CalendarAccessError('unreachable', `${new URL(serverUrl).host} has no calendar with events for this account`);
+        if (calendars.length === 0) throw CalendarAccessError.of('unreachable', { code: 'noCalendar', values: { host: new URL(serverUrl).host } });
         return { name: new URL(serverUrl).host, account: account.username ?? null, calendars };
       } catch (error) {
         throw asAccessError(error);
@@ -91,7 +95,7 @@ export function caldavSource(account: CalendarAccount, fetch: GuardedFetch): Cal
       try {
         const dav = await connected();
         const [answer] = await dav.propfind({ url: calendarId, props: { 'cs:getctag': {}, 'd:sync-token': {} }, depth: '0' });
-        if (answer && !answer.ok && answer.status === 404) throw new CalendarAccessError('unreachable', 'the calendar is no longer on the server (404)');
+        if (answer && !answer.ok && answer.status === 404) throw CalendarAccessError.of('unreachable', { code: 'gone', values: { status: 404 } });
         const props = answer?.props as { getctag?: unknown; syncToken?: unknown } | undefined;
         const token = props?.getctag ?? props?.syncToken;
         const next = typeof token === 'string' || typeof token === 'number' ? String(token) : null;
@@ -118,11 +122,11 @@ export function caldavSource(account: CalendarAccount, fetch: GuardedFetch): Cal
           // racing attempt) gets 412 and replaces that same object, so there is never a second one.
           const created = await dav.createCalendarObject({ calendar: { url: withSlash(calendarId) }, filename: objectName(uid), iCalString: ics });
           if (created.ok) return;
-          if (created.status !== 412) throw failed('writing the event', created);
+          if (created.status !== 412) throw failed('answeredWriting', created);
         }
         const url = existing ?? new URL(objectName(uid), withSlash(calendarId)).toString();
         const response = await dav.updateCalendarObject({ calendarObject: { url, data: ics } });
-        if (!response.ok) throw failed('writing the event', response);
+        if (!response.ok) throw failed('answeredWriting', response);
       } catch (error) {
         throw asAccessError(error);
       }
@@ -133,7 +137,7 @@ export function caldavSource(account: CalendarAccount, fetch: GuardedFetch): Cal
         const dav = await connected();
         for (const url of await hrefsOf(dav, calendarId, uid)) {
           const response = await dav.deleteCalendarObject({ calendarObject: { url, data: '' } });
-          if (!response.ok && response.status !== 404) throw failed('deleting the event', response);
+          if (!response.ok && response.status !== 404) throw failed('answeredDeleting', response);
         }
       } catch (error) {
         throw asAccessError(error);

@@ -131,12 +131,12 @@ export function googleSource(
   };
   const eventsUrl = (calendarId: string) => `${api}/calendars/${encodeURIComponent(calendarId)}/events`;
 
-  async function pages<T>(first: URL, what: string): Promise<{ items: T[]; syncToken: string | null }> {
+  async function pages<T>(first: URL, provider: string): Promise<{ items: T[]; syncToken: string | null }> {
     const items: T[] = [];
     for (let pageToken: string | undefined; ; ) {
       const url = new URL(first);
       if (pageToken) url.searchParams.set('pageToken', pageToken);
-      const page = await jsonOf<GooglePage<T>>(await call(url.toString()), what);
+      const page = await jsonOf<GooglePage<T>>(await call(url.toString()), provider);
       items.push(...(page.items ?? []));
       if (!page.nextPageToken) return { items, syncToken: page.nextSyncToken ?? null };
       pageToken = page.nextPageToken;
@@ -147,7 +147,7 @@ export function googleSource(
     async discover() {
       const url = new URL(`${api}/users/me/calendarList`);
       url.searchParams.set('maxResults', '250');
-      const { items } = await pages<GoogleCalendarListEntry>(url, 'the Google calendar list');
+      const { items } = await pages<GoogleCalendarListEntry>(url, 'Google');
       const primary = items.find((entry) => entry.primary);
       return {
         name: 'Google Calendar',
@@ -172,7 +172,7 @@ export function googleSource(
       }
       let read: { items: GoogleEvent[]; syncToken: string | null };
       try {
-        read = await pages<GoogleEvent>(url, 'the Google calendar');
+        read = await pages<GoogleEvent>(url, 'Google');
       } catch (error) {
         // 410 Gone: the sync token is no longer valid; read everything again
         if (before && error instanceof StaleStateError) return this.readEvents(calendarId, window, null);
@@ -200,15 +200,15 @@ export function googleSource(
       const inserted = await call(eventsUrl(calendarId), { method: 'POST', body });
       if (inserted.ok) return;
       // 409: an event with this id exists (a retried insert, or one deleted before): it is updated instead
-      if (inserted.status !== 409) await jsonOf(inserted, 'the Google calendar');
+      if (inserted.status !== 409) await jsonOf(inserted, 'Google');
       const updated = await call(`${eventsUrl(calendarId)}/${id}`, { method: 'PUT', body });
-      await jsonOf(updated, 'the Google calendar');
+      await jsonOf(updated, 'Google');
     },
 
     async deleteEvent(calendarId, uid) {
       const response = await call(`${eventsUrl(calendarId)}/${googleEventId(uid)}`, { method: 'DELETE' });
       if (response.ok || response.status === 404 || response.status === 410) return;
-      await jsonOf(response, 'the Google calendar');
+      await jsonOf(response, 'Google');
     },
   };
 }

@@ -18,8 +18,8 @@ export function icsSource(account: CalendarAccount, fetch: GuardedFetch): Calend
     if (state?.startsWith('modified:')) conditional['if-modified-since'] = state.slice(9);
     const response = await get(url, { headers: { accept: 'text/calendar, */*;q=0.5', ...auth, ...conditional } });
     if (response.status === 304) return { unchanged: true as const, state };
-    if (response.status === 403) throw new CalendarAccessError('auth', `${url.host} refused access to the calendar (403)`);
-    if (!response.ok) throw new CalendarAccessError('unreachable', `${url.host} answered ${response.status} for the calendar`);
+    if (response.status === 403) throw CalendarAccessError.of('auth', { code: 'accessRefused', values: { host: url.host, status: 403 } });
+    if (!response.ok) throw CalendarAccessError.of('unreachable', { code: 'answered', values: { host: url.host, status: response.status } });
     const etag = response.headers.get('etag');
     const modified = response.headers.get('last-modified');
     const next = etag ? `etag:${etag}` : modified ? `modified:${modified}` : null;

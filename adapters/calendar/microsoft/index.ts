@@ -127,10 +127,10 @@ export function microsoftSource(
   };
   const calendarUrl = (calendarId: string) => `${graph}/me/calendars/${encodeURIComponent(calendarId)}`;
 
-  async function pages<T>(first: string, what: string, headers?: Record<string, string>): Promise<{ items: T[]; deltaLink: string | null }> {
+  async function pages<T>(first: string, provider: string, headers?: Record<string, string>): Promise<{ items: T[]; deltaLink: string | null }> {
     const items: T[] = [];
     for (let url = first; ; ) {
-      const page = await jsonOf<GraphPage<T>>(await call(url, { headers }), what);
+      const page = await jsonOf<GraphPage<T>>(await call(url, { headers }), provider);
       items.push(...(page.value ?? []));
       const next = page['@odata.nextLink'];
       if (!next) return { items, deltaLink: page['@odata.deltaLink'] ?? null };
@@ -143,13 +143,13 @@ export function microsoftSource(
     const url = new URL(`${calendarUrl(calendarId)}/events`);
     url.searchParams.set('$filter', `singleValueExtendedProperties/Any(ep: ep/id eq '${UID_PROPERTY}' and ep/value eq '${uid.replaceAll("'", "''")}')`);
     url.searchParams.set('$select', 'id');
-    const page = await jsonOf<GraphPage<{ id: string }>>(await call(url.toString()), 'the Microsoft calendar');
+    const page = await jsonOf<GraphPage<{ id: string }>>(await call(url.toString()), 'Microsoft');
     return page.value?.[0]?.id ?? null;
   }
 
   return {
     async discover() {
-      const { items } = await pages<GraphCalendar>(`${graph}/me/calendars?$top=100`, 'the Microsoft calendar list');
+      const { items } = await pages<GraphCalendar>(`${graph}/me/calendars?$top=100`, 'Microsoft');
       const main = items.find((calendar) => calendar.isDefaultCalendar) ?? items[0];
       return {
         name: 'Microsoft 365',
@@ -165,7 +165,7 @@ export function microsoftSource(
       first.searchParams.set('endDateTime', new Date(window.to).toISOString());
       let read: { items: GraphEvent[]; deltaLink: string | null };
       try {
-        read = await pages<GraphEvent>(before ? before.token : first.toString(), 'the Microsoft calendar', { prefer: 'odata.maxpagesize=200' });
+        read = await pages<GraphEvent>(before ? before.token : first.toString(), 'Microsoft', { prefer: 'odata.maxpagesize=200' });
       } catch (error) {
         // 410 Gone: the delta link is no longer valid; read everything again
         if (before && error instanceof StaleStateError) return this.readEvents(calendarId, window, null);
@@ -187,14 +187,14 @@ export function microsoftSource(
       };
       const existing = await findEvent(calendarId, uid);
       if (existing) {
-        await jsonOf(await call(`${graph}/me/events/${encodeURIComponent(existing)}`, { method: 'PATCH', body: fields }), 'the Microsoft calendar');
+        await jsonOf(await call(`${graph}/me/events/${encodeURIComponent(existing)}`, { method: 'PATCH', body: fields }), 'Microsoft');
         return;
       }
       const created = await call(`${calendarUrl(calendarId)}/events`, {
         method: 'POST',
         body: { ...fields, transactionId: uid, singleValueExtendedProperties: [{ id: UID_PROPERTY, value: uid }] },
       });
-      await jsonOf(created, 'the Microsoft calendar');
+      await jsonOf(created, 'Microsoft');
     },
 
     async deleteEvent(calendarId, uid) {
@@ -202,7 +202,7 @@ export function microsoftSource(
       if (!existing) return;
       const response = await call(`${graph}/me/events/${encodeURIComponent(existing)}`, { method: 'DELETE' });
       if (response.ok || response.status === 404) return;
-      await jsonOf(response, 'the Microsoft calendar');
+      await jsonOf(response, 'Microsoft');
     },
   };
 }

@@ -110,7 +110,7 @@ export function createCalendarWriter(options: CalendarWriterOptions): OutboxWork
         const message = messageOf(error);
         const wait = backoffMs(schedule, row.attempts + 1, random);
         if (wait !== null) return { revision: booking.revision, status: 'pending', nextAttemptAt: at + wait, error: message, written: row.written, at };
-        if (touching.connectionId) await recordWriteFailure(deps, touching.connectionId, `A booking could not be written to this calendar: ${message}`);
+        if (touching.connectionId) await recordWriteFailure(deps, booking.workspaceId, touching.connectionId, error);
         return { revision: booking.revision, status: 'failed', nextAttemptAt: null, error: message, written: row.written, at };
       }
     },

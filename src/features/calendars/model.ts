@@ -22,7 +22,9 @@ export const CalendarConnection = t.Object(
     account: t.Union([t.String(), t.Null()]),
     status: t.Union([t.Literal('pending'), t.Literal('ok'), t.Literal('error')]),
     lastSyncedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
-    lastError: t.Union([t.String(), t.Null()], { description: 'why the last sync failed, a sentence without secrets' }),
+    lastError: t.Union([t.String(), t.Null()], {
+      description: "why the last sync (or a booking's write) failed: a sentence without secrets, in the workspace's language (en, de)",
+    }),
     calendars: t.Array(ConnectedCalendar),
     createdAt: t.String({ format: 'date-time' }),
   },

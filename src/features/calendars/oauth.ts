@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { openCalendarSecret, sealCalendarSecret } from '../../platform/sealed-secrets.ts';
-import { type CalendarAccount, CalendarAccessError, type OAuthKind, type OAuthTokens } from '../../ports/calendar.ts';
+import { type CalendarAccount, CalendarAccessError, type CalendarProblem, type OAuthKind, type OAuthTokens, problemSentence } from '../../ports/calendar.ts';
 import type { Config } from '../../platform/config.ts';
 import type { CalendarConnector } from '../../ports/calendar.ts';
 import type { CalendarConnectionRecord, CalendarStore, ProviderRecord, WorkspaceRecord, WorkspaceStore } from '../../ports/storage/index.ts';
@@ -94,7 +94,7 @@ export async function startOAuthConnection(
 export async function oauthAccountOf(deps: OAuthDeps, connection: CalendarConnectionRecord): Promise<CalendarAccount> {
   const secret = await unseal(deps, connection);
   if (!secret || !('tokens' in secret)) {
-    throw new CalendarAccessError('auth', `the ${PROVIDERS[connection.kind as OAuthKind]} consent was not completed: reconnect the calendar`);
+    throw CalendarAccessError.of('auth', { code: 'consentIncomplete', values: { provider: PROVIDERS[connection.kind as OAuthKind] } });
   }
   return {
     kind: connection.kind,
@@ -137,18 +137,19 @@ export async function completeOAuthConnection(
   });
   // Spent before anything else: a second callback with this state finds no round.
   await deps.storage.updateCalendarConnection(connection.id, { sealedSecret: null }, now);
-  if (now > secret.round.expiresAt) return fail('expired', `The ${PROVIDERS[kind]} consent was not completed within 10 minutes: reconnect the calendar.`);
-  if (query.error || !query.code) {
-    return fail('refused', `Access to the ${PROVIDERS[kind]} calendar was not granted (${query.error ?? 'no code'}): reconnect the calendar to try again.`);
-  }
+  // said in the workspace's language, as every lastError (docs/contract/calendars.md §8)
+  const said = (problem: CalendarProblem) => problemSentence(workspace.language, problem);
+  const provider = PROVIDERS[kind];
+  if (now > secret.round.expiresAt) return fail('expired', said({ code: 'consentLate', values: { provider } }));
+  if (query.error || !query.code) return fail('refused', said({ code: 'consentRefused', values: { provider, detail: query.error ?? 'no code' } }));
   const client = deps.calendars.oauth(kind);
-  if (!client) return fail('failed', `${PROVIDERS[kind]} calendars are no longer configured on this server.`);
+  if (!client) return fail('failed', said({ code: 'notConfigured', values: { provider } }));
   let tokens: OAuthTokens;
   try {
     tokens = await client.exchange({ code: query.code, codeVerifier: secret.round.verifier, redirectUri: redirectUriOf(deps.config, kind) });
   } catch (error) {
     if (!(error instanceof CalendarAccessError)) throw error;
-    return fail('failed', `${error.message}.`);
+    return fail('failed', `${error.sentence(workspace.language)}.`);
   }
   const stored = await deps.storage.updateCalendarConnection(connection.id, { sealedSecret: await seal(deps, connection.id, { tokens }) }, now);
   if (!stored) return { outcome: 'expired', workspace, connection: null };

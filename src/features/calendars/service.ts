@@ -232,8 +232,9 @@ export async function syncConnection(
     const current = (await deps.storage.getCalendarConnection(connection.workspaceId, connection.providerId, connection.id)) ?? connection;
     const failures = current.failures + 1;
     const status = error.reason === 'auth' || failures >= FAILURES_BEFORE_ERROR ? 'error' : current.status;
-    const lastError = withoutSecrets(error.message);
-    deps.logger.warn('calendar sync failed', { connectionId: connection.id, reason: error.reason, error: lastError });
+    // said in the workspace's language (svc's own words from the catalogue; a remote's own words as they came)
+    const lastError = withoutSecrets(error.sentence(workspace.language));
+    deps.logger.warn('calendar sync failed', { connectionId: connection.id, reason: error.reason, error: withoutSecrets(error.message) });
     return deps.storage.updateCalendarConnection(connection.id, { failures, status, lastError }, deps.clock.now(), statusEvents(workspace, deps.clock.now()));
   }
 }

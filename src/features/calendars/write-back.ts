@@ -1,6 +1,6 @@
-import type { CalendarSource } from '../../ports/calendar.ts';
+import { CalendarAccessError, type CalendarSource, problemSentence } from '../../ports/calendar.ts';
 import type { CalendarConnectionRecord, CalendarWriteTarget } from '../../ports/storage/index.ts';
-import { accountOf, type CalendarDeps } from './service.ts';
+import { accountOf, type CalendarDeps, withoutSecrets } from './service.ts';
 
 /*
  * What the booking write-back (src/features/bookings/calendar-writer.ts) needs of the calendars: where the
@@ -35,8 +35,16 @@ export async function openWriteConnection(
 
 /**
  * A booking's event could not be written for good (its retries used up): the connection shows it, as a failed
- * sync does, until the next good sync.
+ * sync does, until the next good sync, in the workspace's language.
  */
-export async function recordWriteFailure(deps: Pick<CalendarDeps, 'storage' | 'clock'>, connectionId: string, sentence: string): Promise<void> {
-  await deps.storage.updateCalendarConnection(connectionId, { status: 'error', lastError: sentence }, deps.clock.now());
+export async function recordWriteFailure(
+  deps: Pick<CalendarDeps, 'storage' | 'clock'>,
+  workspaceId: string,
+  connectionId: string,
+  error: unknown,
+): Promise<void> {
+  const language = (await deps.storage.getWorkspaceById(workspaceId))?.language ?? 'en';
+  const problem = error instanceof CalendarAccessError ? error.sentence(language) : error instanceof Error ? error.message : String(error);
+  const lastError = withoutSecrets(problemSentence(language, { code: 'writeFailed', values: { problem } }));
+  await deps.storage.updateCalendarConnection(connectionId, { status: 'error', lastError }, deps.clock.now());
 }

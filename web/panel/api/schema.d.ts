@@ -1499,7 +1499,7 @@ export interface components {
             status: "pending" | "ok" | "error";
             /** Format: date-time */
             lastSyncedAt: string | null;
-            /** @description why the last sync failed, a sentence without secrets */
+            /** @description why the last sync (or a booking's write) failed: a sentence without secrets, in the workspace's language (en, de) */
             lastError: string | null;
             calendars: components["schemas"]["ConnectedCalendar"][];
             /** Format: date-time */

@@ -1,15 +1,18 @@
 /*
  * A week per provider, bookings placed on their times in the workspace's zone; full-screen at the host while open.
  * Each booking opens its details; a short one too small for its text carries it in its title and accessible name.
- * On a narrow screen the week scrolls sideways and opens on today.
+ * On a narrow screen the week scrolls sideways and opens on today. "Why not free?" under the week says why a time
+ * cannot be booked (docs/contract/calendars.md §12): a click on an empty time of the week asks it of that time (to
+ * the quarter hour), the form asks it from the keyboard.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { call, type Booking } from '../api/client.ts';
-import { addDays, dayIn, longDayOf, minutesInDay, shortDayOf, startOfDay, timeOf, todayIn } from '../format.ts';
+import { call, type Booking, type Service } from '../api/client.ts';
+import { addDays, dayIn, longDayOf, minutesInDay, shortDayOf, startOfDay, timeOf, todayIn, wallTimeOf } from '../format.ts';
 import { weekday } from '../../widget/time.ts';
 import { customerOf, statusOf } from './booking-parts.tsx';
 import { Loaded, useId, useLoad, type SectionProps } from './common.tsx';
+import { useWhyNotFree, WhyNotFree } from './why-not-free.tsx';
 
 const HOUR_PX = 64;
 
@@ -33,6 +36,12 @@ export function Calendar({ client, workspace, notify, t, navigate }: SectionProp
     [slug],
     t,
   );
+  const services = useLoad(
+    async () => (await call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } }))).services.filter((service) => service.active),
+    [slug],
+    t,
+  );
+  const why = useWhyNotFree(client, slug, t);
   const week = useLoad(
     async () => {
       const found: Booking[] = [];
@@ -51,6 +60,20 @@ export function Calendar({ client, workspace, notify, t, navigate }: SectionProp
     t,
   );
   const days = Array.from({ length: 7 }, (_, index) => addDays(monday.value, index));
+  // "Why not free?" asks of a day of the week shown: today while it is shown, else its Monday
+  if (!days.includes(why.day.peek())) why.day.value = days.includes(today) ? today : days[0]!;
+  const provider = providers.state.value.phase === 'ready' ? providers.state.value.data.find((candidate) => candidate.id === providerId.value) : undefined;
+  const offered: Service[] =
+    provider && services.state.value.phase === 'ready' ? services.state.value.data.filter((service) => provider.serviceIds.includes(service.id)) : [];
+  /** a click on an empty time of the week: that day, the time under the pointer to the quarter hour */
+  const askAt = (day: string, hour: number, event: MouseEvent) => {
+    if (!provider) return;
+    const quarter = Math.min(3, Math.max(0, Math.floor((event.offsetY / HOUR_PX) * 4)));
+    why.day.value = day;
+    why.time.value = `${String(hour).padStart(2, '0')}:${String(quarter * 15).padStart(2, '0')}`;
+    void why.ask(provider, offered.find((service) => service.id === why.serviceId.value) ?? offered[0]);
+    document.querySelector('.why-answer')?.scrollIntoView({ block: 'nearest' });
+  };
   const grid = useRef<HTMLElement>(null);
   // a week wider than the screen opens on today, not on Monday
   useEffect(() => {
@@ -126,9 +149,21 @@ export function Calendar({ client, workspace, notify, t, navigate }: SectionProp
                   ))}
                 </div>
                 {days.map((day) => (
-                  <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} aria-label={longDayOf(workspace, day)}>
+                  <section key={day} class={`day-column${day === today ? ' is-today' : ''}`} data-day={day} aria-label={longDayOf(workspace, day)}>
                     <h3>{shortDayOf(workspace, day)}</h3>
                     <ul>
+                      {hours.map((hour) => (
+                        <li key={`hour-${hour}`} class="hour-cell" style={{ top: `${(hour - first) * HOUR_PX}px`, height: `${HOUR_PX}px` }}>
+                          {/* the mouse's way to ask; the keyboard's is the form under the week (one stop, not one per hour) */}
+                          <button
+                            type="button"
+                            tabIndex={-1}
+                            aria-label={t.whyAt(`${shortDayOf(workspace, day)}, ${wallTimeOf(workspace, `${String(hour).padStart(2, '0')}:00`)}`)}
+                            title={t.whyNotFree}
+                            onClick={(event) => askAt(day, hour, event)}
+                          />
+                        </li>
+                      ))}
                       {mine
                         .filter((booking) => dayIn(workspace.timezone, Date.parse(booking.startTime)) === day)
                         .map((booking) => {
@@ -160,6 +195,9 @@ export function Calendar({ client, workspace, notify, t, navigate }: SectionProp
           );
         }}
       </Loaded>
+      {provider && services.state.value.phase === 'ready' && (
+        <WhyNotFree why={why} workspace={workspace} t={t} days={days} provider={provider} services={offered} />
+      )}
     </div>
   );
 }

@@ -153,4 +153,27 @@ export const pages: PageMessages = {
     failedLead: ({ provider }) => `${provider} hat den Zugriff erlaubt, aber der Kalender konnte nicht verbunden werden.`,
     again: 'Beginnen Sie erneut in den Kalendereinstellungen der Verwaltung.',
   },
+  calendarProblem: {
+    credentials: ({ host }) => `${host} hat Benutzername oder Passwort abgelehnt (401)`,
+    accessRefused: ({ host, status }) => `${host} hat den Zugriff auf den Kalender verweigert (${status})`,
+    answered: ({ host, status }) => `${host} hat auf die Abfrage des Kalenders mit ${status} geantwortet`,
+    answeredWriting: ({ host, status }) => `${host} hat auf das Eintragen des Termins mit ${status} geantwortet`,
+    answeredDeleting: ({ host, status }) => `${host} hat auf das Löschen des Termins mit ${status} geantwortet`,
+    noCalendar: ({ host }) => `${host} hat für dieses Konto keinen Kalender mit Terminen`,
+    gone: ({ status }) => `der Kalender ist nicht mehr auf dem Server (${status})`,
+    unreachable: ({ host, detail }) => `${host} war nicht erreichbar (${detail})`,
+    timeout: ({ host, seconds }) => `${host} hat nicht innerhalb von ${seconds} s geantwortet`,
+    authorizationRefused: ({ provider, detail }) => `${provider} hat die Berechtigung für den Kalender abgelehnt (${detail}): bitte den Kalender neu verbinden`,
+    authorizationExpired: ({ provider }) => `die Berechtigung für ${provider} ist abgelaufen: bitte den Kalender neu verbinden`,
+    permissions: ({ provider }) =>
+      `der Zugriff auf den ${provider}-Kalender wurde verweigert (403): bitte den Kalender mit den Berechtigungen neu verbinden, die svc erfragt`,
+    readFailed: ({ provider, status }) => `der ${provider}-Kalender konnte nicht gelesen werden (${status})`,
+    rateLimited: ({ host }) => `${host} begrenzt die Anfragen; svc versucht es beim nächsten Abgleich erneut`,
+    consentIncomplete: ({ provider }) => `die Zustimmung bei ${provider} wurde nicht abgeschlossen: bitte den Kalender neu verbinden`,
+    consentLate: ({ provider }) => `Die Zustimmung bei ${provider} wurde nicht innerhalb von 10 Minuten abgeschlossen: bitte den Kalender neu verbinden.`,
+    consentRefused: ({ provider, detail }) =>
+      `Der Zugriff auf den ${provider}-Kalender wurde nicht erlaubt (${detail}): bitte den Kalender neu verbinden, um es erneut zu versuchen.`,
+    notConfigured: ({ provider }) => `${provider}-Kalender sind auf diesem Server nicht mehr eingerichtet.`,
+    writeFailed: ({ problem }) => `Eine Buchung konnte nicht in diesen Kalender eingetragen werden: ${problem}`,
+  },
 };

@@ -155,6 +155,34 @@ export const pages = {
     failedLead: ({ provider }: { provider: string }) => `${provider} granted access, but the calendar could not be connected.`,
     again: 'Start again from the calendar settings in the admin panel.',
   },
+  /**
+   * A calendar connection's `lastError` in svc's words, said in the workspace's language when it is recorded
+   * (docs/contract/calendars.md §8); what a remote said itself (`detail`) is quoted as it came.
+   */
+  calendarProblem: {
+    credentials: ({ host }: { host: string }) => `${host} refused the username or password (401)`,
+    accessRefused: ({ host, status }: { host: string; status: number }) => `${host} refused access to the calendar (${status})`,
+    answered: ({ host, status }: { host: string; status: number }) => `${host} answered ${status} for the calendar`,
+    answeredWriting: ({ host, status }: { host: string; status: number }) => `${host} answered ${status} to writing the event`,
+    answeredDeleting: ({ host, status }: { host: string; status: number }) => `${host} answered ${status} to deleting the event`,
+    noCalendar: ({ host }: { host: string }) => `${host} has no calendar with events for this account`,
+    gone: ({ status }: { status: number }) => `the calendar is no longer on the server (${status})`,
+    unreachable: ({ host, detail }: { host: string; detail: string }) => `${host} could not be reached (${detail})`,
+    timeout: ({ host, seconds }: { host: string; seconds: number }) => `${host} did not answer within ${seconds} s`,
+    authorizationRefused: ({ provider, detail }: { provider: string; detail: string }) =>
+      `${provider} refused the calendar authorization (${detail}): reconnect the calendar`,
+    authorizationExpired: ({ provider }: { provider: string }) => `the ${provider} authorization expired: reconnect the calendar`,
+    permissions: ({ provider }: { provider: string }) =>
+      `access to the ${provider} calendar was refused (403): reconnect the calendar with the permissions svc asks for`,
+    readFailed: ({ provider, status }: { provider: string; status: number }) => `the ${provider} calendar could not be read (${status})`,
+    rateLimited: ({ host }: { host: string }) => `${host} limits the request rate; svc tries again at the next sync`,
+    consentIncomplete: ({ provider }: { provider: string }) => `the ${provider} consent was not completed: reconnect the calendar`,
+    consentLate: ({ provider }: { provider: string }) => `The ${provider} consent was not completed within 10 minutes: reconnect the calendar.`,
+    consentRefused: ({ provider, detail }: { provider: string; detail: string }) =>
+      `Access to the ${provider} calendar was not granted (${detail}): reconnect the calendar to try again.`,
+    notConfigured: ({ provider }: { provider: string }) => `${provider} calendars are no longer configured on this server.`,
+    writeFailed: ({ problem }: { problem: string }) => `A booking could not be written to this calendar: ${problem}`,
+  },
 };
 
 export type PageMessages = typeof pages;

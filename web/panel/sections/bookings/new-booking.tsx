@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { call, Problem } from '../../api/client.ts';
+import { explainTime, reasonWords } from '../why-not-free.tsx';
 import { FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
 import type { Catalogue } from './catalogue.ts';
 import { Select } from './inputs.tsx';
@@ -56,25 +57,12 @@ export function NewBooking({
   const explain = async () => {
     const date = refused.value;
     if (!date) return;
-    const local = date.slice(0, 10);
-    const time = date.slice(11, 16);
-    const answer = await call(
-      client.GET('/workspaces/{slug}/availability/explain', {
-        params: {
-          path: { slug: workspace.slug },
-          query: { serviceId: serviceId.value, date: local, ...(providerId.value ? { providerId: providerId.value } : {}) },
-        },
-      }),
-    ).catch(() => null);
+    const query = { serviceId: serviceId.value, date: date.slice(0, 10), ...(providerId.value ? { providerId: providerId.value } : {}) };
+    const times = await explainTime(client, workspace.slug, query, date.slice(11, 16)).catch(() => []);
     const names = new Map(catalogue.providers.map((provider) => [provider.id, provider.name]));
-    why.value = (answer?.times ?? [])
-      .filter((entry) => entry.time === time && !entry.free)
-      .map(
-        (entry) =>
-          `${names.get(entry.providerId) ?? entry.providerId}: ${entry.reasons
-            .map((reason) => (reason.code === 'CALENDAR_BUSY' ? `${t.whyReasons.CALENDAR_BUSY} „${reason.calendarName ?? ''}“` : t.whyReasons[reason.code]))
-            .join(', ')}`,
-      );
+    why.value = times
+      .filter((entry) => !entry.free)
+      .map((entry) => `${names.get(entry.providerId) ?? entry.providerId}: ${entry.reasons.map((reason) => reasonWords(reason, t)).join('; ')}`);
   };
   return (
     <section class="card new-booking" aria-labelledby="new-booking-title">
