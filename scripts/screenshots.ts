@@ -315,7 +315,9 @@ if (wants('widget')) {
     await launcher.click();
     await heading(widgetIn(page), /Choose a service/);
     await shot(page, 'widget', 'floating-2-open', look, false);
-    await widgetIn(page).getByRole('button', { name: /^Free consultation/ }).click();
+    await widgetIn(page)
+      .getByRole('button', { name: /^Free consultation/ })
+      .click();
     await widgetIn(page).locator('button.day.open').first().waitFor();
     await shot(page, 'widget', 'floating-3-day', look, false);
     await context.close();
@@ -336,7 +338,10 @@ if (wants('manage')) {
     await page.goto(booked.manageUrl);
     await heading(page, 'Your booking');
     await shot(page, 'manage', '1-booking', look);
-    await page.getByRole('button', { name: /Cancel/ }).first().click();
+    await page
+      .getByRole('button', { name: /Cancel/ })
+      .first()
+      .click();
     await page.locator('textarea#reason').waitFor();
     await shot(page, 'manage', '2-confirm-cancel', look);
     await page.goto(booked.manageUrl);
@@ -418,7 +423,10 @@ if (wants('panel')) {
     await go('Calendar', '06-calendar');
     await go('Services', '07-services');
     await go('Providers', '08-providers');
-    await page.getByRole('button', { name: /Anna Schmidt/ }).first().click();
+    await page
+      .getByRole('button', { name: /Anna Schmidt/ })
+      .first()
+      .click();
     await settle(page, page.url());
     await shot(page, 'panel', '09-provider-anna', look);
     await go('Working hours', '10-hours');
@@ -432,9 +440,15 @@ if (wants('docs')) {
   for (const look of looks) {
     const { context, page } = await open(look);
     await page.goto(`${appUrl}/api/v1/docs`);
-    await page.locator('h2', { hasText: /^Get a workspace\s*$/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await shot(page, 'docs', '1-top', look, false);
-    await page.locator('h2', { hasText: /^Book a time/ }).first().scrollIntoViewIfNeeded();
+    await page
+      .locator('h2', { hasText: /^Book a time/ })
+      .first()
+      .scrollIntoViewIfNeeded();
     await shot(page, 'docs', '2-book-a-time', look, false);
     await context.close();
   }

@@ -8,25 +8,32 @@ import { go, seed, signIn } from './support.ts';
 /*
  * What a new owner sees in the standalone admin, at a phone's 390 px and a desktop's 1280 px, in light and dark
  * (the pass scripts/screenshots.ts makes for eyes): no section scrolls the page sideways, and in a form grid the
- * controls of a row stay in line even when a neighbour has a hint under it (Settings: "Email for booking news").
+ * controls of a row stay in line even when a neighbour has a hint under it (Settings: "Email for booking news"),
+ * and none is wider than its column (the time zone select).
  */
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 const SECTIONS = ['Bookings', 'Calendar', 'Services', 'Providers', 'Working hours', 'Custom fields', 'Settings'];
 
-/** The tops of the controls in each row of every form grid on the page, row by row (a row: the fields sharing a top). */
-function controlRows(page: Page): Promise<number[][]> {
+/**
+ * The tops of the controls in each row of every form grid on the page, row by row (a row: the fields sharing a
+ * top), and the labels of the fields whose control is wider than the field (running into the next column).
+ */
+function formGrid(page: Page): Promise<{ rows: number[][]; tooWide: string[] }> {
   return page.evaluate(() => {
     const rows = new Map<string, number[]>();
+    const tooWide: string[] = [];
     document.querySelectorAll('.grid').forEach((grid, index) => {
       for (const field of grid.querySelectorAll(':scope > .field')) {
         const control = field.querySelector('input, select, textarea');
         if (!control) continue;
-        const key = `${index}:${Math.round(field.getBoundingClientRect().top)}`;
+        const box = field.getBoundingClientRect();
+        const key = `${index}:${Math.round(box.top)}`;
         rows.set(key, [...(rows.get(key) ?? []), Math.round(control.getBoundingClientRect().top)]);
+        if (control.getBoundingClientRect().right > box.right + 1) tooWide.push(field.querySelector('label')?.textContent ?? '?');
       }
     });
-    return [...rows.values()];
+    return { rows: [...rows.values()], tooWide };
   });
 }
 
@@ -56,9 +63,10 @@ describeBrowser('the standalone admin at 390 and 1280 px, light and dark', () =>
           expect({ section, sideways: await sideways() }).toEqual({ section, sideways: 0 });
         }
         // Settings is where the section was left: its business fields, a hint under one of them
-        const rows = await controlRows(page);
+        const { rows, tooWide } = await formGrid(page);
         expect(rows.length).toBeGreaterThan(0);
         for (const row of rows) expect(row.every((top) => Math.abs(top - row[0]!) <= 1)).toBe(true);
+        expect(tooWide).toEqual([]);
         expect(await axeViolations(page)).toEqual([]);
         expect(errors).toEqual([]);
         await close();
