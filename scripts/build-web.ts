@@ -58,10 +58,8 @@ export const COPIED_ASSETS: CopiedAsset[] = [
       // colours Redoc writes into its components instead of taking them from the theme: CSS variables with the same
       // fallback, which the page's dark scheme sets (web/docs/docs.css)
       ['color: #0e7c86;', 'color: var(--svc-docs-pattern, #0e7c86);'],
-      [
-        'color: white;\\n      background-color: ${e.theme.colors.primary.main};',
-        'color: var(--svc-docs-on-primary, white);\\n      background-color: ${e.theme.colors.primary.main};',
-      ],
+      // (the text of the chosen one-of button, on the primary colour)
+      ['color: white;\\n      background-color: ', 'color: var(--svc-docs-on-primary, white);\\n      background-color: '],
       ['background-color: white;', 'background-color: var(--svc-docs-page, white);'],
       ['background: #ffffff;\n  }\n`,zp', 'background: var(--svc-docs-page, #ffffff);\n  }\n`,zp'],
     ],

@@ -107,13 +107,22 @@ describeBrowser('the API reference page', () => {
   test('a reader whose system turns dark while the page is open gets the dark theme without reloading, and back', async () => {
     const { context, page, errors } = await env.open({ colorScheme: 'light' });
     await page.goto(`${env.appUrl}/api/v1/docs`);
-    await page.locator('#redoc[data-scheme="light"] h2', { hasText: /^Get a workspace\s*$/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('#redoc[data-scheme="light"] h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.locator('#redoc[data-scheme="dark"] h2', { hasText: /^Get a workspace\s*$/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('#redoc[data-scheme="dark"] h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.menu-content')!).backgroundColor)).toBe(SIDEBAR.dark);
     expect(await page.locator('#redoc').count()).toBe(1);
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.locator('#redoc[data-scheme="light"] h2', { hasText: /^Get a workspace\s*$/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('#redoc[data-scheme="light"] h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.menu-content')!).backgroundColor)).toBe(SIDEBAR.light);
     expect(errors).toEqual([]);
     await context.close();

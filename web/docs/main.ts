@@ -133,9 +133,7 @@ function themeOf(palette: Palette) {
     // the section labels ("Request body schema", "Responses", "Authorizations") and their content type, which
     // Redoc writes in near-black whatever the theme says
     extensionsHook: (component: string) =>
-      isDark && component === 'UnderlinedHeader'
-        ? `color: ${palette.muted}; border-bottom-color: ${palette.border}; & > span { color: ${palette.text}; }`
-        : '',
+      isDark && component === 'UnderlinedHeader' ? `color: ${palette.muted}; border-bottom-color: ${palette.border}; & > span { color: ${palette.text}; }` : '',
   };
 }
 
