@@ -45,14 +45,24 @@ export interface CopiedAsset {
  * Files svc serves as their package publishes them, already built and minified: no esbuild pass. Redoc's
  * standalone bundle renders the API reference (docs/decisions/0017); its sidebar shows Redocly's logo from a CDN,
  * which the page's CSP refuses and which would be a request to another origin: an empty data: image instead, which
- * Redoc hides as it hides a logo that failed to load.
+ * Redoc hides as it hides a logo that failed to load. A few colours its theme does not reach become CSS variables
+ * (same fallback), so the page's dark scheme can set them.
  */
 export const COPIED_ASSETS: CopiedAsset[] = [
   {
     module: 'redoc/bundles/redoc.standalone.js',
     resolve: () => import.meta.resolve('redoc/bundles/redoc.standalone.js'),
     servedAs: '/api/v1/docs/redoc.standalone.js',
-    replace: [['"https://cdn.redoc.ly/redoc/logo-mini.svg"', '"data:,"']],
+    replace: [
+      ['"https://cdn.redoc.ly/redoc/logo-mini.svg"', '"data:,"'],
+      // colours Redoc writes into its components instead of taking them from the theme: CSS variables with the same
+      // fallback, which the page's dark scheme sets (web/docs/docs.css)
+      ['color: #0e7c86;', 'color: var(--svc-docs-pattern, #0e7c86);'],
+      // (the text of the chosen one-of button, on the primary colour)
+      ['color: white;\\n      background-color: ', 'color: var(--svc-docs-on-primary, white);\\n      background-color: '],
+      ['background-color: white;', 'background-color: var(--svc-docs-page, white);'],
+      ['background: #ffffff;\n  }\n`,zp', 'background: var(--svc-docs-page, #ffffff);\n  }\n`,zp'],
+    ],
   },
 ];
 

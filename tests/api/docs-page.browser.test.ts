@@ -7,10 +7,14 @@ import { axeViolations } from '../widget/drive.ts';
 /*
  * GET /api/v1/docs (docs/decisions/0017, docs/contract/first-day.md §7): Redoc's standalone bundle, served by svc
  * itself, renders the OpenAPI description under the page's CSP with the network cut off beyond svc's origin; no
- * axe violation, with the reader's system in either colour scheme (the page itself stays light).
+ * axe violation, with the reader's system in either colour scheme: light, or Redoc started with svc's dark theme.
  */
 
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
+
+/** The page's and the sidebar's backgrounds in each scheme (web/docs/docs.css, web/docs/main.ts). */
+const BACKGROUND = { light: 'rgb(255, 255, 255)', dark: 'rgb(21, 23, 28)' };
+const SIDEBAR = { light: 'rgb(246, 247, 249)', dark: 'rgb(29, 32, 38)' };
 
 describeBrowser('the API reference page', () => {
   let env: BrowserEnv;
@@ -72,8 +76,15 @@ describeBrowser('the API reference page', () => {
         .waitFor({ timeout: 60_000 });
       expect(await page.locator('[role="menuitem"] .operation-type').count()).toBeGreaterThan(20);
       expect(await page.getByText('booking.created').count()).toBeGreaterThan(0);
-      // light in both schemes: Redoc 2 has no dark mode (docs/decisions/0017)
-      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+      // the page follows the reader's scheme: Redoc started with the matching theme (docs/decisions/0017)
+      expect(await page.locator('#redoc').getAttribute('data-scheme')).toBe(colorScheme);
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[colorScheme]);
+      // the middle column and the sidebar stand on the page's own background, not a light one
+      const surfaces = await page.evaluate(() =>
+        ['.api-content', '.menu-content'].map((selector) => getComputedStyle(document.querySelector(selector)!).backgroundColor),
+      );
+      expect(surfaces[0]).toBe('rgba(0, 0, 0, 0)');
+      expect(surfaces[1]).toBe(SIDEBAR[colorScheme]);
       // the viewport only: the whole reference is too tall for one picture
       await page.screenshot({ path: join(SCREENSHOTS, `api-docs-${colorScheme}.png`) });
       expect(elsewhere).toEqual([]);
@@ -92,4 +103,28 @@ describeBrowser('the API reference page', () => {
       await audit.context.close();
     }, 240_000);
   }
+
+  test('a reader whose system turns dark while the page is open gets the dark theme without reloading, and back', async () => {
+    const { context, page, errors } = await env.open({ colorScheme: 'light' });
+    await page.goto(`${env.appUrl}/api/v1/docs`);
+    await page
+      .locator('#redoc[data-scheme="light"] h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page
+      .locator('#redoc[data-scheme="dark"] h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.menu-content')!).backgroundColor)).toBe(SIDEBAR.dark);
+    expect(await page.locator('#redoc').count()).toBe(1);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page
+      .locator('#redoc[data-scheme="light"] h2', { hasText: /^Get a workspace\s*$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.menu-content')!).backgroundColor)).toBe(SIDEBAR.light);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
 });

@@ -75,7 +75,7 @@ describe('hosted pages', () => {
     expect(html).toContain('<title>Acme &lt;Studio&gt;</title>');
     expect(html).toContain('<html lang="de">');
     const hash = webAsset('/svc-widget.min.js').etag.slice(1, -1);
-    expect(html).toContain(`<script src="/svc-widget.min.js?v=${hash}" data-slug="acme" data-position="inline" async></script>`);
+    expect(html).toContain(`<script src="/svc-widget.min.js?v=${hash}" data-slug="acme" data-position="inline" data-theme="system" async></script>`);
     expect(html).not.toMatch(/<style|style=|<script>/);
   });
 

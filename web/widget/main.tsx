@@ -219,6 +219,8 @@ function mount(script: HTMLScriptElement, registry: Mounted[]) {
       const follow = () => element.setAttribute('theme', resolvedTheme(theme, element));
       follow();
       window.matchMedia(DARK_QUERY).addEventListener('change', follow);
+      // an async script may run before the page's stylesheets have loaded: look at the page again once they have
+      if (document.readyState !== 'complete') window.addEventListener('load', follow, { once: true });
     }
     render(<Root />, shadow);
   };

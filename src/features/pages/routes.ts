@@ -54,6 +54,7 @@ export function pageRoutes(deps: AppDeps) {
             { csp, status: 404 },
           );
         }
+        // the page is light or dark as the visitor's system prefers (web/pages/pages.css): so is its widget, from the start
         return pageResponse(
           layout({
             title: workspace.name,
@@ -61,7 +62,7 @@ export function pageRoutes(deps: AppDeps) {
             brandColor: workspace.primaryColor,
             body: html`<main class="wrap narrow">
 <header class="booking-head"><h1>${workspace.name}</h1></header>
-<script src="${assetUrl('/svc-widget.min.js')}" data-slug="${workspace.slug}" data-position="inline" async></script>
+<script src="${assetUrl('/svc-widget.min.js')}" data-slug="${workspace.slug}" data-position="inline" data-theme="system" async></script>
 </main>`,
           }),
           { csp },
