@@ -24,7 +24,14 @@ const feed = () =>
     'VERSION:2.0',
     'PRODID:-//svc tests//busy cache//EN',
     'X-WR-CALNAME:Alex',
-    ...events.flatMap(([uid, start, end]) => ['BEGIN:VEVENT', `UID:${uid}`, `DTSTAMP:20261101T000000Z`, `DTSTART:${stamp(start)}`, `DTEND:${stamp(end)}`, 'END:VEVENT']),
+    ...events.flatMap(([uid, start, end]) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      `DTSTAMP:20261101T000000Z`,
+      `DTSTART:${stamp(start)}`,
+      `DTEND:${stamp(end)}`,
+      'END:VEVENT',
+    ]),
     'END:VCALENDAR',
     '',
   ].join('\r\n');
@@ -40,12 +47,9 @@ describeEachAdapter('calendar busy times in availability, through the read cache
   let providerId: string;
   let serviceId: string;
   let connectionId: string;
-  const slots = async (date = '2026-11-24') =>
-    (await t.request('GET', `${V1}/acme/availability?serviceId=${serviceId}&date=${date}`)).body.slots as string[];
-  const days = async () =>
-    (await t.request('GET', `${V1}/acme/availability/days?serviceId=${serviceId}&from=2026-11-24&to=2026-12-24`)).body.days as string[];
-  const book = (date: string) =>
-    t.request('POST', `${V1}/acme/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', name: 'Ada', date } });
+  const slots = async (date = '2026-11-24') => (await t.request('GET', `${V1}/acme/availability?serviceId=${serviceId}&date=${date}`)).body.slots as string[];
+  const days = async () => (await t.request('GET', `${V1}/acme/availability/days?serviceId=${serviceId}&from=2026-11-24&to=2026-12-24`)).body.days as string[];
+  const book = (date: string) => t.request('POST', `${V1}/acme/bookings`, { key: t.apiKey, body: { serviceId, email: 'ada@example.com', name: 'Ada', date } });
 
   beforeEach(async () => {
     events = [['standup@example.com', '2026-11-24T08:00:00Z', '2026-11-24T09:00:00Z']];

@@ -223,7 +223,17 @@ describe('calendar busy-time read cache', () => {
   async function connected(slug: string) {
     const { workspace } = await createWorkspace({ storage: raw, clock }, { slug, name: slug });
     const providerId = newId('prv');
-    await raw.createProvider({ id: providerId, workspaceId: workspace.id, name: 'P', email: null, active: true, hours: null, serviceIds: [], createdAt: T0, updatedAt: T0 });
+    await raw.createProvider({
+      id: providerId,
+      workspaceId: workspace.id,
+      name: 'P',
+      email: null,
+      active: true,
+      hours: null,
+      serviceIds: [],
+      createdAt: T0,
+      updatedAt: T0,
+    });
     const connectionId = newId('cal');
     await raw.createCalendarConnection({
       id: connectionId,
@@ -253,7 +263,7 @@ describe('calendar busy-time read cache', () => {
   test('answers every window and buffer exactly as the adapter does, calendar named, over long and short events of several providers', async () => {
     // a pseudo-random mix of short events and a few lasting days, which reach over many later ones
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const providers: string[] = [];
     for (const slug of ['busy-a', 'busy-b']) {
       const { providerId, connectionId } = await connected(slug);
@@ -285,7 +295,12 @@ describe('calendar busy-time read cache', () => {
       expect(fromCache.map((interval) => interval.startTime)).toEqual(fresh.map((interval) => interval.startTime));
     }
     const [one] = await cached.listCalendarBusy([providers[0]!], T0, T0 + 60 * 24 * HOUR);
-    expect(one).toMatchObject({ bookingId: null, serviceId: null, bufferTime: 0, calendar: { connectionId: expect.stringMatching(/^cal_/), calendarId: 'busy' } });
+    expect(one).toMatchObject({
+      bookingId: null,
+      serviceId: null,
+      bufferTime: 0,
+      calendar: { connectionId: expect.stringMatching(/^cal_/), calendarId: 'busy' },
+    });
   });
 
   test("a sync through the adapter drops the provider's busy times at once; one made elsewhere shows once the TTL has passed", async () => {

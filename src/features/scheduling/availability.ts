@@ -101,7 +101,9 @@ const busyBooking = (interval: BusyInterval): BusyBooking => ({
   start: interval.startTime,
   end: interval.endTime,
   bufferTime: interval.bufferTime,
-  source: interval.calendar ? { kind: 'calendar', ...interval.calendar } : { kind: 'booking', bookingId: interval.bookingId ?? '' },
+  source: interval.calendar
+    ? { kind: 'calendar', connectionId: interval.calendar.connectionId, calendarId: interval.calendar.calendarId }
+    : { kind: 'booking', bookingId: interval.bookingId ?? '' },
 });
 
 /** Every provider of the offering with its hours and its own busy intervals, the list split once. */
