@@ -106,10 +106,18 @@ const busyBooking = (interval: BusyInterval): BusyBooking => ({
     : { kind: 'booking', bookingId: interval.bookingId ?? '' },
 });
 
+/** A busy interval as availability's engine calls take it: without its source, which only explain reads. */
+const busyTime = (interval: BusyInterval): BusyBooking => ({
+  serviceId: interval.serviceId,
+  start: interval.startTime,
+  end: interval.endTime,
+  bufferTime: interval.bufferTime,
+});
+
 /** Every provider of the offering with its hours and its own busy intervals, the list split once. */
 function providerHours(workspace: WorkspaceRecord, offering: Offering, busy: readonly BusyInterval[]): ProviderHours[] {
   const byProvider = new Map<string, BusyBooking[]>(offering.providers.map((provider) => [provider.id, []]));
-  for (const interval of busy) byProvider.get(interval.providerId)?.push(busyBooking(interval));
+  for (const interval of busy) byProvider.get(interval.providerId)?.push(busyTime(interval));
   return offering.providers.map((provider) => ({ hours: provider.hours ?? workspace.hours, bookings: byProvider.get(provider.id)! }));
 }
 
