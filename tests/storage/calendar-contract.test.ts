@@ -295,16 +295,16 @@ describeEachAdapter('calendar storage contract', (adapter) => {
       expect(claimed.map((write) => write.bookingId).sort()).toEqual(result.ok ? result.bookings.map((booking) => booking.id).sort() : []);
     });
 
-    test('listBusy with calendars: the busy times a slot with that buffer can touch, widened by the buffer only', async () => {
+    test('listCalendarBusy: the busy times a slot with that buffer can touch, widened by the buffer only; listBusy has none', async () => {
       const connection = aConnection(ws, prv);
       await storage.createCalendarConnection(connection);
       await storage.storeCalendarSync(connection.id, {}, [{ calendarId: WORK, intervals: [busy(0, 1, 'early'), busy(5, 1, 'late')] }], T0);
       const from = T0 + 2 * HOUR;
       const to = T0 + 3 * HOUR;
-      expect(await storage.listBusy([prv.id], from, to, 0, { calendars: true })).toEqual([]);
+      expect(await storage.listCalendarBusy([prv.id], from, to, 0)).toEqual([]);
       expect(await storage.listBusy([prv.id], from, to, HOUR)).toEqual([]);
-      expect((await storage.listBusy([prv.id], from, to, HOUR + 1, { calendars: true })).map((interval) => interval.startTime)).toEqual([T0]);
-      expect((await storage.listBusy([prv.id], from, to, 2 * HOUR + 1, { calendars: true })).map((interval) => interval.startTime)).toEqual([
+      expect((await storage.listCalendarBusy([prv.id], from, to, HOUR + 1)).map((interval) => interval.startTime)).toEqual([T0]);
+      expect((await storage.listCalendarBusy([prv.id], from, to, 2 * HOUR + 1)).map((interval) => interval.startTime)).toEqual([
         T0,
         T0 + 5 * HOUR,
       ]);

@@ -201,3 +201,134 @@ describe('catalogue read cache', () => {
     expect((await cached.listBusy([providerId], now, now + 3_600_000)).map((interval) => interval.bookingId)).toEqual([booking.id]);
   });
 });
+
+describe('calendar busy-time read cache', () => {
+  const HOUR = 3_600_000;
+  let db: TestDatabase;
+  let raw: Storage;
+  let elsewhere: Storage;
+  let cached: Storage;
+  const clock = manualClock('2026-11-23T08:00:00.000Z');
+  const T0 = clock.now();
+
+  beforeAll(async () => {
+    db = await createTestDatabase('libsql');
+    raw = db.storage;
+    elsewhere = db.reopen();
+    cached = withReadCache(raw, { clock, ttlMs: TTL });
+  });
+  afterAll(() => db.drop());
+
+  /** A provider of a new workspace with one connection of two calendars, `blocks` on the first only. */
+  async function connected(slug: string) {
+    const { workspace } = await createWorkspace({ storage: raw, clock }, { slug, name: slug });
+    const providerId = newId('prv');
+    await raw.createProvider({
+      id: providerId,
+      workspaceId: workspace.id,
+      name: 'P',
+      email: null,
+      active: true,
+      hours: null,
+      serviceIds: [],
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    const connectionId = newId('cal');
+    await raw.createCalendarConnection({
+      id: connectionId,
+      workspaceId: workspace.id,
+      providerId,
+      kind: 'ics',
+      name: 'feed',
+      url: `https://calendar.example.com/${slug}.ics`,
+      account: null,
+      username: null,
+      sealedSecret: null,
+      status: 'ok',
+      lastSyncedAt: T0,
+      lastError: null,
+      failures: 0,
+      calendars: [
+        { id: 'busy', name: 'Busy', blocks: true, writes: false, readOnly: true },
+        { id: 'free', name: 'Free', blocks: false, writes: false, readOnly: true },
+      ],
+      syncState: {},
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    return { workspace, providerId, connectionId };
+  }
+
+  test('answers every window and buffer exactly as the adapter does, calendar named, over long and short events of several providers', async () => {
+    // a pseudo-random mix of short events and a few lasting days, which reach over many later ones
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const providers: string[] = [];
+    for (const slug of ['busy-a', 'busy-b']) {
+      const { providerId, connectionId } = await connected(slug);
+      providers.push(providerId);
+      const intervals = Array.from({ length: 300 }, (_, index) => {
+        const start = T0 + Math.floor(random() * 60 * 24) * HOUR;
+        const length = index % 50 === 0 ? Math.floor(random() * 5 * 24) * HOUR : Math.ceil(random() * 3) * HOUR;
+        return { start, end: start + length, uid: `${slug}-${index}` };
+      });
+      await raw.storeCalendarSync(
+        connectionId,
+        {},
+        [
+          { calendarId: 'busy', intervals },
+          { calendarId: 'free', intervals: intervals.slice(0, 40) },
+        ],
+        T0,
+      );
+    }
+    const key = (interval: { providerId: string; startTime: number; endTime: number; calendar?: unknown }) => JSON.stringify(interval);
+    for (let round = 0; round < 200; round++) {
+      const from = T0 + Math.floor(random() * 70 * 24 - 5 * 24) * HOUR;
+      const to = from + Math.floor(random() * 31 * 24) * HOUR;
+      const buffer = [0, 15 * 60_000, HOUR][round % 3];
+      const ids = round % 2 === 0 ? providers : [providers[round % 4 === 1 ? 0 : 1]!];
+      const fresh = await raw.listCalendarBusy(ids, from, to, buffer);
+      const fromCache = await cached.listCalendarBusy(ids, from, to, buffer);
+      expect(fromCache.map(key).sort()).toEqual(fresh.map(key).sort());
+      expect(fromCache.map((interval) => interval.startTime)).toEqual(fresh.map((interval) => interval.startTime));
+    }
+    const [one] = await cached.listCalendarBusy([providers[0]!], T0, T0 + 60 * 24 * HOUR);
+    expect(one).toMatchObject({
+      bookingId: null,
+      serviceId: null,
+      bufferTime: 0,
+      calendar: { connectionId: expect.stringMatching(/^cal_/), calendarId: 'busy' },
+    });
+  });
+
+  test("a sync through the adapter drops the provider's busy times at once; one made elsewhere shows once the TTL has passed", async () => {
+    const { providerId, connectionId } = await connected('busy-sync');
+    const window = [T0, T0 + 24 * HOUR] as const;
+    expect(await cached.listCalendarBusy([providerId], ...window)).toEqual([]);
+    await raw.storeCalendarSync(connectionId, {}, [{ calendarId: 'busy', intervals: [{ start: T0 + HOUR, end: T0 + 2 * HOUR, uid: 'a' }] }], T0);
+    expect((await cached.listCalendarBusy([providerId], ...window)).map((interval) => interval.startTime)).toEqual([T0 + HOUR]);
+    await elsewhere.storeCalendarSync(connectionId, {}, [{ calendarId: 'busy', intervals: [{ start: T0 + 3 * HOUR, end: T0 + 4 * HOUR, uid: 'b' }] }], T0);
+    expect((await cached.listCalendarBusy([providerId], ...window)).map((interval) => interval.startTime)).toEqual([T0 + HOUR]);
+    clock.advance(TTL);
+    expect((await cached.listCalendarBusy([providerId], ...window)).map((interval) => interval.startTime)).toEqual([T0 + 3 * HOUR]);
+    await raw.chooseCalendars(connectionId, [{ id: 'busy', blocks: false }], T0);
+    expect(await cached.listCalendarBusy([providerId], ...window)).toEqual([]);
+  });
+
+  test('concurrent misses of one provider share one database read', async () => {
+    const { providerId } = await connected('busy-herd');
+    let reads = 0;
+    const counting: Storage = {
+      ...raw,
+      listCalendarBusy: (...args) => {
+        reads++;
+        return raw.listCalendarBusy(...args);
+      },
+    };
+    const herd = withReadCache(counting, { clock, ttlMs: TTL });
+    await Promise.all(Array.from({ length: 40 }, () => herd.listCalendarBusy([providerId], T0, T0 + HOUR)));
+    expect(reads).toBe(1);
+  });
+});

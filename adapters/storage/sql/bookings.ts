@@ -11,6 +11,7 @@ import {
 } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { connectedProviders, followInCalendar, followNewInCalendar } from './calendar-writes.ts';
+import { calendarBusyIn } from './calendars.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
 import { claimOfferIn, heldSeatsQuery } from './waitlist.ts';
@@ -100,28 +101,6 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       .orderBy(asc(b.startTime));
   }
 
-  /**
-   * The busy times of the providers' blocking calendars that can conflict with a slot inside [from, to) of a
-   * service whose buffer is `buffer` ms (docs/contract/calendars.md §5: an event is widened like a booking).
-   */
-  async function calendarBusyQuery(on: Tx, providerIds: string[], from: number, to: number, buffer = 0): Promise<BusyInterval[]> {
-    const c = t.calendarBusyTimes;
-    const rows = await on
-      .select({ providerId: c.providerId, connectionId: c.connectionId, calendarId: c.calendarId, start: c.start, end: c.end })
-      .from(c)
-      .where(and(inArray(c.providerId, providerIds), eq(c.blocks, true), lt(c.start, to + buffer), gt(c.end, from - buffer)))
-      .orderBy(asc(c.start));
-    return rows.map((row) => ({
-      bookingId: null,
-      providerId: row.providerId,
-      serviceId: null,
-      startTime: row.start,
-      endTime: row.end,
-      bufferTime: 0,
-      calendar: { connectionId: row.connectionId, calendarId: row.calendarId },
-    }));
-  }
-
   /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
   async function busyAndHeld(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> {
     // One after the other: inside a transaction both run on its one connection.
@@ -145,11 +124,9 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       return rows.map(toBooking);
     },
 
-    async listBusy(providerIds, from, to, buffer, options): Promise<BusyInterval[]> {
+    async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {
       if (providerIds.length === 0) return [];
-      const bookings = await busyAndHeld(db, providerIds, from, to, undefined, buffer);
-      if (!options?.calendars) return bookings;
-      return [...bookings, ...(await calendarBusyQuery(db, providerIds, from, to, buffer))];
+      return busyAndHeld(db, providerIds, from, to, undefined, buffer);
     },
 
     async reserveBooking(request) {
@@ -165,7 +142,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         const connected = await connectedProviders(tx, t, candidates);
         const busy = [
           ...(await busyAndHeld(tx, candidates, from, to, request.replacing ?? request.claiming?.entryId)),
-          ...(connected.any.size > 0 ? await calendarBusyQuery(tx, [...connected.any], from, to) : []),
+          ...(connected.any.size > 0 ? await calendarBusyIn(tx, t, [...connected.any], from, to) : []),
         ];
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
@@ -250,7 +227,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         const busy: BusyInterval[] = [
           ...booked,
           ...(await heldSeatsQuery(tx, t, candidates, spanFrom, spanTo)),
-          ...(connected.any.size > 0 ? await calendarBusyQuery(tx, [...connected.any], spanFrom, spanTo) : []),
+          ...(connected.any.size > 0 ? await calendarBusyIn(tx, t, [...connected.any], spanFrom, spanTo) : []),
         ];
         let best: { conflicts: number[]; reason: string } | null = null;
         for (const providerId of candidates) {

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, ne, notInArray, or } from 'drizzle-orm';
 import type {
+  BusyInterval,
   CalendarConnectionKind,
   CalendarConnectionRecord,
   CalendarConnectionPatch,
@@ -8,7 +9,7 @@ import type {
   CalendarStore,
   ConnectedCalendar,
 } from '../../../src/ports/storage/index.ts';
-import type { Dialect, Row, Tx } from './dialect.ts';
+import type { Dialect, Row, Tables, Tx } from './dialect.ts';
 import { writeOutbox } from './outbox.ts';
 
 function toConnection(row: Row<'calendarConnections'>): CalendarConnectionRecord {
@@ -20,6 +21,30 @@ function toConnection(row: Row<'calendarConnections'>): CalendarConnectionRecord
     calendars: row.calendars as ConnectedCalendar[],
     syncState: row.syncState as Record<string, string | null>,
   };
+}
+
+/**
+ * The busy times of the providers' blocking calendars that can conflict with a slot inside [from, to) of a
+ * service whose buffer is `buffer` ms (docs/contract/calendars.md §5: an event is widened like a booking), in
+ * start order. Read by availability (CalendarStore.listCalendarBusy) and, inside a booking's transaction under
+ * its provider lock, by the reservation.
+ */
+export async function calendarBusyIn(on: Tx, tables: Tables, providerIds: string[], from: number, to: number, buffer = 0): Promise<BusyInterval[]> {
+  const c = tables.calendarBusyTimes;
+  const rows = await on
+    .select({ providerId: c.providerId, connectionId: c.connectionId, calendarId: c.calendarId, start: c.start, end: c.end })
+    .from(c)
+    .where(and(inArray(c.providerId, providerIds), eq(c.blocks, true), lt(c.start, to + buffer), gt(c.end, from - buffer)))
+    .orderBy(asc(c.start));
+  return rows.map((row) => ({
+    bookingId: null,
+    providerId: row.providerId,
+    serviceId: null,
+    startTime: row.start,
+    endTime: row.end,
+    bufferTime: 0,
+    calendar: { connectionId: row.connectionId, calendarId: row.calendarId },
+  }));
 }
 
 /** Rows of busy times inserted per statement (Postgres allows 65 535 parameters; a row has 7). */
@@ -234,6 +259,11 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
         .where(and(eq(c.id, id), eq(c.failureNoticePending, true)))
         .returning({ id: c.id });
       return claimed.length > 0;
+    },
+
+    async listCalendarBusy(providerIds, from, to, buffer) {
+      if (providerIds.length === 0) return [];
+      return calendarBusyIn(db, t, providerIds, from, to, buffer);
     },
 
     async busyTimesFor(providerIds, from, to) {

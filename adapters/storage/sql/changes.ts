@@ -17,6 +17,11 @@ const read = 'read';
 const none = (): StorageChange[] => [];
 
 const booked = (workspaceId: string): StorageChange[] => [{ kind: 'bookings', workspaceId }, { kind: 'outbox' }];
+const calendarsOf = (connection: { workspaceId: string; providerId: string }): StorageChange => ({
+  kind: 'calendars',
+  workspaceId: connection.workspaceId,
+  providerId: connection.providerId,
+});
 
 const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   // The database and server-wide settings.
@@ -117,16 +122,17 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
   listProviderBookings: read,
 
   // A provider's calendar connections and their busy times: they move availability.
-  createCalendarConnection: ([connection]) => [{ kind: 'calendars', workspaceId: connection.workspaceId }],
+  createCalendarConnection: ([connection]) => [calendarsOf(connection)],
   getCalendarConnection: read,
   listCalendarConnections: read,
   listAllCalendarConnections: read,
-  updateCalendarConnection: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }, { kind: 'outbox' }] : []),
-  chooseCalendars: (_args, updated) => (updated ? [{ kind: 'calendars', workspaceId: updated.workspaceId }] : []),
-  deleteCalendarConnection: ([workspaceId], removed) => (removed ? [{ kind: 'calendars', workspaceId }] : []),
+  updateCalendarConnection: (_args, updated) => (updated ? [calendarsOf(updated), { kind: 'outbox' }] : []),
+  chooseCalendars: (_args, updated) => (updated ? [calendarsOf(updated)] : []),
+  deleteCalendarConnection: ([workspaceId, providerId], removed) => (removed ? [{ kind: 'calendars', workspaceId, providerId }] : []),
   // A status move may write webhook messages: the outbox is told too.
-  storeCalendarSync: (_args, stored) => (stored ? [{ kind: 'calendars', workspaceId: stored.workspaceId }, { kind: 'outbox' }] : []),
+  storeCalendarSync: (_args, stored) => (stored ? [calendarsOf(stored), { kind: 'outbox' }] : []),
   busyTimesFor: read,
+  listCalendarBusy: read,
   // Leases and the mail mark move no availability.
   claimCalendarSyncs: none,
   releaseCalendarSync: none,

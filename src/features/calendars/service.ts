@@ -25,7 +25,8 @@ import { oauthAccountOf, startOAuthConnection } from './oauth.ts';
 /*
  * A provider's other calendars (docs/contract/calendars.md): connecting one (checked and synced before the answer),
  * the owner's choices of blocking and write calendars, and the sync that turns the remote events into stored busy
- * times. Availability and createBooking read those with `storage.busyTimesFor`; they never wait on a remote.
+ * times. Availability reads those with `storage.listCalendarBusy` (through the read cache) and createBooking inside
+ * reserveBooking; they never wait on a remote.
  */
 
 export interface CalendarDeps {

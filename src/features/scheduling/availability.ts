@@ -101,13 +101,23 @@ const busyBooking = (interval: BusyInterval): BusyBooking => ({
   start: interval.startTime,
   end: interval.endTime,
   bufferTime: interval.bufferTime,
-  source: interval.calendar ? { kind: 'calendar', ...interval.calendar } : { kind: 'booking', bookingId: interval.bookingId ?? '' },
+  source: interval.calendar
+    ? { kind: 'calendar', connectionId: interval.calendar.connectionId, calendarId: interval.calendar.calendarId }
+    : { kind: 'booking', bookingId: interval.bookingId ?? '' },
+});
+
+/** A busy interval as availability's engine calls take it: without its source, which only explain reads. */
+const busyTime = (interval: BusyInterval): BusyBooking => ({
+  serviceId: interval.serviceId,
+  start: interval.startTime,
+  end: interval.endTime,
+  bufferTime: interval.bufferTime,
 });
 
 /** Every provider of the offering with its hours and its own busy intervals, the list split once. */
 function providerHours(workspace: WorkspaceRecord, offering: Offering, busy: readonly BusyInterval[]): ProviderHours[] {
   const byProvider = new Map<string, BusyBooking[]>(offering.providers.map((provider) => [provider.id, []]));
-  for (const interval of busy) byProvider.get(interval.providerId)?.push(busyBooking(interval));
+  for (const interval of busy) byProvider.get(interval.providerId)?.push(busyTime(interval));
   return offering.providers.map((provider) => ({ hours: provider.hours ?? workspace.hours, bookings: byProvider.get(provider.id)! }));
 }
 
@@ -131,19 +141,24 @@ function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.Pl
   };
 }
 
+/** What availability reads: the providers' bookings and the busy times of their blocking calendars. */
+type BusyReads = BookingStore & Pick<CalendarStore, 'listCalendarBusy'>;
+
 /**
  * The PENDING and CONFIRMED bookings of the offering's providers, and the busy times of their blocking calendars,
- * that can keep a start inside `span` from being bookable (every slot of the span starts and ends inside it).
+ * that can keep a start inside `span` from being bookable (every slot of the span starts and ends inside it). The
+ * busy times come from the read cache in the app (platform/storage-effects/calendar-busy-cache.ts); the booking's
+ * own check reads them afresh inside reserveBooking.
  */
-async function busyAround(deps: { storage: BookingStore }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
+async function busyAround(deps: { storage: BusyReads }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
   if (offering.providers.length === 0) return [];
-  return deps.storage.listBusy(
-    offering.providers.map((provider) => provider.id),
-    span.from,
-    span.to,
-    offering.service.bufferTime * MINUTE_MS,
-    { calendars: true },
-  );
+  const ids = offering.providers.map((provider) => provider.id);
+  const buffer = offering.service.bufferTime * MINUTE_MS;
+  const [bookings, calendars] = await Promise.all([
+    deps.storage.listBusy(ids, span.from, span.to, buffer),
+    deps.storage.listCalendarBusy(ids, span.from, span.to, buffer),
+  ]);
+  return calendars.length === 0 ? bookings : [...bookings, ...calendars];
 }
 
 const offeringKey = (offering: Offering) => `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`;
@@ -170,7 +185,7 @@ export interface DaySlots {
 
 /** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */
 export async function availableSlots(
-  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BusyReads },
   workspace: WorkspaceRecord,
   offering: Offering,
   date: string,
@@ -181,7 +196,7 @@ export async function availableSlots(
 
 /** availableSlots with the seats left of each time, for services that count seats. */
 export async function availableDay(
-  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BusyReads },
   workspace: WorkspaceRecord,
   offering: Offering,
   date: string,
@@ -192,7 +207,7 @@ export async function availableDay(
 }
 
 async function computeSlots(
-  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads },
   workspace: WorkspaceRecord,
   offering: Offering,
   day: Temporal.PlainDate,
@@ -218,7 +233,7 @@ export interface RangeDays {
 
 /** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
 export async function availableDays(
-  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BookingStore },
+  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BusyReads },
   workspace: WorkspaceRecord,
   offering: Offering,
   from: string,
@@ -242,7 +257,7 @@ export async function availableDays(
  * one read of every provider's bookings over the range, as a full calendar's last round would make.
  */
 async function computeSeatDays(
-  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads },
   workspace: WorkspaceRecord,
   offering: Offering,
   first: Temporal.PlainDate,
@@ -272,7 +287,7 @@ async function computeSeatDays(
  * is answered by its first provider's bookings; only a full one reads every provider's.
  */
 async function computeDays(
-  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore },
+  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads },
   workspace: WorkspaceRecord,
   offering: Offering,
   first: Temporal.PlainDate,
@@ -312,7 +327,7 @@ export interface ExplainedStart {
  * an event's title, which svc does not keep.
  */
 export async function explainAvailability(
-  deps: Pick<AppDeps, 'clock'> & { storage: BookingStore & Pick<CalendarStore, 'listCalendarConnections'> },
+  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads & Pick<CalendarStore, 'listCalendarConnections'> },
   workspace: WorkspaceRecord,
   offering: Offering,
   date: string,

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { createLoadingCache } from '../../core/loading-cache.ts';
+import { cachedCalendarBusy } from './calendar-busy-cache.ts';
 import type { ApiKeyRecord, CustomFieldRecord, ProviderRecord, ServiceRecord, Storage, StorageChangeKind, WorkspaceRecord } from '../../ports/storage/index.ts';
 
 /** The catalogue reads every request makes, which the read cache answers from memory. */
@@ -26,7 +27,7 @@ const STALES_CATALOGUE: Record<StorageChangeKind, boolean> = {
  * round trips instead of ten. Any catalogue change `storage` announces (a write through it) drops the cache at
  * once; writes made elsewhere (another instance, the CLI) show within `ttlMs`. Only found records are kept: a
  * workspace or key created elsewhere works at once. Bookings, messages and payments are never cached, and the
- * booking check itself runs inside reserveBooking on fresh data.
+ * booking check itself runs inside reserveBooking on fresh data (calendar busy times: calendar-busy-cache.ts).
  *
  * Concurrent misses of one key share one load, and a load that began before a write is not kept after it
  * (see loading-cache.ts): a revoked key or a changed service is never put back by a read that raced the write.
@@ -60,9 +61,10 @@ function cachedCatalogueReads(storage: Storage, options: { clock: Clock; ttlMs: 
 }
 
 /**
- * `storage` with its catalogue reads answered by cachedCatalogueReads: a plain object holding the adapter's
- * methods and the cached reads, so the whole app reads through the cache without knowing it.
+ * `storage` with its catalogue reads answered by cachedCatalogueReads and availability's calendar busy times by
+ * cachedCalendarBusy (calendar-busy-cache.ts): a plain object holding the adapter's methods and the cached
+ * reads, so the whole app reads through the cache without knowing it.
  */
 export function withReadCache(storage: Storage, options: { clock: Clock; ttlMs: number }): Storage {
-  return { ...storage, ...cachedCatalogueReads(storage, options) };
+  return { ...storage, ...cachedCatalogueReads(storage, options), ...cachedCalendarBusy(storage, options) };
 }

@@ -169,11 +169,11 @@ export interface BookingStore {
   /**
    * PENDING and CONFIRMED bookings of these providers overlapping [from, to). With `buffer` (ms): those
    * overlapping it once each is widened by the larger of `buffer` and its own bufferTime, i.e. exactly the
-   * bookings that can conflict with a slot inside [from, to) of a service with that buffer. With
-   * `calendars: true`, also the busy times of the providers' blocking calendars that can conflict likewise
-   * (each widened by `buffer`), as intervals with `bookingId: null` and `calendar` set.
+   * bookings that can conflict with a slot inside [from, to) of a service with that buffer. The seats
+   * waiting-list offers hold count too; the busy times of the providers' calendars are read apart
+   * (CalendarStore.listCalendarBusy).
    */
-  listBusy(providerIds: string[], from: number, to: number, buffer?: number, options?: { calendars?: boolean }): Promise<BusyInterval[]>;
+  listBusy(providerIds: string[], from: number, to: number, buffer?: number): Promise<BusyInterval[]>;
   /**
    * Checks and reserves in one atomic step: for each candidate in order, with every other writer for that
    * provider excluded, reads its busy intervals (its bookings and its blocking calendars' busy times), asks `fits`, and inserts (or, with `replacing`, moves) the

@@ -1,3 +1,4 @@
+import type { BusyInterval } from './booking-store.ts';
 import type { OutboxEvent } from './outbox-store.ts';
 
 /*
@@ -140,4 +141,12 @@ export interface CalendarStore {
    * in start order.
    */
   busyTimesFor(providerIds: string[], from: number, to: number): Promise<BusyTimeRecord[]>;
+  /**
+   * The busy times of `providerIds` from calendars that block which can conflict with a slot inside [from, to)
+   * of a service whose buffer is `buffer` ms (default 0): those overlapping it once each is widened by `buffer`
+   * (end > from - buffer and start < to + buffer; docs/contract/calendars.md §5), in start order, as busy
+   * intervals with `bookingId: null`, `bufferTime: 0` and `calendar` set. What availability reads beside
+   * BookingStore.listBusy; a booking's own check reads them inside reserveBooking instead.
+   */
+  listCalendarBusy(providerIds: string[], from: number, to: number, buffer?: number): Promise<BusyInterval[]>;
 }

@@ -18,7 +18,7 @@ export type StorageChange =
   /** a booking of the workspace may have been added, moved or changed status */
   | { kind: 'bookings'; workspaceId: string }
   /** a provider's calendar connections, the calendars that block, or the busy times read from them changed */
-  | { kind: 'calendars'; workspaceId: string }
+  | { kind: 'calendars'; workspaceId: string; providerId: string }
   /** webhook messages or mails may have been written to the outbox (every booking change says so) and wait to be sent */
   | { kind: 'outbox' };
 
