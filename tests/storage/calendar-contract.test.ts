@@ -304,10 +304,7 @@ describeEachAdapter('calendar storage contract', (adapter) => {
       expect(await storage.listCalendarBusy([prv.id], from, to, 0)).toEqual([]);
       expect(await storage.listBusy([prv.id], from, to, HOUR)).toEqual([]);
       expect((await storage.listCalendarBusy([prv.id], from, to, HOUR + 1)).map((interval) => interval.startTime)).toEqual([T0]);
-      expect((await storage.listCalendarBusy([prv.id], from, to, 2 * HOUR + 1)).map((interval) => interval.startTime)).toEqual([
-        T0,
-        T0 + 5 * HOUR,
-      ]);
+      expect((await storage.listCalendarBusy([prv.id], from, to, 2 * HOUR + 1)).map((interval) => interval.startTime)).toEqual([T0, T0 + 5 * HOUR]);
     });
   });
 
