@@ -6,6 +6,7 @@ import { customerOf, StatusBadge } from '../booking-parts.tsx';
 import { FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
 import { BookingMails } from './mails.tsx';
 import { RefundAction } from './refund.tsx';
+import { BookingRefunds } from './refunds.tsx';
 import { SlotPicker } from './slot-picker.tsx';
 
 interface DetailsProps extends SectionProps {
@@ -118,6 +119,7 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
           <dd>{whenOf(workspace, booking.createdAt)}</dd>
         </div>
       </dl>
+      {booking.payment && booking.payment.paid > 0 && <BookingRefunds client={client} workspace={workspace} t={t} booking={booking} />}
       <h4>{t.answers}</h4>
       {answers.length === 0 ? (
         <p class="muted">{t.noAnswers}</p>
