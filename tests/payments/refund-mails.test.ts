@@ -66,7 +66,10 @@ describeEachAdapter('refund mails', (adapter) => {
       'Refund of €5.00: Haircut on Tuesday, November 24, 2026',
       'Refund of €7.50: Haircut on Tuesday, November 24, 2026',
     ]);
-    expect(refunds.map((mail) => mail.to && !Array.isArray(mail.to) && mail.to.value[0]?.address)).toEqual([created.booking.customerEmail, created.booking.customerEmail]);
+    expect(refunds.map((mail) => mail.to && !Array.isArray(mail.to) && mail.to.value[0]?.address)).toEqual([
+      created.booking.customerEmail,
+      created.booking.customerEmail,
+    ]);
     expect(refunds[0]!.text).toContain('has refunded €5.00 for your booking');
     expect(refunds[1]!.text).toContain('has refunded €7.50 for your booking');
     expect(refunds[1]!.html).toContain('€7.50');

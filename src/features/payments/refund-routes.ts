@@ -37,35 +37,35 @@ export function refundRoutes(deps: AppDeps) {
       },
     )
     .post(
-    '/:slug/bookings/:bookingId/refund',
-    async ({ params, body, principal: { workspace } }) => ({
-      success: true as const,
-      ...(await refundBooking(deps, workspace, params.bookingId, body?.amount)),
-    }),
-    {
-      access: keyOrSession(CAPABILITIES),
-      params: BookingParams,
-      body: RefundBody,
-      response: {
-        200: RefundResponse,
-        400: ErrorResponse,
-        401: ErrorResponse,
-        403: ErrorResponse,
-        404: ErrorResponse,
-        409: ErrorResponse,
-        502: ErrorResponse,
+      '/:slug/bookings/:bookingId/refund',
+      async ({ params, body, principal: { workspace } }) => ({
+        success: true as const,
+        ...(await refundBooking(deps, workspace, params.bookingId, body?.amount)),
+      }),
+      {
+        access: keyOrSession(CAPABILITIES),
+        params: BookingParams,
+        body: RefundBody,
+        response: {
+          200: RefundResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          502: ErrorResponse,
+        },
+        detail: {
+          operationId: 'refundBooking',
+          summary: 'Give back money paid for a booking',
+          description:
+            'Refunds `amount` (decimal major units; default: everything paid and not yet refunded) through the payment provider that took it, '
+            + 'with the refund id as idempotency key. Sends `payment.refunded` and mails the customer. '
+            + '400 VALIDATION_ERROR for more than can be refunded; 409 NOTHING_TO_REFUND when nothing was paid or everything was given back; '
+            + '502 PAYMENT_PROVIDER_ERROR when the provider refuses (nothing is refunded then). '
+            + 'A panel session needs both svc_manage_operations and svc_manage_settings.',
+          tags: ['Bookings'],
+        },
       },
-      detail: {
-        operationId: 'refundBooking',
-        summary: 'Give back money paid for a booking',
-        description:
-          'Refunds `amount` (decimal major units; default: everything paid and not yet refunded) through the payment provider that took it, '
-          + 'with the refund id as idempotency key. Sends `payment.refunded` and mails the customer. '
-          + '400 VALIDATION_ERROR for more than can be refunded; 409 NOTHING_TO_REFUND when nothing was paid or everything was given back; '
-          + '502 PAYMENT_PROVIDER_ERROR when the provider refuses (nothing is refunded then). '
-          + 'A panel session needs both svc_manage_operations and svc_manage_settings.',
-        tags: ['Bookings'],
-      },
-    },
-  );
+    );
 }

@@ -45,7 +45,7 @@ export const RefundListItem = t.Object(
     currency: t.String({ description: 'ISO 4217' }),
     status: t.Union([t.Literal('pending'), t.Literal('succeeded'), t.Literal('failed')], {
       description:
-        'succeeded: the provider gave the money back; pending: asked for, or accepted by the provider and completed later; failed: the provider refused it, nothing was refunded',
+        "svc's record of it: succeeded: the provider took the refund (the money is given back, or on its way where the provider completes it later, as the refund's answer said); pending: asked for, the provider has not answered yet; failed: the provider refused it or could not be reached, nothing was refunded",
     }),
     createdAt: t.String({ format: 'date-time', description: 'when the refund was asked for' }),
   },
