@@ -48,6 +48,13 @@ export interface PaymentEvent {
   outcome: PaymentOutcome;
   /** the checkout's `reference` */
   reference: string;
+  /**
+   * `paid` only: what the provider says it took, when that can differ from the sum the checkout asked for (Stripe:
+   * the session's `amount_total`, lower after a promotion code), in integer minor units of `currency`. svc records
+   * this as paid and takes the difference off the booking's price (docs/contract/payments.md §12). Absent: the
+   * sum asked for was taken.
+   */
+  paid?: { amountMinor: number; currency: string };
 }
 
 /** A provider's HTTP callback, exactly as received. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { whenOf } from '../../web/panel/format.ts';
 import { startPanelBrowserEnv, type PanelBrowserEnv } from '../panel/panel-browser-env.ts';
 import { chromiumAvailable } from '../widget/browser-env.ts';
 import { axeViolations } from '../widget/drive.ts';
@@ -89,6 +90,11 @@ describeBrowser('Refund in the booking details in Chromium', () => {
     expect(await details.locator('[data-payment]').textContent()).toBe('€35.00 paid €20.00 refunded.');
     expect(await details.locator('[data-payment]').getAttribute('data-payment')).toBe('partially_refunded');
     expect((await api(env, 'GET', `/bookings/${paid}`)).body.booking.payment).toMatchObject({ status: 'partially_refunded', refunded: 20 });
+    // each refund is listed with its amount, when it was asked for, and its state
+    const refunds = details.locator('ul.refunds li');
+    await details.getByRole('heading', { level: 4, name: 'Refunds' }).waitFor();
+    await refunds.first().waitFor();
+    expect(await refunds.count()).toBe(1);
 
     // the rest: the form now offers €15.00
     await details.getByRole('button', { name: 'Refund', exact: true }).click();
@@ -102,6 +108,18 @@ describeBrowser('Refund in the booking details in Chromium', () => {
     await details.getByRole('status').filter({ hasText: '€15.00 refunded to the customer.' }).waitFor();
     expect(await details.locator('[data-refunded]').textContent()).toBe('€35.00');
     expect(await details.locator('[data-payment]').getAttribute('data-payment')).toBe('refunded');
+    // both partial refunds are listed, oldest first, each with its own amount, date and state
+    await refunds.nth(1).waitFor();
+    const listed = await refunds.evaluateAll((items) =>
+      items.map((item) => [item.querySelector('strong')?.textContent, item.querySelector('span.muted')?.textContent, item.getAttribute('data-state')]),
+    );
+    const asked = (await api(env, 'GET', `/bookings/${paid}/refunds`)).body.refunds as { id: string; createdAt: string }[];
+    expect(asked).toHaveLength(2);
+    const { workspace } = (await api(env, 'GET', '')).body;
+    expect(listed).toEqual([
+      [`€20.00 on ${whenOf(workspace, asked[0]!.createdAt)}`, 'Refunded', 'succeeded'],
+      [`€15.00 on ${whenOf(workspace, asked[1]!.createdAt)}`, 'Refunded', 'succeeded'],
+    ]);
     // nothing left to refund: no Refund any more
     expect(await details.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
     expect((await api(env, 'GET', `/bookings/${paid}`)).body.booking.payment).toMatchObject({ status: 'refunded', paid: 35, refunded: 35 });

@@ -36,7 +36,8 @@ describeEachAdapter('stripe refunds', (adapter) => {
 
   const refund = (body?: unknown) => app.request('POST', `/api/v1/workspaces/acme/bookings/${bookingId}/refund`, { key: app.apiKey, body });
 
-  test('a partial refund reaches Stripe as payment_intent and amount in minor units with the refund id as Idempotency-Key; then the rest', async () => {
+  // Refunds in part and in full, their records and the bounds: the shared port suite (tests/payments/port.test.ts).
+  test('a refund reaches Stripe as payment_intent and amount in minor units with the refund id as Idempotency-Key', async () => {
     const first = await refund({ amount: 10 });
     expect(first.status).toBe(200);
     const refundId = first.body.refund.id as string;
@@ -56,16 +57,6 @@ describeEachAdapter('stripe refunds', (adapter) => {
     expect(stripe.refunds).toEqual([
       expect.objectContaining({ id: 're_test_1', amount: 1000, currency: 'eur', payment_intent: 'pi_test_1', status: 'succeeded' }),
     ]);
-    expect((await app.deps.storage.listRefunds(bookingId)).map((one) => [one.amountMinor, one.provider, one.reference, one.status])).toEqual([
-      [1000, 'stripe', 're_test_1', 'succeeded'],
-    ]);
-
-    const rest = await refund({});
-    expect(rest.status).toBe(200);
-    expect(rest.body.refund).toMatchObject({ amount: 25.5, status: 'succeeded' });
-    expect(Object.fromEntries(stripe.requests.at(-1)!.form)).toMatchObject({ payment_intent: 'pi_test_1', amount: '2550' });
-    expect(stripe.refunds.map((one) => one.amount)).toEqual([1000, 2550]);
-    expect(rest.body.booking.payment).toMatchObject({ paid: 35.5, refunded: 35.5, status: 'refunded' });
   });
 
   test('the same refund id sent again (a retry) does not refund twice: Stripe answers the first refund again', async () => {

@@ -45,8 +45,16 @@ export interface FakeStripe {
   reply(fn: StripeReply): void;
   /** the default answer (Stripe's behaviour), for a `reply` that changes only some requests */
   stripe: StripeReply;
-  /** the customer pays a session: it becomes complete and paid, with PaymentIntent `pi_test_<n>` */
-  pay(sessionId: string): void;
+  /**
+   * the customer pays a session: it becomes complete and paid, with PaymentIntent `pi_test_<n>`. With
+   * `promotionCode`, the customer entered that code at Checkout first: as Stripe's Checkout Session object says
+   * it, `amount_subtotal` stays what was asked, `total_details.amount_discount` is what the code took off,
+   * `amount_total` what was paid, `discounts` names the code; a code taking all of it leaves `payment_status`
+   * `no_payment_required` and no PaymentIntent (Stripe's no-cost orders). Returns the session as it now is.
+   */
+  pay(sessionId: string, options?: { promotionCode?: { amountOff: number } }): Record<string, unknown>;
+  /** a session as Stripe has it now (for the webhook events that carry it) */
+  session(sessionId: string): Record<string, unknown>;
   /** a provider talking to this fake, no retries */
   provider(options?: { publicUrl?: string; promotionCodes?: boolean }): PaymentProvider;
   stop(): Promise<void>;
@@ -90,15 +98,26 @@ function stripeModel() {
   const refunds: StripeRefund[] = [];
   const answered = new Map<string, { form: string; answer: Answer }>();
   let intents = 0;
+  let promotions = 0;
   const handle = (request: StripeRequest): Answer => {
     const form = Object.fromEntries(request.form);
     if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
       const id = `cs_test_${sessions.size + 1}`;
+      const amount = Number(form['line_items[0][price_data][unit_amount]']);
       const session = sessionJson(id, {
         payment_intent: null,
-        amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+        amount_subtotal: amount,
+        amount_total: amount,
+        total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+        discounts: [],
+        allow_promotion_codes: form['allow_promotion_codes'] === 'true' ? true : null,
         currency: form['line_items[0][price_data][currency]'],
         client_reference_id: form['client_reference_id'] ?? null,
+        metadata: Object.fromEntries(
+          Object.entries(form)
+            .filter(([key]) => key.startsWith('metadata['))
+            .map(([key, value]) => [key.slice('metadata['.length, -1), value]),
+        ),
       });
       sessions.set(id, session);
       return ok(session);
@@ -163,10 +182,33 @@ function stripeModel() {
   return {
     reply,
     refunds,
-    pay(sessionId: string) {
+    pay(sessionId: string, options: { promotionCode?: { amountOff: number } } = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId} in the stand-in`);
-      Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: `pi_test_${++intents}` });
+      const code = options.promotionCode;
+      if (code) {
+        if (!session.allow_promotion_codes) throw new Error(`session ${sessionId} was opened without allow_promotion_codes: Checkout offers no code field`);
+        const subtotal = session.amount_subtotal as number;
+        const discount = Math.min(code.amountOff, subtotal);
+        promotions++;
+        Object.assign(session, {
+          amount_total: subtotal - discount,
+          total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: 0 },
+          discounts: [{ coupon: null, promotion_code: `promo_test_${promotions}` }],
+        });
+      }
+      const free = session.amount_total === 0;
+      Object.assign(session, {
+        status: 'complete',
+        payment_status: free ? 'no_payment_required' : 'paid',
+        payment_intent: free ? null : `pi_test_${++intents}`,
+      });
+      return structuredClone(session);
+    },
+    session(sessionId: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no session ${sessionId} in the stand-in`);
+      return structuredClone(session);
     },
   };
 }
@@ -197,6 +239,7 @@ export function startFakeStripe(): FakeStripe {
     refunds: model.refunds,
     stripe: model.reply,
     pay: model.pay,
+    session: model.session,
     reply(fn) {
       reply = fn;
     },

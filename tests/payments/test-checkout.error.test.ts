@@ -35,23 +35,7 @@ describeEachAdapter('test checkout: errors and repeats', (adapter) => {
   const getBooking = async (id: string) => (await app.request('GET', `/api/v1/workspaces/acme/bookings/${id}`, { key: app.apiKey })).body.booking;
   const eventTypes = async () => (await outbox(app)).map((message) => message.eventType);
 
-  test('a second Pay changes nothing: 303 to the done page again, no new event, the payment untouched', async () => {
-    const { booking, id } = await book();
-    app.clock.advance(MINUTE);
-    await app.request('POST', `/checkout/${id}/pay`);
-    const [paidOnce] = await paymentsOf(app, booking.id);
-    const confirmed = await getBooking(booking.id);
-    expect(await eventTypes()).toEqual(['booking.created', 'payment.received', 'booking.confirmed']);
-
-    app.clock.advance(MINUTE);
-    const again = await app.request('POST', `/checkout/${id}/pay`);
-    expect(again.status).toBe(303);
-    expect(again.headers.get('location')).toBe(`/checkout/${id}/done`);
-    expect(await paymentsOf(app, booking.id)).toEqual([paidOnce!]);
-    expect(await getBooking(booking.id)).toEqual(confirmed);
-    expect(await eventTypes()).toEqual([]);
-  });
-
+  // A second Pay: the shared port suite (tests/payments/port.test.ts) replays every provider's news.
   test('two Pay requests at once confirm the booking once: one payment.received, one booking.confirmed', async () => {
     const { booking, id } = await book();
     app.clock.advance(MINUTE);

@@ -47,8 +47,10 @@ export const cancelUrl = (publicUrl: string) => `${publicUrl}/checkout/stripe/ca
  * createCheckout opens a Checkout Session (mode `payment`, one line item priced in minor units, the booking id as
  * `client_reference_id` and in `metadata`, `expires_at` at the hold end); the session id is the reference.
  * verifyWebhook checks the `Stripe-Signature` of the raw body with `webhooks.constructEventAsync` and maps:
- * - `checkout.session.completed` with `payment_status: "paid"` → paid (an unpaid one waits for the async events);
+ * - `checkout.session.completed` with `payment_status: "paid"` (or `no_payment_required`: a promotion code took
+ *   all of it) → paid (an unpaid one waits for the async events);
  * - `checkout.session.async_payment_succeeded` → paid; `checkout.session.async_payment_failed` → failed;
+ * - a paid event carries the session's `amount_total` as what was taken (after a promotion code, less than asked);
  * - `checkout.session.expired` → expired; any other type is ignored.
  */
 export function stripePayments(options: StripePaymentsOptions): PaymentProvider {
@@ -124,15 +126,25 @@ export function stripePayments(options: StripePaymentsOptions): PaymentProvider 
         const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
         throw validation(`stripe-signature does not verify (${reason}): check that STRIPE_WEBHOOK_SECRET is this endpoint's signing secret`);
       }
-      const paid = (reference: string): WebhookResult => ({ event: { outcome: 'paid', reference } satisfies PaymentEvent });
+      // What the session says was taken: amount_total is after discounts (a promotion code), so it can be less than asked.
+      const paid = (session: Stripe.Checkout.Session): WebhookResult => ({
+        event: {
+          outcome: 'paid',
+          reference: session.id,
+          ...(typeof session.amount_total === 'number' && typeof session.currency === 'string'
+            ? { paid: { amountMinor: session.amount_total, currency: session.currency.toUpperCase() } }
+            : {}),
+        } satisfies PaymentEvent,
+      });
       switch (event.type) {
         case 'checkout.session.completed': {
           const session = event.data.object;
-          if (session.payment_status === 'paid') return paid(session.id);
+          // no_payment_required: a promotion code took the whole sum off (Stripe's no-cost orders): settled, 0 taken.
+          if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') return paid(session);
           return { ignored: `checkout.session.completed of ${session.id} with payment_status ${session.payment_status}: waiting for the async payment events` };
         }
         case 'checkout.session.async_payment_succeeded':
-          return paid(event.data.object.id);
+          return paid(event.data.object);
         case 'checkout.session.async_payment_failed':
           return { event: { outcome: 'failed', reference: event.data.object.id } };
         case 'checkout.session.expired':

@@ -36,6 +36,8 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
       const p = t.payments;
       const b = t.bookings;
       return dialect.write(async (tx) => {
+        // The sum asked for, read under the write lock: what a lower sum taken leaves is the discount.
+        const [asked] = to.amountMinor === undefined ? [] : await tx.select({ amountMinor: p.amountMinor }).from(p).where(eq(p.id, paymentId));
         const [row] = await tx
           .update(p)
           .set({ ...to, updatedAt: at })
@@ -43,9 +45,18 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
           .returning();
         if (!row) return null;
         if (to.status === 'paid' && from !== 'paid') {
+          const discount = asked ? Math.max(0, asked.amountMinor - row.amountMinor) : 0;
           await tx
             .update(b)
-            .set({ paidMinor: sql`${b.paidMinor} + ${row.amountMinor}` })
+            .set({
+              paidMinor: sql`${b.paidMinor} + ${row.amountMinor}`,
+              // CASE, not greatest(): SQLite has no greatest()
+              ...(discount > 0
+                ? {
+                    priceMinor: sql`case when coalesce(${b.priceMinor}, ${b.amountMinor}, 0) > ${discount} then coalesce(${b.priceMinor}, ${b.amountMinor}, 0) - ${discount} else 0 end`,
+                  }
+                : {}),
+            })
             .where(eq(b.id, row.bookingId));
         }
         const moved = booking ? await transitionIn(tx, t, booking.workspaceId, row.bookingId, booking.transition) : null;
@@ -93,7 +104,14 @@ export function paymentQueries(dialect: Dialect): PaymentStore {
         const booking = toBooking(saved);
         if (to.status === 'succeeded' && consequences) {
           await writeOutbox(tx, t, consequences.emit(booking));
-          await writeMails(tx, t, consequences.mails?.(booking) ?? []);
+          if (consequences.mails) {
+            // Settlements are serialized by the write lock, so the count (this one included) is this refund's own.
+            const [counted] = await tx
+              .select({ n: sql<number>`count(*)` })
+              .from(r)
+              .where(and(eq(r.bookingId, row.bookingId), eq(r.status, 'succeeded')));
+            await writeMails(tx, t, consequences.mails(booking, Number(counted?.n ?? 1)));
+          }
         }
         return { refund: toRefund(row), booking };
       });

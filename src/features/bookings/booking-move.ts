@@ -46,7 +46,8 @@ export type Reservation = Pick<ReserveRequest, 'candidates' | 'margin' | 'fits' 
 export interface PaymentChange {
   payment: PaymentRecord;
   from: PaymentStatus;
-  to: Partial<Pick<PaymentRecord, 'status' | 'refundDue'>>;
+  /** `amountMinor`: the sum the provider took when it is not the one asked for (see PaymentStore.settlePayment) */
+  to: Partial<Pick<PaymentRecord, 'status' | 'refundDue' | 'amountMinor'>>;
 }
 
 export type BookingMove =

@@ -38,18 +38,41 @@ export const RefundResponse = t.Object(
   { $id: 'RefundResponse', description: 'The booking after the refund, and the refund' },
 );
 
+export const RefundListItem = t.Object(
+  {
+    id: t.String({ description: 'rf_…' }),
+    amount: t.Number({ description: 'decimal major units' }),
+    currency: t.String({ description: 'ISO 4217' }),
+    status: t.Union([t.Literal('pending'), t.Literal('succeeded'), t.Literal('failed')], {
+      description:
+        "svc's record of it: succeeded: the provider took the refund (the money is given back, or on its way where the provider completes it later, as the refund's answer said); pending: asked for, the provider has not answered yet; failed: the provider refused it or could not be reached, nothing was refunded",
+    }),
+    createdAt: t.String({ format: 'date-time', description: 'when the refund was asked for' }),
+  },
+  { $id: 'RefundListItem' },
+);
+
+export const RefundListResponse = t.Object(
+  { success: t.Literal(true), refunds: t.Array(RefundListItem) },
+  { $id: 'RefundListResponse', description: "The booking's refunds, oldest first" },
+);
+
 export interface RefundOutcome {
   booking: Booking;
   refund: { id: string; amount: number; currency: string; status: 'pending' | 'succeeded' };
 }
 
-/** The customer's mail about a refund, written with the refund in one transaction. */
-function refundMail(booking: BookingRecord, refund: RefundRecord, at: number): MailEntry {
+/**
+ * The customer's mail about a refund, written with the refund in one transaction. Every refund gets its own mail:
+ * its `revision` is the refund's number on the booking, negated (-1, -2, …), so a second partial refund of an
+ * unchanged booking is not taken for the first, and no refund meets a mail keyed by a booking revision (≥ 0).
+ */
+function refundMail(booking: BookingRecord, refund: RefundRecord, number: number, at: number): MailEntry {
   return {
     workspaceId: booking.workspaceId,
     bookingId: booking.id,
     kind: 'refunded',
-    revision: booking.revision ?? 0,
+    revision: -number,
     snapshot: {
       status: booking.status,
       startTime: booking.startTime,
@@ -144,7 +167,7 @@ export async function refundBooking(deps: AppDeps, workspace: WorkspaceRecord, b
   const settled = await deps.storage.settleRefund(refund.id, { status: 'succeeded', reference: answer.reference }, at, {
     // `payment.amount` is this refund's sum; the booking's `payment.refunded` is the total so far.
     emit: (saved) => paymentEvents(['payment.refunded'], workspace, json(saved), { ...payment, amountMinor: refund.amountMinor }, at),
-    mails: (saved) => (mailEnabled(deps.config) ? [refundMail(saved, refund, at)] : []),
+    mails: (saved, number) => (mailEnabled(deps.config) ? [refundMail(saved, refund, number, at)] : []),
   });
   const saved = settled?.booking ?? (await deps.storage.getBooking(workspace.id, booking.id)) ?? reserved.booking;
   return {
@@ -152,6 +175,24 @@ export async function refundBooking(deps: AppDeps, workspace: WorkspaceRecord, b
     refund: { id: refund.id, amount: toMajor(amountMinor, currency), currency, status: answer.status },
   };
 }
+
+/**
+ * listBookingRefunds (docs/contract/payments.md §10): every refund asked for on a booking, oldest first, each with
+ * its own amount and status (failed ones too: the owner sees what was tried). 404 for a booking not of the workspace.
+ */
+export async function listBookingRefunds(deps: Pick<AppDeps, 'storage'>, workspace: WorkspaceRecord, bookingId: string): Promise<RefundListItem[]> {
+  const booking = await deps.storage.getBooking(workspace.id, bookingId);
+  if (!booking) throw notFound(`booking ${bookingId}`);
+  return (await deps.storage.listRefunds(booking.id)).map((refund) => ({
+    id: refund.id,
+    amount: toMajor(refund.amountMinor, refund.currency),
+    currency: refund.currency,
+    status: refund.status,
+    createdAt: new Date(refund.createdAt).toISOString(),
+  }));
+}
+
+export type RefundListItem = typeof RefundListItem.static;
 
 async function sendRefund(deps: Pick<AppDeps, 'payments'>, payment: PaymentRecord, refund: RefundRecord) {
   if (payment.provider === MANUAL) return { reference: null, status: 'succeeded' as const };

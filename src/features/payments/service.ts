@@ -78,10 +78,31 @@ export async function findCheckout(deps: Pick<AppDeps, 'storage' | 'payments'>, 
  *   (`booking.cancelled`), freeing its slot. A payment no longer pending is left as it is.
  */
 export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Promise<Settlement> {
-  return event.outcome === 'paid' ? settlePaid(deps, event.reference) : settleClosed(deps, event.reference, event.outcome);
+  return event.outcome === 'paid' ? settlePaid(deps, event) : settleClosed(deps, event.reference, event.outcome);
 }
 
-async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement> {
+/**
+ * What a paid event records for `payment`: the sum the provider says it took when that is another one than asked
+ * (a Stripe promotion code) in the payment's currency; else the payment as it is. A sum in another currency is
+ * not believed (logged): the sum asked is recorded.
+ */
+function paidChange(deps: Pick<AppDeps, 'logger'>, payment: PaymentRecord, event: PaymentEvent): { status: 'paid'; amountMinor?: number } {
+  const taken = event.paid;
+  if (!taken || taken.amountMinor === payment.amountMinor) return { status: 'paid' };
+  if (taken.currency.toUpperCase() !== payment.currency || !Number.isSafeInteger(taken.amountMinor) || taken.amountMinor < 0) {
+    deps.logger.warn('payment event names a sum svc cannot record; recording the sum asked for', {
+      payment: payment.id,
+      reference: payment.reference,
+      amountMinor: taken.amountMinor,
+      currency: taken.currency,
+    });
+    return { status: 'paid' };
+  }
+  return { status: 'paid', amountMinor: taken.amountMinor };
+}
+
+async function settlePaid(deps: AppDeps, event: PaymentEvent): Promise<Settlement> {
+  const { reference } = event;
   let payment: PaymentRecord | null = null;
   for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
     payment = await deps.storage.getPaymentByReference(deps.payments.name, reference);
@@ -89,9 +110,10 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
     if (payment.status === 'paid') return { result: 'unchanged', payment };
     const context = await contextOf(deps, payment);
     const now = deps.clock.now();
+    const paid = paidChange(deps, payment, event);
 
     if (!context || context.booking.status === 'CANCELLED') {
-      const settled = await deps.storage.settlePayment(payment.id, payment.status, { status: 'paid', refundDue: true }, now);
+      const settled = await deps.storage.settlePayment(payment.id, payment.status, { ...paid, refundDue: true }, now);
       if (!settled) continue;
       warnRefundDue(deps, settled.payment);
       return { result: 'refund_due', payment: settled.payment };
@@ -103,7 +125,7 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
     const moved = await applyBookingMove(
       deps,
       { workspace: context.workspace, booking: context.booking, json: context.json, at: now, ...(series ? { occurrences: series.occurrences } : {}) },
-      { action: 'pay', payment: { payment, from: payment.status, to: { status: 'paid' } } },
+      { action: 'pay', payment: { payment, from: payment.status, to: paid } },
     );
     if (moved.ok) {
       if (series) await settleSeriesRest(deps, context.workspace, series.rest, 'confirm');
@@ -124,7 +146,7 @@ async function settlePaid(deps: AppDeps, reference: string): Promise<Settlement>
       }
     } else {
       // The lifecycle moves nothing (a COMPLETED booking): the money is recorded all the same.
-      const settled = await deps.storage.settlePayment(payment.id, payment.status, { status: 'paid' }, now);
+      const settled = await deps.storage.settlePayment(payment.id, payment.status, paid, now);
       if (!settled) continue;
       recorded = settled.payment;
     }

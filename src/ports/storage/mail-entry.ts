@@ -29,7 +29,10 @@ export interface MailEntry {
   workspaceId: string;
   bookingId: string;
   kind: MailKind;
-  /** the booking's revision the mail describes: (bookingId, kind, revision) is written at most once */
+  /**
+   * the booking's revision the mail describes: (bookingId, kind, revision) is written at most once. A `refunded`
+   * mail describes a refund, not a revision: it carries the refund's number on the booking negated (-1, -2, …).
+   */
   revision: number;
   snapshot: MailSnapshot;
   /** epoch ms */

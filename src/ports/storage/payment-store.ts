@@ -50,7 +50,12 @@ export interface RefundRecord {
 /** What a refund's settlement writes beside it, built from the booking as saved, in the same transaction. */
 export interface RefundConsequences {
   emit: (booking: BookingRecord) => OutboxEvent[];
-  mails?: (booking: BookingRecord) => MailEntry[];
+  /**
+   * `number` is this refund's place among the booking's succeeded refunds (1 for the first), counted in the
+   * settling transaction: each refund has its own, so each refund's mail is written once and no refund's mail is
+   * taken for another's (docs/contract/payments.md §10).
+   */
+  mails?: (booking: BookingRecord, number: number) => MailEntry[];
 }
 
 /**
@@ -68,11 +73,14 @@ export interface PaymentStore {
    * booking with `booking` when given. A payment that becomes `paid` raises its booking's `paidMinor` by its
    * amount in that transaction (before the move, so the move's events see it). Returns null when the payment was not in `from` (a repeated event). The
    * payment is settled even when the booking's move does not apply (it is in another status): `booking` is null.
+   * `to.amountMinor` (with `status: 'paid'`): the provider took another sum than was asked (a Stripe promotion
+   * code): the payment's amount becomes it, `paidMinor` rises by it, and what was asked and not taken is a
+   * discount, taken off the booking's `priceMinor` (never below 0) in the same transaction.
    */
   settlePayment(
     paymentId: string,
     from: PaymentStatus,
-    to: Partial<Pick<PaymentRecord, 'status' | 'refundDue'>>,
+    to: Partial<Pick<PaymentRecord, 'status' | 'refundDue' | 'amountMinor'>>,
     at: number,
     booking?: { workspaceId: string; transition: BookingTransition },
   ): Promise<{ payment: PaymentRecord; booking: BookingRecord | null } | null>;

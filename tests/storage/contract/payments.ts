@@ -214,6 +214,59 @@ export function paymentsContract() {
       expect(await dueMessages(storage)).toEqual([]);
     });
 
+    test('settleRefund numbers the refunds it settles as succeeded (1, 2, …) for their mails; a failed one takes no number', async () => {
+      const { ws, booking, payment } = await paidBooking();
+      const numbers: number[] = [];
+      const settle = async (amountMinor: number, status: 'succeeded' | 'failed', at: number) => {
+        const refund = aRefund(booking, payment, { amountMinor, createdAt: at, updatedAt: at });
+        await storage.reserveRefund(refund);
+        await storage.settleRefund(refund.id, { status, reference: status === 'succeeded' ? `re_${amountMinor}` : null }, at, {
+          emit: () => [],
+          mails: (saved, number) => {
+            numbers.push(number);
+            return [
+              {
+                workspaceId: ws.id,
+                bookingId: saved.id,
+                kind: 'refunded',
+                revision: -number,
+                snapshot: { status: saved.status, startTime: saved.startTime, endTime: saved.endTime, cancelReason: null, refundMinor: amountMinor },
+                createdAt: at,
+              },
+            ];
+          },
+        });
+      };
+      await settle(500, 'succeeded', T0 + MINUTE);
+      await settle(700, 'failed', T0 + 2 * MINUTE);
+      await settle(300, 'succeeded', T0 + 3 * MINUTE);
+      expect(numbers).toEqual([1, 2]);
+      const mails = await storage.listBookingMails(booking.id);
+      expect(mails.map((mail) => [mail.kind, mail.revision, mail.snapshot.refundMinor])).toEqual([
+        ['refunded', -1, 500],
+        ['refunded', -2, 300],
+      ]);
+    });
+
+    test("settlePayment to paid with another amountMinor records it as paid and takes what was asked and not taken off the booking's price", async () => {
+      const { ws, srv, prv } = await seed(storage);
+      const booking = await book(
+        storage,
+        aBooking(srv, prv, { status: 'PENDING', amountMinor: 3550, priceMinor: 3550, currency: 'EUR', holdExpiresAt: T0 + HOUR }),
+      );
+      const payment = aPayment(booking);
+      await storage.createPayment(payment);
+      const settled = await storage.settlePayment(payment.id, 'pending', { status: 'paid', amountMinor: 2550 }, T0 + MINUTE);
+      expect(settled?.payment).toEqual({ ...payment, status: 'paid', amountMinor: 2550, updatedAt: T0 + MINUTE });
+      expect(await storage.getBooking(ws.id, booking.id)).toEqual({ ...booking, paidMinor: 2550, priceMinor: 2550 });
+      // a discount of all of it: nothing paid, nothing left of the price
+      const free = await book(storage, aBooking(srv, prv, { status: 'PENDING', startTime: SLOT + HOUR, amountMinor: 1000, priceMinor: 1000, currency: 'EUR' }));
+      const freePayment = aPayment(free, { amountMinor: 1000 });
+      await storage.createPayment(freePayment);
+      await storage.settlePayment(freePayment.id, 'pending', { status: 'paid', amountMinor: 0 }, T0 + MINUTE);
+      expect(await storage.getBooking(ws.id, free.id)).toMatchObject({ paidMinor: 0, priceMinor: 0 });
+    });
+
     test(
       'of 10 concurrent refunds of 1000 on a booking paid 3550, exactly 3 are reserved',
       async () => {

@@ -742,6 +742,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{slug}/bookings/{bookingId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a booking's refunds
+         * @description Every refund asked for on the booking, oldest first: amount (decimal major units), currency, status (`succeeded`, `pending`, or `failed` when the provider refused it and nothing was refunded) and when it was asked for. The same access as reading the booking.
+         *
+         *     Access: the workspace API key (`x-svc-api-key`), or a panel session of the workspace (`Authorization: Bearer …`).
+         */
+        get: operations["listBookingRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{slug}/bookings/{bookingId}/refund": {
         parameters: {
             query?: never;
@@ -1786,6 +1808,27 @@ export interface components {
             currency: string;
             /** @enum {string} */
             status: "pending" | "succeeded";
+        };
+        RefundListItem: {
+            /** @description rf_… */
+            id: string;
+            /** @description decimal major units */
+            amount: number;
+            /** @description ISO 4217 */
+            currency: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: date-time
+             * @description when the refund was asked for
+             */
+            createdAt: string;
+        };
+        /** @description The booking's refunds, oldest first */
+        RefundListResponse: {
+            /** @constant */
+            success: true;
+            refunds: components["schemas"]["RefundListItem"][];
         };
         RefundRequest: {
             /** @description decimal major units of the booking currency; default: everything paid and not yet refunded */
@@ -6580,6 +6623,112 @@ export interface operations {
             };
             /** @description Error UNAUTHORIZED */
             401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error RATE_LIMITED: over 100 requests per minute per API key (per client IP without one) */
+            429: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBookingRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                bookingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking's refunds, oldest first */
+            200: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundListResponse"];
+                };
+            };
+            /** @description Error VALIDATION_ERROR */
+            400: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description requests allowed per minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description when the window resets, Unix seconds: the 60-s window slides, and this is when its oldest request leaves it (Remaining grows again) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error DOMAIN_NOT_ALLOWED or FORBIDDEN */
+            403: {
                 headers: {
                     /** @description requests allowed per minute */
                     "X-RateLimit-Limit"?: number;

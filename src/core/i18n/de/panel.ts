@@ -108,6 +108,9 @@ export const panel: PanelMessages = {
   refundConfirm: 'Bestätigen',
   refundDone: (sum) => `${sum} an den Kunden erstattet.`,
   refundedTotal: 'Erstattet',
+  refunds: 'Erstattungen',
+  refundStates: { succeeded: 'Erstattet', pending: 'Wartet auf den Zahlungsanbieter', failed: 'Vom Zahlungsanbieter nicht angenommen: nichts erstattet' },
+  refundLine: (amount, when) => `${amount} am ${when}`,
   mails: 'E-Mails an den Kunden',
   noMails: 'Keine E-Mail an den Kunden zu dieser Buchung (E-Mails sind aus, oder keine war fällig).',
   mailKinds: {

@@ -108,6 +108,9 @@ export const panel = {
   refundConfirm: 'Confirm',
   refundDone: (sum: string) => `${sum} refunded to the customer.`,
   refundedTotal: 'Refunded',
+  refunds: 'Refunds',
+  refundStates: { succeeded: 'Refunded', pending: 'Waiting for the payment provider', failed: 'Not taken by the payment provider: nothing refunded' },
+  refundLine: (amount: string, when: string) => `${amount} on ${when}`,
   mails: 'Mails to the customer',
   noMails: 'No mail to the customer for this booking (mails are off, or none was due).',
   mailKinds: {

@@ -7,6 +7,7 @@ import { FormOutcome, TextField, useForm, type SectionProps } from '../common.ts
 import { ClassRoster, isClass } from './class-roster.tsx';
 import { BookingMails } from './mails.tsx';
 import { RefundAction } from './refund.tsx';
+import { BookingRefunds } from './refunds.tsx';
 import { SlotPicker } from './slot-picker.tsx';
 
 interface DetailsProps extends SectionProps {
@@ -122,6 +123,7 @@ export function BookingDetails({ client, workspace, can, notify, t, booking, onC
         </div>
       </dl>
       {isClass(capacity) && <ClassRoster client={client} workspace={workspace} can={can} t={t} notify={notify} booking={booking} capacity={capacity} />}
+      {booking.payment && booking.payment.paid > 0 && <BookingRefunds client={client} workspace={workspace} t={t} booking={booking} />}
       <h4>{t.answers}</h4>
       {answers.length === 0 ? (
         <p class="muted">{t.noAnswers}</p>

@@ -10,8 +10,8 @@ export function BookingMails({ client, workspace, t, booking }: { client: PanelC
   const mails = useLoad(
     async () =>
       (await call(client.GET('/workspaces/{slug}/bookings/{bookingId}/mails', { params: { path: { slug: workspace.slug, bookingId: booking.id } } }))).mails,
-    // a move writes a new mail: read again after each
-    [booking.id, booking.status, booking.startTime],
+    // a move writes a new mail, and so does each refund: read again after each
+    [booking.id, booking.status, booking.startTime, booking.payment?.refunded],
     t,
   );
   const stateOf = (mail: BookingMail) => {
