@@ -222,6 +222,20 @@ function startDay(state: FlowState, serviceId: string): FlowState {
   return { ...moved(state, 'day'), serviceId, month: monthOf(state.today), days: { status: 'loading' }, day: null, time: null, notice: null, errors: {} };
 }
 
+/** Back to the first step with nothing chosen (a held booking dismissed, or a new one after the last): the service, or the day when only one is offered. */
+function startOver(state: FlowState): FlowState {
+  return {
+    ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
+    day: null,
+    time: null,
+    booking: null,
+    checkoutUrl: null,
+    manageUrl: null,
+    notice: null,
+    days: { status: 'loading' },
+  };
+}
+
 /** Decisions section 11: taken → back to the times (reloaded); not allowed, network → a message; field errors by field. */
 function afterFailure(base: FlowState, failure: BookingFailure): FlowState {
   switch (failure.kind) {
@@ -355,28 +369,10 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       };
     case 'dismissHeld':
       if (state.step !== 'redirecting') return state;
-      return {
-        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
-        day: null,
-        time: null,
-        booking: null,
-        checkoutUrl: null,
-        manageUrl: null,
-        notice: null,
-        days: { status: 'loading' },
-      };
+      return startOver(state);
     case 'restart':
       if (state.step !== 'done') return state;
-      return {
-        ...moved(state, offeredServices(state.config!, state.providerId).length === 1 ? 'day' : 'service'),
-        day: null,
-        time: null,
-        booking: null,
-        checkoutUrl: null,
-        manageUrl: null,
-        notice: null,
-        days: { status: 'loading' },
-      };
+      return startOver(state);
   }
 }
 
