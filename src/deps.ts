@@ -23,36 +23,31 @@ export const CATALOGUE_CACHE_MS = 2000;
 /** How long another instance's booking may take to disappear from this instance's availability answers, ms. */
 export const AVAILABILITY_CACHE_MS = 1000;
 
+/** An OAuth client's settings: configured only when both its id and its secret are set. */
+function oauthClient<T extends object>(clientId: string | undefined, clientSecret: string | undefined, endpoints: T) {
+  return clientId && clientSecret ? { clientId, clientSecret, ...endpoints } : undefined;
+}
+
+/** The calendar adapters' settings: the fetch rules, and the OAuth clients that are configured. */
+function calendarOptions({ config, clock }: DepsParts): CalendarConnectorOptions {
+  const google = oauthClient(config.SVC_GOOGLE_CLIENT_ID, config.SVC_GOOGLE_CLIENT_SECRET, {
+    oauthUrl: config.SVC_GOOGLE_OAUTH_URL,
+    apiUrl: config.SVC_GOOGLE_API_URL,
+  });
+  const microsoft = oauthClient(config.SVC_MICROSOFT_CLIENT_ID, config.SVC_MICROSOFT_CLIENT_SECRET, {
+    tenant: config.SVC_MICROSOFT_TENANT,
+    loginUrl: config.SVC_MICROSOFT_LOGIN_URL,
+    graphUrl: config.SVC_MICROSOFT_GRAPH_URL,
+  });
+  return { allowPrivate: config.SVC_CALENDAR_ALLOW_PRIVATE, google, microsoft, now: () => clock.now() };
+}
+
 /**
  * The dependencies `svc serve` runs with, and that tests build their app from, so both run the same stack
  * over the storage adapter: the availability cache and the outbox signal follow the changes the adapter
  * announces after each commit, and the catalogue reads are answered by the read cache (which follows them
  * too). The caches run on `parts.clock`.
  */
-/** The calendar adapters' settings: the fetch rules, and the OAuth clients that are configured. */
-function calendarOptions({ config, clock }: DepsParts): CalendarConnectorOptions {
-  const google =
-    config.SVC_GOOGLE_CLIENT_ID && config.SVC_GOOGLE_CLIENT_SECRET
-      ? {
-          clientId: config.SVC_GOOGLE_CLIENT_ID,
-          clientSecret: config.SVC_GOOGLE_CLIENT_SECRET,
-          oauthUrl: config.SVC_GOOGLE_OAUTH_URL,
-          apiUrl: config.SVC_GOOGLE_API_URL,
-        }
-      : undefined;
-  const microsoft =
-    config.SVC_MICROSOFT_CLIENT_ID && config.SVC_MICROSOFT_CLIENT_SECRET
-      ? {
-          clientId: config.SVC_MICROSOFT_CLIENT_ID,
-          clientSecret: config.SVC_MICROSOFT_CLIENT_SECRET,
-          tenant: config.SVC_MICROSOFT_TENANT,
-          loginUrl: config.SVC_MICROSOFT_LOGIN_URL,
-          graphUrl: config.SVC_MICROSOFT_GRAPH_URL,
-        }
-      : undefined;
-  return { allowPrivate: config.SVC_CALENDAR_ALLOW_PRIVATE, google, microsoft, now: () => clock.now() };
-}
-
 export function buildDeps(parts: DepsParts): AppDeps {
   const { storage: adapter, onOutboxWrite, calendars, metrics = createMetrics(), ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });

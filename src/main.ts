@@ -53,20 +53,26 @@ function print(values: Record<string, unknown>, result: Record<string, unknown>,
   process.stdout.write(values.json ? JSON.stringify(result) + '\n' : human + '\n');
 }
 
-/** The DATABASE_URL's libSQL file for `svc backup` / `svc restore`; for any other database, why not and what instead. */
-function backupFile(command: 'backup' | 'restore'): string | { refusal: string } {
+/**
+ * Runs `work` on the DATABASE_URL's libSQL file for `svc backup` / `svc restore`; on any other database the command
+ * is refused (exit code 2), saying why and what to use instead.
+ */
+async function withLibsqlFile(command: 'backup' | 'restore', work: (file: string) => Promise<void>): Promise<void | number> {
   const url = loadConfig().DATABASE_URL;
   const file = libsqlFilePath(url);
-  if (file) return file;
+  if (file) return work(file);
   if (/^postgres(ql)?:\/\//.test(url)) {
-    return {
-      refusal:
-        command === 'backup'
-          ? 'svc backup copies a libSQL file; on PostgreSQL use pg_dump, e.g.\n  pg_dump --format=custom --file=svc.dump "$DATABASE_URL"'
-          : 'svc restore puts back a libSQL file; on PostgreSQL use pg_restore (with svc stopped), e.g.\n  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" svc.dump',
-    };
+    return refuse(
+      command,
+      command === 'backup'
+        ? 'svc backup copies a libSQL file; on PostgreSQL use pg_dump, e.g.\n  pg_dump --format=custom --file=svc.dump "$DATABASE_URL"'
+        : 'svc restore puts back a libSQL file; on PostgreSQL use pg_restore (with svc stopped), e.g.\n  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" svc.dump',
+    );
   }
-  return { refusal: `svc ${command} works on a libSQL file (DATABASE_URL=file:…); use the tools of your libSQL server for ${url.split(':')[0]}: databases` };
+  return refuse(
+    command,
+    `svc ${command} works on a libSQL file (DATABASE_URL=file:…); use the tools of your libSQL server for ${url.split(':')[0]}: databases`,
+  );
 }
 
 const ROLES: readonly ServeRole[] = ['all', 'web', 'worker'];
@@ -118,10 +124,10 @@ const COMMANDS: Record<string, Command> = {
     options: { out: { type: 'string' }, json, help },
     async run(values) {
       const out = required(values, 'out');
-      const file = backupFile('backup');
-      if (typeof file === 'object') return refuse('backup', file.refusal);
-      const backup = await backupLibsqlFile(file, out);
-      print(values, { backup: backup.path, bytes: backup.bytes }, `backup of ${file} written to ${backup.path} (${backup.bytes} bytes)`);
+      return withLibsqlFile('backup', async (file) => {
+        const backup = await backupLibsqlFile(file, out);
+        print(values, { backup: backup.path, bytes: backup.bytes }, `backup of ${file} written to ${backup.path} (${backup.bytes} bytes)`);
+      });
     },
   },
   restore: {
@@ -130,10 +136,14 @@ const COMMANDS: Record<string, Command> = {
     options: { from: { type: 'string' }, json, help },
     async run(values) {
       const from = required(values, 'from');
-      const file = backupFile('restore');
-      if (typeof file === 'object') return refuse('restore', file.refusal);
-      const { previous } = await restoreLibsqlFile(file, from, new Date(systemClock.now()));
-      print(values, { restored: file, from, previous }, `restored ${file} from ${from}${previous ? `; the database it replaced is kept as ${previous}` : ''}`);
+      return withLibsqlFile('restore', async (file) => {
+        const { previous } = await restoreLibsqlFile(file, from, new Date(systemClock.now()));
+        print(
+          values,
+          { restored: file, from, previous },
+          `restored ${file} from ${from}${previous ? `; the database it replaced is kept as ${previous}` : ''}`,
+        );
+      });
     },
   },
   migrate: {

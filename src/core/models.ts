@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type ObjectOptions, type TObject, type TOptional, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
@@ -21,10 +21,26 @@ export const ErrorResponse = t.Object(
   { $id: 'Error', description: 'The error body of every failure' },
 );
 
+/** `schema`, or null. */
+export const nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => t.Union([schema, t.Null()], options);
+
+/**
+ * The create body of a resource from its `fields`: the `required` ones first, in that order, then every other
+ * one, optional, in the order of `fields` (its PATCH body is `t.Partial` of it).
+ */
+export function createBody<F extends TProperties, const R extends readonly (keyof F & string)[]>(fields: F, required: R, options: ObjectOptions) {
+  const properties: TProperties = {};
+  for (const key of required) properties[key] = fields[key]!;
+  for (const [key, schema] of Object.entries(fields)) if (!(required as readonly string[]).includes(key)) properties[key] = t.Optional(schema);
+  return t.Object(properties, options) as TObject<{ [K in keyof F]: K extends R[number] ? F[K] : TOptional<F[K]> }>;
+}
+
 /** The errors every keyed route can answer (docs/contract/errors.md: unknown slug, then key). */
 export const keyedErrors = { 401: ErrorResponse, 404: ErrorResponse };
 /** The errors of a keyed route that takes a body. */
 export const keyedWriteErrors = { 400: ErrorResponse, ...keyedErrors };
+/** The errors of a keyed write that may reach the payment provider: refused (403), in conflict (409), or refused there (502). */
+export const keyedPaymentWriteErrors = { ...keyedWriteErrors, 403: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse };
 
 export const SlugParams = t.Object({
   slug: t.String({ minLength: 1, maxLength: 64, description: 'workspace slug' }),

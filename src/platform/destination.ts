@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 
 /*
  * Where svc may send a request whose URL a user chose (a webhook, a calendar): public addresses only, unless
@@ -153,4 +153,16 @@ export async function checkDestination(url: URL, resolve: Resolver = systemResol
       };
   }
   return { ok: true, addresses };
+}
+
+/**
+ * A lookup that answers every name with `address` (the one the destination check approved), in whichever form the
+ * caller asked for: a connection made with it goes where the check looked, whatever a second DNS answer would say.
+ */
+export function pinnedLookup(address: string): LookupFunction {
+  const family = address.includes(':') ? 6 : 4;
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as LookupFunction;
 }

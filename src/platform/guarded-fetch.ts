@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { checkDestination, deliveryAddress, type Resolver, systemResolver } from './destination.ts';
+import { checkDestination, deliveryAddress, pinnedLookup, type Resolver, systemResolver } from './destination.ts';
 
 /*
  * A `fetch` for URLs a user chose (calendar URLs, docs/contract/calendars.md §10): every hop's host is checked
@@ -41,14 +40,6 @@ export class GuardedFetchError extends Error {
 }
 
 export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-function pinnedLookup(address: string): LookupFunction {
-  const family = address.includes(':') ? 6 : 4;
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as LookupFunction;
-}
 
 interface Hop {
   method: string;

@@ -46,12 +46,11 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
 
-  const requests = new Counter({
-    name: 'svc_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
+  /** A counter or a gauge of this registry, its series told apart by `labelNames`. */
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge({ name, help, labelNames, registers });
+
+  const requests = counter('svc_http_requests_total', 'HTTP requests answered, by method, route template and status', ['method', 'route', 'status']);
   const durations = new Histogram({
     name: 'svc_http_request_duration_seconds',
     help: 'Time from receiving a request to its answer, by method, route template and status',
@@ -59,43 +58,19 @@ export function createMetrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const failures = new Counter({
-    name: 'svc_outbox_delivery_failures_total',
-    help: 'Delivery attempts of this process that failed (webhook: no 2xx answer; mail: not accepted), by outbox kind',
-    labelNames: ['kind'] as const,
-    registers,
-  });
+  const failures = counter(
+    'svc_outbox_delivery_failures_total',
+    'Delivery attempts of this process that failed (webhook: no 2xx answer; mail: not accepted), by outbox kind',
+    ['kind'],
+  );
   for (const kind of OUTBOX_KINDS) failures.inc({ kind }, 0);
-  const inFlight = new Gauge({
-    name: 'svc_db_operations_in_flight',
-    help: 'Storage calls this process is waiting on (for a connection or for the database)',
-    registers,
-  });
-  const poolMax = new Gauge({
-    name: 'svc_db_pool_max_connections',
-    help: 'Connections the Postgres pool of this process opens at most (SVC_DB_POOL_SIZE)',
-    registers,
-  });
-  const databaseUp = new Gauge({ name: 'svc_database_up', help: '1 when the database counts of this scrape were read, else 0', registers });
-  const bookings = new Gauge({ name: 'svc_bookings', help: 'Bookings in the database, by status', labelNames: ['status'] as const, registers });
-  const outboxDepth = new Gauge({
-    name: 'svc_outbox_depth',
-    help: 'Outbox entries waiting to be delivered (retries included), by kind',
-    labelNames: ['kind'] as const,
-    registers,
-  });
-  const outboxAge = new Gauge({
-    name: 'svc_outbox_oldest_age_seconds',
-    help: 'Age of the oldest outbox entry waiting to be delivered, by kind; 0 when none waits',
-    labelNames: ['kind'] as const,
-    registers,
-  });
-  const connections = new Gauge({
-    name: 'svc_calendar_connections',
-    help: 'Calendar connections in the database, by status',
-    labelNames: ['status'] as const,
-    registers,
-  });
+  const inFlight = gauge('svc_db_operations_in_flight', 'Storage calls this process is waiting on (for a connection or for the database)');
+  const poolMax = gauge('svc_db_pool_max_connections', 'Connections the Postgres pool of this process opens at most (SVC_DB_POOL_SIZE)');
+  const databaseUp = gauge('svc_database_up', '1 when the database counts of this scrape were read, else 0');
+  const bookings = gauge('svc_bookings', 'Bookings in the database, by status', ['status']);
+  const outboxDepth = gauge('svc_outbox_depth', 'Outbox entries waiting to be delivered (retries included), by kind', ['kind']);
+  const outboxAge = gauge('svc_outbox_oldest_age_seconds', 'Age of the oldest outbox entry waiting to be delivered, by kind; 0 when none waits', ['kind']);
+  const connections = gauge('svc_calendar_connections', 'Calendar connections in the database, by status', ['status']);
   const databaseSeries = [bookings, outboxDepth, outboxAge, connections];
 
   let pending = 0;

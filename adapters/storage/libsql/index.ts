@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createClient, type Client, type InStatement } from '@libsql/client';
-import { and, asc, inArray } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import type { Db, Dialect, Tables } from '../sql/dialect.ts';
 import { drizzleStorage } from '../sql/drizzle-storage.ts';
-import { dueMessagesCondition, toMessage } from '../sql/outbox.ts';
+import { claimDue } from '../sql/leased.ts';
+import { toMessage } from '../sql/outbox.ts';
 import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
 import { errorChain } from '../sql/errors.ts';
 import { WriteLock } from '../sql/write-lock.ts';
@@ -100,26 +100,9 @@ export function libsqlStorage(url: string): Storage {
     async lockProviders() {
       // The write transaction is already exclusive: SQLite has one writer.
     },
-    claimDueMessages(owner, now, leaseUntil, limit) {
-      const m = tables.webhookMessages;
-      return write(async (tx) => {
-        const due = await tx.select({ id: m.id }).from(m).where(dueMessagesCondition(tables, now)).orderBy(asc(m.nextAttemptAt), asc(m.id)).limit(limit);
-        if (due.length === 0) return [];
-        const rows = await tx
-          .update(m)
-          .set({ leaseOwner: owner, leaseUntil })
-          .where(
-            and(
-              inArray(
-                m.id,
-                due.map((row) => row.id),
-              ),
-              dueMessagesCondition(tables, now),
-            ),
-          )
-          .returning();
-        return rows.map(toMessage);
-      });
+    async claimDueMessages(owner, now, leaseUntil, limit) {
+      const rows = await write((tx) => claimDue(tx, tables.webhookMessages, owner, now, leaseUntil, limit));
+      return rows.map(toMessage);
     },
     isUniqueViolation(error) {
       for (const link of errorChain(error)) {

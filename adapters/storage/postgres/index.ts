@@ -4,7 +4,8 @@ import postgres, { type Sql } from 'postgres';
 import type { Storage } from '../../../src/ports/storage/index.ts';
 import type { Db, Dialect, Tables } from '../sql/dialect.ts';
 import { drizzleStorage } from '../sql/drizzle-storage.ts';
-import { dueMessagesCondition, toMessage } from '../sql/outbox.ts';
+import { dueCondition } from '../sql/leased.ts';
+import { toMessage } from '../sql/outbox.ts';
 import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
 import { errorChain } from '../sql/errors.ts';
 import { migrations } from './migrations.ts';
@@ -88,7 +89,7 @@ export function postgresStorage(urlOrClient: string | Sql, options: PostgresOpti
       const due = db
         .select({ id: m.id })
         .from(m)
-        .where(dueMessagesCondition(tables, now))
+        .where(dueCondition(m, now))
         .orderBy(asc(m.nextAttemptAt), asc(m.id))
         .limit(limit)
         .for('update', { skipLocked: true });

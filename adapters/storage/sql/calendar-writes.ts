@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { newId } from '../../../src/core/ids.ts';
 import type { BookingRecord, CalendarWriteRecord, CalendarWriteStatus, CalendarWriteStore, ConnectedCalendar } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { claimDue, extendLeases, earliestDueAt } from './leased.ts';
 
 const toWrite = (row: Row<'calendarWrites'>): CalendarWriteRecord => ({
   id: row.id,
@@ -95,38 +96,14 @@ async function queueCalendarWrite(tx: Tx, tables: Tables, saved: BookingRecord):
 export function calendarWriteQueries(dialect: Dialect): CalendarWriteStore {
   const { db, tables: t } = dialect;
   const w = t.calendarWrites;
-  const due = (now: number) => and(eq(w.status, 'pending'), lte(w.nextAttemptAt, now), or(isNull(w.leaseUntil), lt(w.leaseUntil, now)));
   return {
-    claimDueCalendarWrites(owner, now, leaseUntil, limit) {
-      return dialect.write(async (tx) => {
-        const ids = await tx.select({ id: w.id }).from(w).where(due(now)).orderBy(asc(w.nextAttemptAt), asc(w.id)).limit(limit);
-        if (ids.length === 0) return [];
-        // The condition again: on Postgres a racing claimer's UPDATE re-reads the row after ours commits and skips it.
-        const rows = await tx
-          .update(w)
-          .set({ leaseOwner: owner, leaseUntil })
-          .where(
-            and(
-              inArray(
-                w.id,
-                ids.map((row) => row.id),
-              ),
-              due(now),
-            ),
-          )
-          .returning();
-        return rows.map(toWrite);
-      });
+    async claimDueCalendarWrites(owner, now, leaseUntil, limit) {
+      const rows = await dialect.write((tx) => claimDue(tx, w, owner, now, leaseUntil, limit));
+      return rows.map(toWrite);
     },
 
-    async extendCalendarWriteLeases(owner, ids, leaseUntil) {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .update(w)
-        .set({ leaseUntil })
-        .where(and(inArray(w.id, ids), eq(w.leaseOwner, owner)))
-        .returning({ id: w.id });
-      return rows.map((row) => row.id);
+    extendCalendarWriteLeases(owner, ids, leaseUntil) {
+      return extendLeases(db, w, owner, ids, leaseUntil);
     },
 
     recordCalendarWrite(owner, id, outcome) {
@@ -156,12 +133,8 @@ export function calendarWriteQueries(dialect: Dialect): CalendarWriteStore {
       });
     },
 
-    async nextCalendarWriteDueAt() {
-      const [row] = await db
-        .select({ at: sql<number | string | null>`min(${w.nextAttemptAt})` })
-        .from(w)
-        .where(eq(w.status, 'pending'));
-      return row?.at == null ? null : Number(row.at);
+    nextCalendarWriteDueAt() {
+      return earliestDueAt(db, w);
     },
 
     async getCalendarWrite(bookingId) {

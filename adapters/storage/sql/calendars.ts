@@ -88,12 +88,17 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
       .where(and(eq(c.id, id), patch.status === 'error' ? ne(c.status, 'error') : eq(c.status, 'error')))
       .returning({ id: c.id });
     if (moved.length === 0 || !onStatus) return;
+    await writeOutbox(tx, t, onStatus((await writePatch(tx, id, patch, now))!));
+  }
+
+  /** Writes `patch` to the connection; resolves with the connection as it now is, or null when it is gone. */
+  async function writePatch(tx: Tx, id: string, patch: CalendarConnectionPatch, now: number): Promise<CalendarConnectionRecord | null> {
     const [row] = await tx
       .update(c)
       .set({ ...patch, updatedAt: now })
       .where(eq(c.id, id))
       .returning();
-    await writeOutbox(tx, t, onStatus(toConnection(row!)));
+    return row ? toConnection(row) : null;
   }
 
   return {
@@ -126,12 +131,7 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
     updateCalendarConnection(id, patch, now, onStatus) {
       return dialect.write(async (tx) => {
         await moveStatus(tx, id, patch, now, onStatus);
-        const [row] = await tx
-          .update(c)
-          .set({ ...patch, updatedAt: now })
-          .where(eq(c.id, id))
-          .returning();
-        return row ? toConnection(row) : null;
+        return writePatch(tx, id, patch, now);
       });
     },
 
@@ -188,12 +188,7 @@ export function calendarQueries(dialect: Dialect): CalendarStore {
         const connection = await locked(tx, id);
         if (!connection) return null;
         await moveStatus(tx, id, patch, now, onStatus);
-        const [row] = await tx
-          .update(c)
-          .set({ ...patch, updatedAt: now })
-          .where(eq(c.id, id))
-          .returning();
-        const updated = toConnection(row!);
+        const updated = (await writePatch(tx, id, patch, now))!;
         if (patch.calendars) {
           const kept = updated.calendars.map((calendar) => calendar.id);
           await tx.delete(b).where(kept.length > 0 ? and(eq(b.connectionId, id), notInArray(b.calendarId, kept)) : eq(b.connectionId, id));

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lte, notExists, sql } from 'drizzle-orm';
 import { newId } from '../../../src/core/ids.ts';
 import type { BookingRecord, MailEntry, MailMessageRecord, MailSnapshot, MailStatus, MailStore } from '../../../src/ports/storage/index.ts';
 import { HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { claimDue, extendLeases, earliestDueAt } from './leased.ts';
 
 const toMail = (row: Row<'mailMessages'>): MailMessageRecord => {
   const { leaseOwner: _owner, leaseUntil: _until, snapshot, ...rest } = row;
@@ -37,42 +38,18 @@ export async function writeMails(tx: Tx, tables: Tables, entries: MailEntry[]): 
 export function mailQueries(dialect: Dialect): MailStore {
   const { db, tables: t } = dialect;
   const m = t.mailMessages;
-  const due = (now: number) => and(eq(m.status, 'pending'), lte(m.nextAttemptAt, now), or(isNull(m.leaseUntil), lt(m.leaseUntil, now)));
   return {
     enqueueMails(entries) {
       return dialect.write((tx) => writeMails(tx, t, entries));
     },
 
-    claimDueMails(owner, now, leaseUntil, limit) {
-      return dialect.write(async (tx) => {
-        const ids = await tx.select({ id: m.id }).from(m).where(due(now)).orderBy(asc(m.nextAttemptAt), asc(m.id)).limit(limit);
-        if (ids.length === 0) return [];
-        // The condition again: on Postgres a racing claimer's UPDATE re-reads the row after ours commits and skips it.
-        const rows = await tx
-          .update(m)
-          .set({ leaseOwner: owner, leaseUntil })
-          .where(
-            and(
-              inArray(
-                m.id,
-                ids.map((row) => row.id),
-              ),
-              due(now),
-            ),
-          )
-          .returning();
-        return rows.map(toMail);
-      });
+    async claimDueMails(owner, now, leaseUntil, limit) {
+      const rows = await dialect.write((tx) => claimDue(tx, m, owner, now, leaseUntil, limit));
+      return rows.map(toMail);
     },
 
-    async extendMailLeases(owner, ids, leaseUntil) {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .update(m)
-        .set({ leaseUntil })
-        .where(and(inArray(m.id, ids), eq(m.leaseOwner, owner)))
-        .returning({ id: m.id });
-      return rows.map((row) => row.id);
+    extendMailLeases(owner, ids, leaseUntil) {
+      return extendLeases(db, m, owner, ids, leaseUntil);
     },
 
     async recordMailAttempt(owner, id, outcome) {
@@ -92,12 +69,8 @@ export function mailQueries(dialect: Dialect): MailStore {
       return rows.length > 0;
     },
 
-    async nextMailDueAt() {
-      const [row] = await db
-        .select({ at: sql<number | string | null>`min(${m.nextAttemptAt})` })
-        .from(m)
-        .where(eq(m.status, 'pending'));
-      return row?.at == null ? null : Number(row.at);
+    nextMailDueAt() {
+      return earliestDueAt(db, m);
     },
 
     async listBookingMails(bookingId) {

@@ -1,18 +1,13 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DeliveryAttemptRecord, OutboxEvent, OutboxStore, WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
 import { newId } from '../../../src/core/ids.ts';
 import type { Dialect, Row, Tables, Tx } from './dialect.ts';
+import { extendLeases, earliestDueAt } from './leased.ts';
 
 export const toMessage = (row: Row<'webhookMessages'>): WebhookMessageRecord => {
   const { payload, leaseOwner: _owner, leaseUntil: _until, ...rest } = row;
   return { ...rest, body: payload, status: row.status as WebhookMessageRecord['status'] };
 };
-
-/** The claim query both dialects start from: pending, due, and not leased by a live claimer. */
-export function dueMessagesCondition(tables: Tables, now: number) {
-  const m = tables.webhookMessages;
-  return and(eq(m.status, 'pending'), lte(m.nextAttemptAt, now), or(isNull(m.leaseUntil), lt(m.leaseUntil, now)));
-}
 
 /** Inside a write transaction: the events' messages, one per active webhook of the workspace subscribed to the event's type. */
 export async function writeOutbox(tx: Tx, tables: Tables, events: OutboxEvent[], onlyWebhookId?: string): Promise<WebhookMessageRecord[]> {
@@ -95,15 +90,8 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
       return dialect.claimDueMessages(owner, now, leaseUntil, limit);
     },
 
-    async extendMessageLeases(owner, ids, leaseUntil) {
-      if (ids.length === 0) return [];
-      const m = t.webhookMessages;
-      const rows = await db
-        .update(m)
-        .set({ leaseUntil })
-        .where(and(inArray(m.id, ids), eq(m.leaseOwner, owner)))
-        .returning({ id: m.id });
-      return rows.map((row) => row.id);
+    extendMessageLeases(owner, ids, leaseUntil) {
+      return extendLeases(db, t.webhookMessages, owner, ids, leaseUntil);
     },
 
     async recordAttempt(owner, messageId, outcome) {
@@ -133,13 +121,8 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
       });
     },
 
-    async nextDueAt() {
-      const m = t.webhookMessages;
-      const [row] = await db
-        .select({ at: sql<number | string | null>`min(${m.nextAttemptAt})` })
-        .from(m)
-        .where(eq(m.status, 'pending'));
-      return row?.at == null ? null : Number(row.at);
+    nextDueAt() {
+      return earliestDueAt(db, t.webhookMessages);
     },
 
     async getMessage(id) {

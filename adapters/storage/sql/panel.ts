@@ -1,22 +1,28 @@
 import { and, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { PanelStore } from '../../../src/ports/storage/index.ts';
-import type { Dialect } from './dialect.ts';
+import type { Dialect, Tables } from './dialect.ts';
 
 export function panelQueries(dialect: Dialect): PanelStore {
   const { db, tables: t } = dialect;
+
+  /** Marks the code used, once and before it expires; resolves with it, or null when it is unknown, used or expired. */
+  async function consume<T extends Tables['pairingCodes'] | Tables['panelCodes']>(table: T, codeHash: string, now: number): Promise<T['$inferSelect'] | null> {
+    const c: Tables['pairingCodes'] | Tables['panelCodes'] = table;
+    const [row] = await db
+      .update(c)
+      .set({ usedAt: now })
+      .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now)))
+      .returning();
+    return (row as T['$inferSelect'] | undefined) ?? null;
+  }
+
   return {
     async createPairingCode(code) {
       await db.insert(t.pairingCodes).values(code);
     },
 
-    async consumePairingCode(codeHash, now) {
-      const c = t.pairingCodes;
-      const [row] = await db
-        .update(c)
-        .set({ usedAt: now })
-        .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now)))
-        .returning();
-      return row ?? null;
+    consumePairingCode(codeHash, now) {
+      return consume(t.pairingCodes, codeHash, now);
     },
 
     async putHostCredential(credential) {
@@ -45,14 +51,8 @@ export function panelQueries(dialect: Dialect): PanelStore {
       await db.insert(t.panelCodes).values(code);
     },
 
-    async consumePanelCode(codeHash, now) {
-      const c = t.panelCodes;
-      const [row] = await db
-        .update(c)
-        .set({ usedAt: now })
-        .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt), gt(c.expiresAt, now)))
-        .returning();
-      return row ?? null;
+    consumePanelCode(codeHash, now) {
+      return consume(t.panelCodes, codeHash, now);
     },
 
     async voidPanelCodes(workspaceId, origin) {

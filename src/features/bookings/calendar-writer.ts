@@ -1,10 +1,7 @@
-import type { Clock } from '../../core/clock.ts';
-import { retrySchedule, type Config } from '../../platform/config.ts';
-import type { Logger } from '../../platform/logger.ts';
-import { backoffMs } from '../../platform/outbox/backoff.ts';
-import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
+import { createKindWorker, retryAtOf, retryWait, rowQueue, type OutboxKindOptions } from '../../platform/outbox/kind.ts';
+import type { OutboxHandler, OutboxWorker } from '../../platform/outbox/worker.ts';
 import type { CalendarConnector } from '../../ports/calendar.ts';
-import type { BookingRecord, CalendarWriteOutcome, CalendarWriteRecord, CalendarWriteTarget, Storage } from '../../ports/storage/index.ts';
+import type { BookingRecord, CalendarWriteOutcome, CalendarWriteRecord, CalendarWriteTarget } from '../../ports/storage/index.ts';
 import { openWriteConnection, recordWriteFailure, writeCalendarOf } from '../calendars/index.ts';
 import { calendarDocument, calendarUid } from '../mail/index.ts';
 
@@ -18,38 +15,19 @@ import { calendarDocument, calendarUid } from '../mail/index.ts';
  * retried on the webhook schedule; once it is used up, the connection shows the failure (`lastError`).
  */
 
-export interface CalendarWriterOptions extends Pick<OutboxWorkerOptions<unknown, unknown>, 'owner' | 'leaseMs' | 'heartbeatMs' | 'pollIntervalMs'> {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  logger: Logger;
+/** What createCalendarWriter takes (concurrency: writes in flight at most, default 4). */
+export interface CalendarWriterOptions extends OutboxKindOptions {
   calendars: CalendarConnector;
-  /** writes in flight at most; default 4 */
-  concurrency?: number;
-  /** jitter source, uniform in [0, 1); default Math.random */
-  random?: () => number;
 }
 
 const DEFAULT_CONCURRENCY = 4;
-
-function calendarWriteQueue(storage: Storage): OutboxQueue<CalendarWriteRecord, CalendarWriteOutcome> {
-  return {
-    kind: 'calendar write',
-    idOf: (row) => row.id,
-    nextDueAt: () => storage.nextCalendarWriteDueAt(),
-    claim: (owner, now, leaseUntil, limit) => storage.claimDueCalendarWrites(owner, now, leaseUntil, limit),
-    extendLeases: (owner, ids, leaseUntil) => storage.extendCalendarWriteLeases(owner, ids, leaseUntil),
-    record: (owner, row, outcome) => storage.recordCalendarWrite(owner, row.id, outcome),
-  };
-}
 
 const sameTarget = (a: CalendarWriteTarget, b: CalendarWriteTarget) => a.connectionId === b.connectionId && a.calendarId === b.calendarId;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createCalendarWriter(options: CalendarWriterOptions): OutboxWorker {
   const { storage, config, clock, logger } = options;
-  const random = options.random ?? Math.random;
-  const schedule = retrySchedule(config);
+  const wait = retryWait(options);
   const deps = { storage, config, clock, logger, calendars: options.calendars };
 
   /** The booking's event as iCalendar: the invite's UID, SEQUENCE its revision, TENTATIVE while PENDING. */
@@ -108,8 +86,8 @@ export function createCalendarWriter(options: CalendarWriterOptions): OutboxWork
         return { revision: booking.revision, status: 'done', nextAttemptAt: null, error: null, written, at };
       } catch (error) {
         const message = messageOf(error);
-        const wait = backoffMs(schedule, row.attempts + 1, random);
-        if (wait !== null) return { revision: booking.revision, status: 'pending', nextAttemptAt: at + wait, error: message, written: row.written, at };
+        const retryIn = wait(row.attempts + 1);
+        if (retryIn !== null) return { revision: booking.revision, status: 'pending', nextAttemptAt: at + retryIn, error: message, written: row.written, at };
         if (touching.connectionId) await recordWriteFailure(deps, booking.workspaceId, touching.connectionId, error);
         return { revision: booking.revision, status: 'failed', nextAttemptAt: null, error: message, written: row.written, at };
       }
@@ -122,20 +100,16 @@ export function createCalendarWriter(options: CalendarWriterOptions): OutboxWork
           bookingId: row.bookingId,
           attempt: row.attempts + 1,
           error: outcome.error,
-          retryAt: outcome.nextAttemptAt === null ? null : new Date(outcome.nextAttemptAt).toISOString(),
+          retryAt: retryAtOf(outcome.nextAttemptAt),
         });
     },
   };
 
-  return createOutboxWorker({
-    queue: calendarWriteQueue(storage),
-    handler,
-    clock,
-    logger,
-    owner: options.owner,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    leaseMs: options.leaseMs,
-    heartbeatMs: options.heartbeatMs,
-    pollIntervalMs: options.pollIntervalMs,
+  const queue = rowQueue<CalendarWriteRecord, CalendarWriteOutcome>('calendar write', {
+    nextDueAt: () => storage.nextCalendarWriteDueAt(),
+    claim: (...args) => storage.claimDueCalendarWrites(...args),
+    extendLeases: (...args) => storage.extendCalendarWriteLeases(...args),
+    record: (...args) => storage.recordCalendarWrite(...args),
   });
+  return createKindWorker(options, DEFAULT_CONCURRENCY, queue, handler);
 }

@@ -1,6 +1,6 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
-import { DateTimeWithOffset, Duration } from '../../core/models.ts';
+import { DateTimeWithOffset, Duration, nullable } from '../../core/models.ts';
 import { BOOKING_STATUSES } from '../../core/lifecycle.ts';
 
 /*
@@ -8,8 +8,6 @@ import { BOOKING_STATUSES } from '../../core/lifecycle.ts';
  * with numeric strings whose errors do not name the field. Query integers are converted by the route's
  * `transform` (see routes.ts) before validation.
  */
-
-const nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => t.Union([schema, t.Null()], options);
 
 export const BookingStatus = t.Union([t.Literal('PENDING'), t.Literal('CONFIRMED'), t.Literal('CANCELLED'), t.Literal('COMPLETED')], {
   description: BOOKING_STATUSES.join(', '),

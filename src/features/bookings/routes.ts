@@ -4,7 +4,7 @@ import { OPEN_TO_DEMO } from '../workspaces/index.ts';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { integerQuery } from '../../platform/http/query.ts';
-import { ErrorResponse, SlugParams } from '../../core/models.ts';
+import { ErrorResponse, keyedPaymentWriteErrors, SlugParams } from '../../core/models.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { withoutContactData } from './demo-view.ts';
 import { requireAnswersObject } from './custom-field-answers.ts';
@@ -73,15 +73,7 @@ export function bookingRoutes(deps: AppDeps) {
         transform({ body }) {
           requireAnswersObject((body as { customFields?: unknown } | undefined)?.customFields);
         },
-        response: {
-          200: BookingCreatedResponse,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-          502: ErrorResponse,
-        },
+        response: { 200: BookingCreatedResponse, ...keyedPaymentWriteErrors },
         detail: {
           operationId: 'createBooking',
           summary: 'Book a time: with the API key, or keyless from an allowed widget domain',

@@ -3,8 +3,8 @@ import type { MailTransport, OutgoingMail } from '../../ports/mail.ts';
 import type { CalendarConnectionRecord, Storage, WorkspaceRecord } from '../../ports/storage/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Config } from '../../platform/config.ts';
-import { brandColor, fromLine, mailLogo } from './compose.ts';
-import { htmlPart, textPart, type MailLayout } from './templates/layout.ts';
+import { layoutMail, mailBrand } from './compose.ts';
+import type { MailLayout } from './templates/layout.ts';
 
 /*
  * The owner's one mail about a failing calendar connection (docs/contract/calendars.md §8), to the workspace's
@@ -32,7 +32,7 @@ export function composeCalendarFailureMail(context: CalendarFailureContext): Out
   const layout: MailLayout = {
     lang: workspace.language,
     subject: words.subject(values),
-    brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
+    brand: mailBrand(workspace),
     heading: words.heading,
     greeting: wording.owner.greeting,
     paragraphs: words.body(values),
@@ -45,14 +45,13 @@ export function composeCalendarFailureMail(context: CalendarFailureContext): Out
     notes: [],
     footer: wording.owner.footer(workspace.name),
   };
-  return {
-    from: fromLine(context.from, workspace.name),
+  return layoutMail(layout, {
+    from: context.from,
+    workspaceName: workspace.name,
     to: workspace.notificationEmail ?? '',
-    subject: layout.subject,
-    text: textPart(layout),
-    html: htmlPart(layout),
-    messageId: `<${connection.id}.${connection.updatedAt}@${new URL(context.publicUrl).host}>`,
-  };
+    key: `${connection.id}.${connection.updatedAt}`,
+    publicUrl: context.publicUrl,
+  });
 }
 
 /** Notices claimed per run. */

@@ -41,6 +41,21 @@ export const mailBrand = (workspace: Pick<WorkspaceRecord, 'name' | 'primaryColo
   logoUrl: mailLogo(workspace.logoUrl),
 });
 
+/**
+ * The mail of `layout` to `to`: from SVC_MAIL_FROM under the workspace's name, in text and HTML, with the
+ * Message-ID `<{key}@{host of publicUrl}>` (`key` stable per mail, so a resent mail is recognisably the same).
+ */
+export function layoutMail(layout: MailLayout, envelope: { from: string; workspaceName: string; to: string; key: string; publicUrl: string }): OutgoingMail {
+  return {
+    from: fromLine(envelope.from, envelope.workspaceName),
+    to: envelope.to,
+    subject: layout.subject,
+    text: textPart(layout),
+    html: htmlPart(layout),
+    messageId: `<${envelope.key}@${new URL(envelope.publicUrl).host}>`,
+  };
+}
+
 /** The Intl locale of a workspace language (a tag Intl does not know falls back to English). */
 function localeOf(language: string): string {
   try {
@@ -142,7 +157,7 @@ function composeOwnerMail(context: MailContext, values: MailValues, words: KindW
   const layout: MailLayout = {
     lang: workspace.language,
     subject: words.subject(values),
-    brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
+    brand: mailBrand(workspace),
     heading: words.heading(values),
     greeting: owner.greeting,
     paragraphs: [...words.body(values), ...waiting],
@@ -151,14 +166,13 @@ function composeOwnerMail(context: MailContext, values: MailValues, words: KindW
     notes: [],
     footer: owner.footer(workspace.name),
   };
-  return {
-    from: fromLine(context.from, workspace.name),
+  return layoutMail(layout, {
+    from: context.from,
+    workspaceName: workspace.name,
     to: workspace.notificationEmail ?? '',
-    subject: layout.subject,
-    text: textPart(layout),
-    html: htmlPart(layout),
-    messageId: `<${mail.id}@${new URL(context.publicUrl).host}>`,
-  };
+    key: mail.id,
+    publicUrl: context.publicUrl,
+  });
 }
 
 /** Pure: the mail for `context`, in the workspace's language, with its calendar invite where the kind has one. */
@@ -221,7 +235,7 @@ export function composeMail(context: MailContext): OutgoingMail {
   const layout: MailLayout = {
     lang: workspace.language,
     subject: words.subject(values),
-    brand: { name: workspace.name, color: brandColor(workspace.primaryColor), logoUrl: mailLogo(workspace.logoUrl) },
+    brand: mailBrand(workspace),
     heading: words.heading(values),
     greeting: wording.greeting(booking.customerName),
     paragraphs: occurrences ? [...words.body(values), wording.series(occurrences.length)] : words.body(values),
@@ -230,14 +244,8 @@ export function composeMail(context: MailContext): OutgoingMail {
     notes,
     footer: wording.footer(workspace.name),
   };
-  const host = new URL(context.publicUrl).host;
   return {
-    from: fromLine(context.from, workspace.name),
-    to: booking.customerEmail,
-    subject: layout.subject,
-    text: textPart(layout),
-    html: htmlPart(layout),
-    messageId: `<${mail.id}@${host}>`,
+    ...layoutMail(layout, { from: context.from, workspaceName: workspace.name, to: booking.customerEmail, key: mail.id, publicUrl: context.publicUrl }),
     ...(invite
       ? {
           calendar: {

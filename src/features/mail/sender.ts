@@ -1,12 +1,9 @@
-import { retrySchedule, type Config } from '../../platform/config.ts';
 import { manageUrl, openManageToken } from '../../platform/access/manage-token.ts';
 import { openCheckoutUrl } from '../../platform/sealed-secrets.ts';
-import type { Clock } from '../../core/clock.ts';
-import type { Logger } from '../../platform/logger.ts';
-import { backoffMs } from '../../platform/outbox/backoff.ts';
 import type { Metrics } from '../../platform/metrics.ts';
-import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
-import type { MailMessageRecord, MailOutcome, Storage } from '../../ports/storage/index.ts';
+import { createKindWorker, retryAtOf, retryWait, rowQueue, type OutboxKindOptions } from '../../platform/outbox/kind.ts';
+import type { OutboxHandler, OutboxWorker } from '../../platform/outbox/worker.ts';
+import type { MailMessageRecord, MailOutcome } from '../../ports/storage/index.ts';
 import { composeMail, type MailContext } from './compose.ts';
 import type { MailTransport } from '../../ports/mail.ts';
 
@@ -19,18 +16,11 @@ import type { MailTransport } from '../../ports/mail.ts';
  * crash (or a lost lease) falls between the server's acceptance and the record: then it is sent again.
  */
 
-export interface MailSenderOptions extends Pick<OutboxWorkerOptions<unknown, unknown>, 'leaseMs' | 'heartbeatMs' | 'pollIntervalMs'> {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  logger: Logger;
+/** What createMailSender takes (concurrency: mails sent at once at most, default 4). */
+export interface MailSenderOptions extends OutboxKindOptions {
   transport: MailTransport;
   /** lease owner id (one per process) */
   owner: string;
-  /** mails sent at once at most; default 4 */
-  concurrency?: number;
-  /** jitter source, uniform in [0, 1); default Math.random */
-  random?: () => number;
   /** where failed attempts are counted (svc_outbox_delivery_failures_total) */
   metrics?: Pick<Metrics, 'deliveryFailed'>;
 }
@@ -39,18 +29,6 @@ export interface MailSenderOptions extends Pick<OutboxWorkerOptions<unknown, unk
 export type MailSender = OutboxWorker;
 
 const DEFAULT_CONCURRENCY = 4;
-
-/** The mail outbox as the worker's queue. */
-function mailQueue(storage: Storage): OutboxQueue<MailMessageRecord, MailOutcome> {
-  return {
-    kind: 'mail',
-    idOf: (mail) => mail.id,
-    nextDueAt: () => storage.nextMailDueAt(),
-    claim: (owner, now, leaseUntil, limit) => storage.claimDueMails(owner, now, leaseUntil, limit),
-    extendLeases: (owner, ids, leaseUntil) => storage.extendMailLeases(owner, ids, leaseUntil),
-    record: (owner, mail, outcome) => storage.recordMailAttempt(owner, mail.id, outcome),
-  };
-}
 
 /** Why a mail is not sent at all (it describes a state the booking has left), or null to send it. */
 function staleness(mail: MailMessageRecord, context: { status: string; revision: number }): string | null {
@@ -62,8 +40,7 @@ function staleness(mail: MailMessageRecord, context: { status: string; revision:
 
 export function createMailSender(options: MailSenderOptions): MailSender {
   const { storage, config, clock, logger, transport } = options;
-  const random = options.random ?? Math.random;
-  const schedule = retrySchedule(config);
+  const wait = retryWait(options);
 
   /** The mail's context, or a reason to drop it. */
   async function contextOf(mail: MailMessageRecord, now: number): Promise<MailContext | { drop: string } | { retry: string }> {
@@ -97,9 +74,9 @@ export function createMailSender(options: MailSenderOptions): MailSender {
   }
 
   function failure(mail: MailMessageRecord, at: number, error: string): MailOutcome {
-    const wait = backoffMs(schedule, mail.attempts + 1, random);
-    if (wait === null) return { status: 'failed', nextAttemptAt: null, error, at };
-    return { status: 'pending', nextAttemptAt: at + wait, error, at };
+    const retryIn = wait(mail.attempts + 1);
+    if (retryIn === null) return { status: 'failed', nextAttemptAt: null, error, at };
+    return { status: 'pending', nextAttemptAt: at + retryIn, error, at };
   }
 
   const handler: OutboxHandler<MailMessageRecord, MailOutcome> = {
@@ -125,7 +102,7 @@ export function createMailSender(options: MailSenderOptions): MailSender {
           kind: mail.kind,
           attempt: mail.attempts + 1,
           error: outcome.error,
-          retryAt: outcome.nextAttemptAt === null ? null : new Date(outcome.nextAttemptAt).toISOString(),
+          retryAt: retryAtOf(outcome.nextAttemptAt),
         });
       } else {
         logger.debug('mail', { mailId: mail.id, bookingId: mail.bookingId, kind: mail.kind, status: outcome.status, reason: outcome.error });
@@ -133,17 +110,13 @@ export function createMailSender(options: MailSenderOptions): MailSender {
     },
   };
 
-  const worker = createOutboxWorker({
-    queue: mailQueue(storage),
-    handler,
-    clock,
-    logger,
-    owner: options.owner,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    leaseMs: options.leaseMs,
-    heartbeatMs: options.heartbeatMs,
-    pollIntervalMs: options.pollIntervalMs,
+  const queue = rowQueue<MailMessageRecord, MailOutcome>('mail', {
+    nextDueAt: () => storage.nextMailDueAt(),
+    claim: (...args) => storage.claimDueMails(...args),
+    extendLeases: (...args) => storage.extendMailLeases(...args),
+    record: (...args) => storage.recordMailAttempt(...args),
   });
+  const worker = createKindWorker(options, DEFAULT_CONCURRENCY, queue, handler);
   return {
     ...worker,
     async stop() {

@@ -5,8 +5,8 @@ import type { Config } from '../../platform/config.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { MailTransport, OutgoingMail } from '../../ports/mail.ts';
 import type { Storage, WaitlistEntryRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { fromLine, mailBrand, timeFormatter } from './compose.ts';
-import { htmlPart, textPart, type MailLayout } from './templates/layout.ts';
+import { layoutMail, mailBrand, timeFormatter } from './compose.ts';
+import type { MailLayout } from './templates/layout.ts';
 
 /*
  * The offer mail of a waiting list (docs/contract/classes.md §3): the link to claim the seat held for the entry.
@@ -52,14 +52,7 @@ export function composeWaitlistOffer(
     notes: [],
     footer: words.footer(workspace.name),
   };
-  return {
-    from: fromLine(from, workspace.name),
-    to: entry.customerEmail,
-    subject: layout.subject,
-    text: textPart(layout),
-    html: htmlPart(layout),
-    messageId: `<${entry.id}.offer@${new URL(publicUrl).host}>`,
-  };
+  return layoutMail(layout, { from, workspaceName: workspace.name, to: entry.customerEmail, key: `${entry.id}.offer`, publicUrl });
 }
 
 /** Sends the offer mails due at `now`; returns how many were sent. */

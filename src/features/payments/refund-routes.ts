@@ -3,7 +3,7 @@ import { accessDeclarations } from '../../platform/access/macro.ts';
 import { CAPABILITIES } from '../../platform/access/capabilities.ts';
 import { keyOrSession } from '../../platform/access/policy.ts';
 import type { AppDeps } from '../../platform/app-deps.ts';
-import { ErrorResponse } from '../../core/models.ts';
+import { ErrorResponse, keyedPaymentWriteErrors } from '../../core/models.ts';
 import { BookingParams } from './refund-params.ts';
 import { listBookingRefunds, refundBooking, RefundBody, RefundListResponse, RefundResponse } from './refunds.ts';
 
@@ -46,15 +46,7 @@ export function refundRoutes(deps: AppDeps) {
         access: keyOrSession(CAPABILITIES),
         params: BookingParams,
         body: RefundBody,
-        response: {
-          200: RefundResponse,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-          502: ErrorResponse,
-        },
+        response: { 200: RefundResponse, ...keyedPaymentWriteErrors },
         detail: {
           operationId: 'refundBooking',
           summary: 'Give back money paid for a booking',

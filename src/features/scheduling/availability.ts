@@ -183,36 +183,23 @@ export interface DaySlots {
   seatsLeft?: SeatsLeft;
 }
 
+/** What the computations read: the clock, and the bookings (with busy times) of the storage. */
+type ReadDeps = Pick<AppDeps, 'clock'> & { storage: BusyReads };
+/** What the answers read: those, through the availability cache. */
+type CachedDeps = ReadDeps & Pick<AppDeps, 'availabilityCache'>;
+
 /** Bookable start times (`HH:mm` in the workspace zone) of `date`: the union over the offering's providers. */
-export async function availableSlots(
-  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BusyReads },
-  workspace: WorkspaceRecord,
-  offering: Offering,
-  date: string,
-  duration?: number,
-): Promise<string[]> {
+export async function availableSlots(deps: CachedDeps, workspace: WorkspaceRecord, offering: Offering, date: string, duration?: number): Promise<string[]> {
   return (await availableDay(deps, workspace, offering, date, duration)).slots;
 }
 
 /** availableSlots with the seats left of each time, for services that count seats. */
-export async function availableDay(
-  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BusyReads },
-  workspace: WorkspaceRecord,
-  offering: Offering,
-  date: string,
-  duration?: number,
-): Promise<DaySlots> {
+export async function availableDay(deps: CachedDeps, workspace: WorkspaceRecord, offering: Offering, date: string, duration?: number): Promise<DaySlots> {
   const day = parseCalendarDate('date', date);
   return remembered(deps, workspace, `slots:${offeringKey(offering)}:${day}:${duration ?? ''}`, () => computeSlots(deps, workspace, offering, day, duration));
 }
 
-async function computeSlots(
-  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads },
-  workspace: WorkspaceRecord,
-  offering: Offering,
-  day: Temporal.PlainDate,
-  duration?: number,
-): Promise<DaySlots> {
+async function computeSlots(deps: ReadDeps, workspace: WorkspaceRecord, offering: Offering, day: Temporal.PlainDate, duration?: number): Promise<DaySlots> {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
@@ -233,7 +220,7 @@ export interface RangeDays {
 
 /** Days of [from, to] (both included, at most MAX_DAYS_RANGE) with at least one bookable time, ascending. */
 export async function availableDays(
-  deps: Pick<AppDeps, 'clock' | 'availabilityCache'> & { storage: BusyReads },
+  deps: CachedDeps,
   workspace: WorkspaceRecord,
   offering: Offering,
   from: string,
@@ -252,18 +239,21 @@ export async function availableDays(
   );
 }
 
-/**
- * The days and their seats of a service that counts seats: every provider's seats count, so there are no rounds;
- * one read of every provider's bookings over the range, as a full calendar's last round would make.
- */
-async function computeSeatDays(
-  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads },
+/** A computation of the days of [first, last] for `offering` (availableDays takes one of two, by countsSeats). */
+type RangeComputation<T> = (
+  deps: ReadDeps,
   workspace: WorkspaceRecord,
   offering: Offering,
   first: Temporal.PlainDate,
   last: Temporal.PlainDate,
   duration?: number,
-): Promise<RangeDays> {
+) => Promise<T>;
+
+/**
+ * The days and their seats of a service that counts seats: every provider's seats count, so there are no rounds;
+ * one read of every provider's bookings over the range, as a full calendar's last round would make.
+ */
+const computeSeatDays: RangeComputation<RangeDays> = async (deps, workspace, offering, first, last, duration) => {
   const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
   const rules = slotRules(offering.service, duration);
   const seatsLeft = unionSeats(
@@ -279,21 +269,14 @@ async function computeSeatDays(
     .filter((day) => Object.values(seatsLeft[day]!).some((seats) => seats > 0))
     .sort();
   return { days, seatsLeft };
-}
+};
 
 /**
  * A day is open when any provider has a slot on it, so the providers are asked in rounds of growing size (1, 2,
  * 4, …), each round reading the bookings of its providers only over the days still closed. A calendar with room
  * is answered by its first provider's bookings; only a full one reads every provider's.
  */
-async function computeDays(
-  deps: Pick<AppDeps, 'clock'> & { storage: BusyReads },
-  workspace: WorkspaceRecord,
-  offering: Offering,
-  first: Temporal.PlainDate,
-  last: Temporal.PlainDate,
-  duration?: number,
-): Promise<string[]> {
+const computeDays: RangeComputation<string[]> = async (deps, workspace, offering, first, last, duration) => {
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
   const closed: Temporal.PlainDate[] = [];
@@ -311,7 +294,7 @@ async function computeDays(
     closed.splice(0, closed.length, ...still);
   }
   return [...open].sort();
-}
+};
 
 /** One start time of the grid for one provider, as GET …/availability/explain answers it. */
 export interface ExplainedStart {

@@ -1,12 +1,11 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
+import { createBody, nullable } from '../../core/models.ts';
 
 /*
  * Integers use TypeBox's plain `Type.Integer`: Elysia's `t.Integer` is a union with numeric strings, which
  * documents as `anyOf` and whose errors read `expected union value` instead of `must be an integer between …`.
  */
-
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
 /** The Service of docs/contract/resources.md plus `providerIds` and `slotInterval`. */
 export const ServiceJson = t.Object(
@@ -58,28 +57,7 @@ const serviceFields = {
   repeatable: t.Boolean({ description: 'the widget offers "Repeat weekly" for it; default false' }),
 };
 
-export const ServiceCreate = t.Object(
-  {
-    name: serviceFields.name,
-    duration: serviceFields.duration,
-    price: serviceFields.price,
-    currency: serviceFields.currency,
-    description: t.Optional(serviceFields.description),
-    active: t.Optional(serviceFields.active),
-    category: t.Optional(serviceFields.category),
-    capacity: t.Optional(serviceFields.capacity),
-    bufferTime: t.Optional(serviceFields.bufferTime),
-    minNotice: t.Optional(serviceFields.minNotice),
-    maxAdvance: t.Optional(serviceFields.maxAdvance),
-    deposit: t.Optional(serviceFields.deposit),
-    order: t.Optional(serviceFields.order),
-    slotInterval: t.Optional(serviceFields.slotInterval),
-    providerIds: t.Optional(serviceFields.providerIds),
-    waitlist: t.Optional(serviceFields.waitlist),
-    repeatable: t.Optional(serviceFields.repeatable),
-  },
-  { $id: 'ServiceCreate' },
-);
+export const ServiceCreate = createBody(serviceFields, ['name', 'duration', 'price', 'currency'], { $id: 'ServiceCreate' });
 export type ServiceCreate = typeof ServiceCreate.static;
 
 /** Every field of ServiceCreate, each optional: a PATCH changes only what it names. */
@@ -117,15 +95,7 @@ const providerFields = {
   serviceIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of services of the workspace' }),
 };
 
-export const ProviderCreate = t.Object(
-  {
-    name: providerFields.name,
-    email: t.Optional(providerFields.email),
-    active: t.Optional(providerFields.active),
-    serviceIds: t.Optional(providerFields.serviceIds),
-  },
-  { $id: 'ProviderCreate' },
-);
+export const ProviderCreate = createBody(providerFields, ['name'], { $id: 'ProviderCreate' });
 export type ProviderCreate = typeof ProviderCreate.static;
 
 /** Every field of ProviderCreate, each optional: a PATCH changes only what it names. */

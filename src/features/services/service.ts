@@ -3,7 +3,7 @@ import { isValidCurrency, toMajor, toMinor } from '../../core/money.ts';
 import { notFound, validation } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { CatalogueStore, ProviderPatch, ProviderRecord, ServicePatch, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
-import { requireKnownIds, requireText, withoutRepeats } from '../workspaces/index.ts';
+import { requireKnownIds, requireText, serviceSummary, withoutRepeats } from '../workspaces/index.ts';
 import type { ProviderCreate, ProviderJson, ProviderPatchBody, ServiceCreate, ServiceJson, ServicePatchBody } from './model.ts';
 
 type Deps = Pick<AppDeps, 'clock'> & { storage: CatalogueStore };
@@ -13,12 +13,7 @@ const MAX_MINOR = 2_147_483_647;
 
 export function toServiceJson(service: ServiceRecord): ServiceJson {
   return {
-    id: service.id,
-    name: service.name,
-    description: service.description,
-    duration: service.duration,
-    price: toMajor(service.priceMinor, service.currency),
-    currency: service.currency,
+    ...serviceSummary(service),
     active: service.active,
     category: service.category,
     capacity: service.capacity,

@@ -1,7 +1,7 @@
 import { backoffMs } from '../../platform/outbox/backoff.ts';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { pinnedLookup } from '../../platform/destination.ts';
 import type { Webhook as Signer } from 'standardwebhooks';
 import type { MessageStatus, WebhookMessageRecord, WebhookPatch, WebhookRecord } from '../../ports/storage/index.ts';
 
@@ -59,15 +59,6 @@ export interface SendOptions {
 interface PostAnswer {
   status: number;
   header(name: string): string | null;
-}
-
-/** A lookup that answers every name with `address`, in whichever form the caller asked for. */
-function pinnedLookup(address: string): LookupFunction {
-  const family = address.includes(':') ? 6 : 4;
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as LookupFunction;
 }
 
 /** One POST with node:http(s) (which, unlike fetch, takes a lookup), the answer's body read and dropped. */

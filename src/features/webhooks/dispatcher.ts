@@ -1,10 +1,9 @@
 import { Webhook as Signer } from 'standardwebhooks';
-import { retrySchedule, type Config } from '../../platform/config.ts';
-import type { Clock } from '../../core/clock.ts';
+import { retrySchedule } from '../../platform/config.ts';
 import { newId } from '../../core/ids.ts';
-import type { Logger } from '../../platform/logger.ts';
 import type { Metrics } from '../../platform/metrics.ts';
-import { createOutboxWorker, type OutboxHandler, type OutboxQueue, type OutboxWorker, type OutboxWorkerOptions } from '../../platform/outbox/worker.ts';
+import { createKindWorker, type OutboxKindOptions } from '../../platform/outbox/kind.ts';
+import type { OutboxHandler, OutboxQueue, OutboxWorker } from '../../platform/outbox/worker.ts';
 import type { AttemptOutcome, Storage, WebhookMessageRecord, WebhookRecord } from '../../ports/storage/index.ts';
 import { DELIVERY_TIMEOUT_MS, planOutcome, sendAttempt, type AttemptResult } from './delivery.ts';
 import { checkDestination, deliveryAddress, systemResolver, type Resolver } from '../../platform/destination.ts';
@@ -19,19 +18,12 @@ import { openSigningSecret } from '../../platform/sealed-secrets.ts';
  * receiver drops the repeat an at-least-once delivery may bring.
  */
 
-export interface DispatcherOptions extends Pick<OutboxWorkerOptions<unknown, unknown>, 'owner' | 'leaseMs' | 'heartbeatMs' | 'pollIntervalMs'> {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  logger: Logger;
-  /** deliveries in flight at most; default 8 */
-  concurrency?: number;
+/** What createDispatcher takes (concurrency: deliveries in flight at most, default 8). */
+export interface DispatcherOptions extends OutboxKindOptions {
   /** per-attempt timeout, ms; default 15 000 */
   timeoutMs?: number;
   /** resolves destination host names (the private-address check); default node:dns lookup */
   resolve?: Resolver;
-  /** jitter source, uniform in [0, 1); default Math.random */
-  random?: () => number;
   /** where failed attempts are counted (svc_outbox_delivery_failures_total) */
   metrics?: Pick<Metrics, 'deliveryFailed'>;
 }
@@ -162,15 +154,5 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
   };
 
-  return createOutboxWorker({
-    queue: messageQueue(storage),
-    handler,
-    clock,
-    logger,
-    owner: options.owner,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    leaseMs: options.leaseMs,
-    heartbeatMs: options.heartbeatMs,
-    pollIntervalMs: options.pollIntervalMs,
-  });
+  return createKindWorker(options, DEFAULT_CONCURRENCY, messageQueue(storage), handler);
 }

@@ -1,5 +1,6 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type ObjectOptions, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { t } from 'elysia';
+import { createBody } from '../../core/models.ts';
 import { Booking, WaitlistEntry } from '../bookings/index.ts';
 import { CalendarConnection } from '../calendars/index.ts';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './events.ts';
@@ -50,14 +51,7 @@ const webhookFields = {
   events: t.Array(t.String({ maxLength: 64 }), { maxItems: 50, description: EVENTS_DESCRIPTION }),
 };
 
-export const WebhookCreate = t.Object(
-  {
-    url: webhookFields.url,
-    name: t.Optional(webhookFields.name),
-    events: t.Optional(webhookFields.events),
-  },
-  { $id: 'WebhookCreate' },
-);
+export const WebhookCreate = createBody(webhookFields, ['url'], { $id: 'WebhookCreate' });
 export type WebhookCreate = typeof WebhookCreate.static;
 
 export const WebhookPatchBody = t.Object(
@@ -126,12 +120,13 @@ const eventTypes = (prefix: string) => WEBHOOK_EVENT_TYPES.filter((type) => type
 const EventTimestamp = t.String({ format: 'date-time', description: 'when the change happened, RFC 3339 in UTC' });
 const EventWorkspace = t.String({ description: 'the workspace slug' });
 
-export const BookingEvent = t.Object(
-  {
-    type: t.Union(eventTypes('booking.')),
-    timestamp: EventTimestamp,
-    data: t.Object({ workspace: EventWorkspace, booking: Booking }),
-  },
+/** An event body: its `type`, when it happened, and `data`: the workspace slug and what the event is about. */
+const eventBody = <T extends TSchema, D extends TProperties>(type: T, data: D, options: ObjectOptions) =>
+  t.Object({ type, timestamp: EventTimestamp, data: t.Object({ workspace: EventWorkspace, ...data }) }, options);
+
+export const BookingEvent = eventBody(
+  t.Union(eventTypes('booking.')),
+  { booking: Booking },
   { $id: 'BookingEvent', description: 'A booking changed; `booking` is the booking after the change, as the API returns it' },
 );
 
@@ -145,39 +140,27 @@ export const EventPayment = t.Object(
   { $id: 'EventPayment' },
 );
 
-export const PaymentEvent = t.Object(
-  {
-    type: t.Union(eventTypes('payment.')),
-    timestamp: EventTimestamp,
-    data: t.Object({ workspace: EventWorkspace, booking: Booking, payment: EventPayment }),
-  },
+export const PaymentEvent = eventBody(
+  t.Union(eventTypes('payment.')),
+  { booking: Booking, payment: EventPayment },
   { $id: 'PaymentEvent', description: 'A payment was received for a booking' },
 );
 
-export const CalendarConnectionEvent = t.Object(
-  {
-    type: t.Union(eventTypes('calendar.')),
-    timestamp: EventTimestamp,
-    data: t.Object({ workspace: EventWorkspace, connection: CalendarConnection }),
-  },
+export const CalendarConnectionEvent = eventBody(
+  t.Union(eventTypes('calendar.')),
+  { connection: CalendarConnection },
   { $id: 'CalendarConnectionEvent', description: "A provider's calendar connection failed or works again; `connection` as the API returns it" },
 );
 
-export const WaitlistEvent = t.Object(
-  {
-    type: t.Union(eventTypes('waitlist.')),
-    timestamp: EventTimestamp,
-    data: t.Object({ workspace: EventWorkspace, entry: WaitlistEntry }),
-  },
+export const WaitlistEvent = eventBody(
+  t.Union(eventTypes('waitlist.')),
+  { entry: WaitlistEntry },
   { $id: 'WaitlistEvent', description: 'A waiting-list entry changed; `entry` is the entry after the change, as the API returns it' },
 );
 
-export const TestEvent = t.Object(
-  {
-    type: t.Literal(WEBHOOK_TEST_EVENT),
-    timestamp: EventTimestamp,
-    data: t.Object({ workspace: EventWorkspace, webhook: t.Object({ id: t.String({ description: 'wh_…' }), url: t.String({ format: 'uri' }) }) }),
-  },
+export const TestEvent = eventBody(
+  t.Literal(WEBHOOK_TEST_EVENT),
+  { webhook: t.Object({ id: t.String({ description: 'wh_…' }), url: t.String({ format: 'uri' }) }) },
   { $id: 'WebhookTestEvent', description: 'Sent on request by POST /workspaces/{slug}/webhooks/{webhookId}/test' },
 );
 

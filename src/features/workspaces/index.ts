@@ -2,6 +2,7 @@
 export { DEMO_SLUG, OPEN_TO_DEMO } from './demo-workspace.ts';
 export { DeletedResponse } from './model.ts';
 export { workspaceRoutes } from './routes.ts';
+export { serviceSummary } from './widget-config.ts';
 export {
   checkNewWorkspace,
   createApiKey,

@@ -1,13 +1,12 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
+import { createBody, nullable } from '../../core/models.ts';
 import { CUSTOM_FIELD_TYPES } from '../../ports/storage/index.ts';
 
 /*
  * Integers use TypeBox's plain `Type.Integer`: Elysia's `t.Integer` is a union with numeric strings, which
  * documents as `anyOf` and whose errors read `expected union value` instead of `must be an integer between …`.
  */
-
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 
 export const Workspace = t.Object(
   {
@@ -122,19 +121,7 @@ const customFieldFields = {
   serviceIds: t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'ids of services of the workspace; empty = every service' }),
 };
 
-export const CustomFieldCreate = t.Object(
-  {
-    key: customFieldFields.key,
-    label: customFieldFields.label,
-    type: customFieldFields.type,
-    required: t.Optional(customFieldFields.required),
-    options: t.Optional(customFieldFields.options),
-    placeholder: t.Optional(customFieldFields.placeholder),
-    order: t.Optional(customFieldFields.order),
-    serviceIds: t.Optional(customFieldFields.serviceIds),
-  },
-  { $id: 'CustomFieldCreate' },
-);
+export const CustomFieldCreate = createBody(customFieldFields, ['key', 'label', 'type'], { $id: 'CustomFieldCreate' });
 export type CustomFieldCreate = typeof CustomFieldCreate.static;
 
 /** Every field of CustomFieldCreate, each optional: a PATCH changes only what it names. */

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { toMajor } from '../../core/money.ts';
-import type { WorkspaceRecord } from '../../ports/storage/index.ts';
+import type { ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
 import { toCustomFieldJson, workspaceLocale } from './service.ts';
 import { isWidgetOriginAllowed } from '../../platform/access/domains.ts';
 import { DEMO_SLUG } from './demo-workspace.ts';
@@ -8,6 +8,16 @@ import type { WidgetConfig, WidgetCustomField } from '../../core/widget-protocol
 
 /** The currency of a workspace without services: its widget shows no price anyway. */
 export const FALLBACK_CURRENCY = 'EUR';
+
+/** What a service shows wherever it is offered (the widget's services, the API's Service): what it is, how long, at what price. */
+export const serviceSummary = (service: ServiceRecord) => ({
+  id: service.id,
+  name: service.name,
+  description: service.description,
+  duration: service.duration,
+  price: toMajor(service.priceMinor, service.currency),
+  currency: service.currency,
+});
 
 /** How long browsers and proxies may keep a config answer, seconds (docs/contract/widget.md). */
 export const CONFIG_MAX_AGE_SECONDS = 30;
@@ -47,12 +57,7 @@ export async function widgetConfig(
     },
     customFields: fields.map((field): WidgetCustomField => toCustomFieldJson(field)),
     services: services.map((service) => ({
-      id: service.id,
-      name: service.name,
-      description: service.description,
-      duration: service.duration,
-      price: toMajor(service.priceMinor, service.currency),
-      currency: service.currency,
+      ...serviceSummary(service),
       depositAmount: service.depositMinor === null ? null : toMajor(service.depositMinor, service.currency),
       providerIds: service.providerIds.filter((id) => activeProviders.has(id)),
       repeatable: service.repeatable ?? false,
