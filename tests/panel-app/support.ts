@@ -29,8 +29,10 @@ export async function api<T = any>(
 
 /** The first bookable day (from tomorrow on) and its slots for a service. */
 export async function freeDay(env: PanelBrowserEnv, serviceId: string, after = 1): Promise<{ day: string; slots: string[] }> {
-  const from = new Date(Date.now() + after * 86_400_000).toISOString().slice(0, 10);
-  const to = new Date(Date.now() + (after + 20) * 86_400_000).toISOString().slice(0, 10);
+  // days in the workspace's zone: between 23:00 and 24:00 UTC Berlin is already on the next day
+  const today = Temporal.Now.plainDateISO('Europe/Berlin');
+  const from = today.add({ days: after }).toString();
+  const to = today.add({ days: after + 20 }).toString();
   const days = await api<{ days: string[] }>(env, 'GET', `/availability/days?serviceId=${serviceId}&from=${from}&to=${to}`);
   expect(days.status).toBe(200);
   const day = days.body.days[0]!;

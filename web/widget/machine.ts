@@ -268,6 +268,20 @@ export function previousStep(state: FlowState): Step | null {
   }
 }
 
+/** Back to the first step with nothing chosen: a held booking dismissed, or a new one after the last. */
+function startOver(state: FlowState): FlowState {
+  return {
+    ...moved(state, firstStep(state)),
+    day: null,
+    time: null,
+    booking: null,
+    checkoutUrl: null,
+    manageUrl: null,
+    notice: null,
+    days: { status: 'loading' },
+  };
+}
+
 /** Where a new booking starts once one is made or left to its hold: the service list, else the provider step, else the days. */
 function firstStep(state: FlowState): Step {
   if (offeredServices(state.config!, state.providerId).length > 1) return 'service';
@@ -409,28 +423,10 @@ export function next(state: FlowState, event: FlowEvent): FlowState {
       };
     case 'dismissHeld':
       if (state.step !== 'redirecting') return state;
-      return {
-        ...moved(state, firstStep(state)),
-        day: null,
-        time: null,
-        booking: null,
-        checkoutUrl: null,
-        manageUrl: null,
-        notice: null,
-        days: { status: 'loading' },
-      };
+      return startOver(state);
     case 'restart':
       if (state.step !== 'done') return state;
-      return {
-        ...moved(state, firstStep(state)),
-        day: null,
-        time: null,
-        booking: null,
-        checkoutUrl: null,
-        manageUrl: null,
-        notice: null,
-        days: { status: 'loading' },
-      };
+      return startOver(state);
   }
 }
 

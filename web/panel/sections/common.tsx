@@ -234,3 +234,76 @@ export function SectionHead({ title, children }: { title: string; children?: Com
     </div>
   );
 }
+
+/** A list of records to link by id (a provider's services, a service's providers), with the field's error under it. */
+export function LinkChecks({
+  name,
+  form,
+  options,
+  chosen,
+}: {
+  name: string;
+  form: FormState;
+  options: { id: string; name: string }[];
+  chosen: Signal<string[]>;
+}) {
+  return (
+    <>
+      {options.map((option) => (
+        <label key={option.id}>
+          <input
+            type="checkbox"
+            checked={chosen.value.includes(option.id)}
+            onChange={(event) => (chosen.value = event.currentTarget.checked ? [...chosen.value, option.id] : chosen.value.filter((id) => id !== option.id))}
+          />
+          {option.name}
+        </label>
+      ))}
+      {form.fields.value[name] && <small class="field-error">{form.fields.value[name]}</small>}
+    </>
+  );
+}
+
+/** Save, and for a record that can be switched off (`active` not null) Deactivate or Activate: the actions under a form. */
+export function SaveActions({
+  form,
+  t,
+  active = null,
+  setActive,
+}: {
+  form: FormState;
+  t: Strings;
+  active?: boolean | null;
+  setActive?: (active: boolean) => void;
+}) {
+  return (
+    <div class="actions">
+      <button type="submit" class="primary" disabled={form.busy.value}>
+        {form.busy.value ? t.saving : t.save}
+      </button>
+      {active !== null
+        && setActive
+        && (active ? (
+          <button type="button" class="danger" disabled={form.busy.value} onClick={() => setActive(false)}>
+            {t.deactivate}
+          </button>
+        ) : (
+          <button type="button" disabled={form.busy.value} onClick={() => setActive(true)}>
+            {t.activate}
+          </button>
+        ))}
+    </div>
+  );
+}
+
+/** The button that opens a list's form for a new record, for those who may add one. */
+export function NewRecordButton({ show, label, onClick }: { show: boolean; label: string; onClick: () => void }) {
+  if (!show) return null;
+  return (
+    <p>
+      <button type="button" class="primary" onClick={onClick}>
+        {label}
+      </button>
+    </p>
+  );
+}

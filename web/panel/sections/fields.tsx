@@ -1,7 +1,7 @@
 /* Custom fields (the booking form's extra questions): create, edit, reorder, remove, per service. */
 import { useSignal } from '@preact/signals';
 import { call, type CustomField, type Schemas, type Service } from '../api/client.ts';
-import { Field, FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
+import { Field, FormOutcome, Loaded, NewRecordButton, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
 
 type FieldType = Schemas['CustomFieldCreate']['type'];
 const FIELD_TYPES: FieldType[] = ['text', 'textarea', 'number', 'select', 'checkbox', 'phone', 'email', 'date'];
@@ -56,13 +56,7 @@ export function Fields(props: SectionProps) {
               onCancel={() => (editing.value = null)}
             />
           ) : (
-            can.operations && (
-              <p>
-                <button type="button" class="primary" onClick={() => (editing.value = 'new')}>
-                  {t.newField}
-                </button>
-              </p>
-            )
+            <NewRecordButton show={can.operations} label={t.newField} onClick={() => (editing.value = 'new')} />
           )}
           {fields.length === 0 ? (
             <p class="empty">{t.noFields}</p>

@@ -9,7 +9,7 @@ import { call, type Schedule, type Workspace, type WeeklyHours } from '../api/cl
 import { longDayOf, todayIn } from '../format.ts';
 import type { Strings } from '../i18n.ts';
 import { useUnsaved } from '../unsaved.ts';
-import { FormOutcome, Loaded, ReadOnlyNote, useForm, useId, useLoad, type SectionProps } from './common.tsx';
+import { FormOutcome, Loaded, ReadOnlyNote, SaveActions, useForm, useId, useLoad, type SectionProps } from './common.tsx';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 type Ranges = WeeklyHours['mon'];
@@ -166,13 +166,7 @@ export function ScheduleEditor({ workspace, can, notify, t, schedule, save, idPr
             </button>
           </div>
         )}
-        {!disabled && (
-          <div class="actions">
-            <button type="submit" class="primary" disabled={form.busy.value}>
-              {form.busy.value ? t.saving : t.save}
-            </button>
-          </div>
-        )}
+        {!disabled && <SaveActions form={form} t={t} />}
       </fieldset>
       <FormOutcome form={form} />
     </form>

@@ -2,10 +2,23 @@
 import { useSignal } from '@preact/signals';
 import { call, type Provider, type Service } from '../api/client.ts';
 import { useUnsaved } from '../unsaved.ts';
-import { FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
+import {
+  FormOutcome,
+  LinkChecks,
+  Loaded,
+  NewRecordButton,
+  ReadOnlyNote,
+  SaveActions,
+  SectionHead,
+  TextField,
+  useForm,
+  useLoad,
+  type SectionProps,
+} from './common.tsx';
 import { ProviderCalendars } from './calendars.tsx';
 import { CopyValue } from './copy.tsx';
 import { ScheduleEditor } from './hours.tsx';
+import { loadServicesAndProviders } from './services.tsx';
 
 interface Catalogue {
   services: Service[];
@@ -16,17 +29,7 @@ export function Providers(props: SectionProps) {
   const { client, workspace, can, t } = props;
   const slug = workspace.slug;
   const editing = useSignal<Provider | 'new' | null>(null);
-  const { state, reload } = useLoad<Catalogue>(
-    async () => {
-      const [services, providers] = await Promise.all([
-        call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
-        call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
-      ]);
-      return { services: services.services, providers: providers.providers };
-    },
-    [slug],
-    t,
-  );
+  const { state, reload } = useLoad<Catalogue>(() => loadServicesAndProviders(client, slug), [slug], t);
   const saved = async (keepOpen: Provider | null) => {
     editing.value = keepOpen;
     props.notify({ type: 'svc:panel:changed' });
@@ -47,13 +50,7 @@ export function Providers(props: SectionProps) {
               onCancel={() => (editing.value = null)}
             />
           ) : (
-            can.operations && (
-              <p>
-                <button type="button" class="primary" onClick={() => (editing.value = 'new')}>
-                  {t.newProvider}
-                </button>
-              </p>
-            )
+            <NewRecordButton show={can.operations} label={t.newProvider} onClick={() => (editing.value = 'new')} />
           )}
           {providers.length === 0 ? (
             <p class="empty">{t.noProviderYet}</p>
@@ -146,38 +143,10 @@ function ProviderForm(
           ) : (
             <fieldset class="checks">
               <legend>{t.offers}</legend>
-              {offered.map((service) => (
-                <label key={service.id}>
-                  <input
-                    type="checkbox"
-                    checked={serviceIds.value.includes(service.id)}
-                    onChange={(event) =>
-                      (serviceIds.value = event.currentTarget.checked ? [...serviceIds.value, service.id] : serviceIds.value.filter((id) => id !== service.id))
-                    }
-                  />
-                  {service.name}
-                </label>
-              ))}
-              {form.fields.value.serviceIds && <small class="field-error">{form.fields.value.serviceIds}</small>}
+              <LinkChecks name="serviceIds" form={form} options={offered} chosen={serviceIds} />
             </fieldset>
           )}
-          {can.operations && (
-            <div class="actions">
-              <button type="submit" class="primary" disabled={form.busy.value}>
-                {form.busy.value ? t.saving : t.save}
-              </button>
-              {provider
-                && (provider.active ? (
-                  <button type="button" class="danger" disabled={form.busy.value} onClick={() => setActive(false)}>
-                    {t.deactivate}
-                  </button>
-                ) : (
-                  <button type="button" disabled={form.busy.value} onClick={() => setActive(true)}>
-                    {t.activate}
-                  </button>
-                ))}
-            </div>
-          )}
+          {can.operations && <SaveActions form={form} t={t} active={provider ? provider.active : null} setActive={setActive} />}
         </fieldset>
         <FormOutcome form={form} />
       </form>

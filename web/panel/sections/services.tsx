@@ -8,7 +8,20 @@ import { call, type PanelClient, type Provider, type Service, type WeeklyHours }
 import { moneyOf, whenOf } from '../format.ts';
 import type { Strings } from '../i18n.ts';
 import { useUnsaved } from '../unsaved.ts';
-import { Field, FormOutcome, Loaded, ReadOnlyNote, SectionHead, TextField, useForm, useLoad, type SectionProps } from './common.tsx';
+import {
+  Field,
+  FormOutcome,
+  LinkChecks,
+  Loaded,
+  NewRecordButton,
+  ReadOnlyNote,
+  SaveActions,
+  SectionHead,
+  TextField,
+  useForm,
+  useLoad,
+  type SectionProps,
+} from './common.tsx';
 
 interface Catalogue {
   services: Service[];
@@ -19,18 +32,24 @@ interface Catalogue {
 
 const hasHours = (weekly: WeeklyHours) => Object.values(weekly).some((intervals) => intervals.length > 0);
 
-/** The services and providers, and which active providers work no hours at all. */
-export async function loadCatalogue(client: PanelClient, slug: string): Promise<Catalogue> {
+/** The workspace's services and providers, read side by side. */
+export async function loadServicesAndProviders(client: PanelClient, slug: string): Promise<{ services: Service[]; providers: Provider[] }> {
   const [services, providers] = await Promise.all([
     call(client.GET('/workspaces/{slug}/services', { params: { path: { slug } } })),
     call(client.GET('/workspaces/{slug}/providers', { params: { path: { slug } } })),
   ]);
-  const active = providers.providers.filter((provider) => provider.active);
+  return { services: services.services, providers: providers.providers };
+}
+
+/** The services and providers, and which active providers work no hours at all. */
+export async function loadCatalogue(client: PanelClient, slug: string): Promise<Catalogue> {
+  const { services, providers } = await loadServicesAndProviders(client, slug);
+  const active = providers.filter((provider) => provider.active);
   const schedules = await Promise.all(
     active.map((provider) => call(client.GET('/workspaces/{slug}/providers/{providerId}/schedule', { params: { path: { slug, providerId: provider.id } } }))),
   );
   const withoutHours = new Set(active.filter((_, index) => !hasHours(schedules[index]!.schedule.weekly)).map((provider) => provider.id));
-  return { services: services.services, providers: providers.providers, withoutHours };
+  return { services, providers, withoutHours };
 }
 
 /** Why an active service cannot be booked, in words; null when it can. */
@@ -67,13 +86,7 @@ export function Services(props: SectionProps) {
               onCancel={() => (editing.value = null)}
             />
           ) : (
-            can.operations && (
-              <p>
-                <button type="button" class="primary" onClick={() => (editing.value = 'new')}>
-                  {t.newService}
-                </button>
-              </p>
-            )
+            <NewRecordButton show={can.operations} label={t.newService} onClick={() => (editing.value = 'new')} />
           )}
           {catalogue.services.length === 0 ? (
             <p class="empty">{t.noServices}</p>
@@ -211,36 +224,10 @@ function ServiceForm({
       <fieldset class="checks">
         <legend>{t.offeredBy}</legend>
         {active.length === 0 && <p class="note">{t.noProviderForService}</p>}
-        {active.map((provider) => (
-          <label key={provider.id}>
-            <input
-              type="checkbox"
-              checked={providerIds.value.includes(provider.id)}
-              onChange={(event) =>
-                (providerIds.value = event.currentTarget.checked ? [...providerIds.value, provider.id] : providerIds.value.filter((id) => id !== provider.id))
-              }
-            />
-            {provider.name}
-          </label>
-        ))}
-        {form.fields.value.providerIds && <small class="field-error">{form.fields.value.providerIds}</small>}
+        <LinkChecks name="providerIds" form={form} options={active} chosen={providerIds} />
         <TextField label={t.addProviderByName} name="newProvider" form={form} value={newProvider} hint={t.addProviderByNameHint} />
       </fieldset>
-      <div class="actions">
-        <button type="submit" class="primary" disabled={form.busy.value}>
-          {form.busy.value ? t.saving : t.save}
-        </button>
-        {service
-          && (service.active ? (
-            <button type="button" class="danger" disabled={form.busy.value} onClick={() => setActive(false)}>
-              {t.deactivate}
-            </button>
-          ) : (
-            <button type="button" disabled={form.busy.value} onClick={() => setActive(true)}>
-              {t.activate}
-            </button>
-          ))}
-      </div>
+      <SaveActions form={form} t={t} active={service ? service.active : null} setActive={setActive} />
       <FormOutcome form={form} />
       {service?.waitlist && <WaitingList client={client} workspace={workspace} t={t} serviceId={service.id} />}
     </form>

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { call } from '../../api/client.ts';
 import { useUnsaved } from '../../unsaved.ts';
-import { Field, FormOutcome, TextField, useForm, type SectionProps } from '../common.tsx';
+import { Field, FormOutcome, SaveActions, TextField, useForm, type SectionProps } from '../common.tsx';
 
 /** The business: name, colour, zone, language, time format, cancellation hours, manual confirmation and logo. */
 export function WorkspaceSettings({ client, workspace, can, notify, t, embedded, onWorkspace }: SectionProps) {
@@ -131,13 +131,7 @@ export function WorkspaceSettings({ client, workspace, can, notify, t, embedded,
             <TextField label={`${t.logoUrl} ${t.optional}`} name="logoUrl" form={form} value={logoUrl} type="url" />
           )}
         </div>
-        {can.settings && (
-          <div class="actions">
-            <button type="submit" class="primary" disabled={form.busy.value}>
-              {form.busy.value ? t.saving : t.save}
-            </button>
-          </div>
-        )}
+        {can.settings && <SaveActions form={form} t={t} />}
       </fieldset>
       <FormOutcome form={form} />
     </form>
