@@ -45,6 +45,9 @@ describeWordPress('svc-booking on a real WordPress', () => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await page.goto(`${env.wpUrl}/wp-login.php`);
+    // wp-login.php focuses and selects the user name field 200 ms after load (wp_attempt_focus): should that land
+    // while the password is being typed, the password replaces the selected name. Type only once it has.
+    await page.waitForFunction(() => document.activeElement?.id === 'user_login');
     await page.locator('#user_login').fill(user.login);
     await page.locator('#user_pass').fill(user.password);
     // The wait ends on the landing page's load event: should it not come, say which requests it still waited for.
@@ -57,7 +60,14 @@ describeWordPress('svc-booking on a real WordPress', () => {
       await Promise.all([page.waitForURL(/\/wp-admin\//), page.locator('#wp-submit').click()]);
     } catch (error) {
       const waiting = [...pending].map(([request, at]) => `${request.method()} ${request.url()} (sent after ${at - started} ms)`);
-      throw new Error(`${user.login} logging in, at ${page.url()}, still waiting for: ${waiting.join(', ') || 'no request'}`, { cause: error });
+      const refused = await page
+        .locator('#login_error')
+        .textContent({ timeout: 1_000 })
+        .catch(() => null);
+      throw new Error(
+        `${user.login} logging in, at ${page.url()}${refused ? ` (WordPress said: ${refused.trim()})` : ''}, still waiting for: ${waiting.join(', ') || 'no request'}`,
+        { cause: error },
+      );
     }
     return { context, page };
   }
