@@ -189,10 +189,9 @@ function portSuite(adapter: Parameters<ProviderHarness['open']>[0], harness: Pro
       expect((await run.refunds(created.booking.id)).map((one) => one.amountMinor)).toEqual([3550]);
     });
 
-    // The test provider runs inside svc: there is nothing to be unreachable.
-    (harness.name === 'test' ? test.skip : test)(
-      'the provider unreachable: createBooking -> 502 PAYMENT_PROVIDER_ERROR with the booking released; a refund -> 502, nothing refunded, recorded failed',
-      async () => {
+    // The test provider runs inside svc: there is nothing to be unreachable, so it has no such case.
+    if (harness.name !== 'test')
+      test('the provider unreachable: createBooking -> 502 PAYMENT_PROVIDER_ERROR with the booking released; a refund -> 502, nothing refunded, recorded failed', async () => {
         const { booking } = await paid();
         await run.down!();
         const refused = await app.request('POST', '/api/v1/workspaces/acme/bookings', { key: app.apiKey, body: bookingBody(service, tuesday('12:00')) });
@@ -215,8 +214,7 @@ function portSuite(adapter: Parameters<ProviderHarness['open']>[0], harness: Pro
         });
         expect((await getBooking(booking.id)).payment).toEqual({ ...PRICE, paid: 35.5, due: 0, status: 'paid', refunded: 0 });
         expect((await app.deps.storage.listRefunds(booking.id)).map((one) => [one.amountMinor, one.status, one.reference])).toEqual([[1000, 'failed', null]]);
-      },
-    );
+      });
   });
 }
 
