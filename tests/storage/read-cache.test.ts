@@ -6,6 +6,7 @@ import { createApiKey, createWorkspace } from '../../src/features/workspaces/ser
 import { sha256Hex } from '../../src/core/secrets.ts';
 import { newId } from '../../src/core/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../support/storage.ts';
+import { aProvider } from './contract/fixtures.ts';
 
 const TTL = 2000;
 
@@ -134,18 +135,9 @@ describe('catalogue read cache', () => {
   test('bookings are never cached: busy intervals reflect every write at once', async () => {
     const { workspace } = await createWorkspace({ storage: raw, clock }, { slug: 'busy-shop', name: 'B' });
     const now = clock.now();
-    const providerId = newId('prv');
-    await elsewhere.createProvider({
-      id: providerId,
-      workspaceId: workspace.id,
-      name: 'P',
-      email: null,
-      active: true,
-      hours: null,
-      serviceIds: [],
-      createdAt: now,
-      updatedAt: now,
-    });
+    const provider = aProvider(workspace, { name: 'P', email: null, createdAt: now, updatedAt: now });
+    await elsewhere.createProvider(provider);
+    const providerId = provider.id;
     const serviceId = newId('srv');
     await elsewhere.createService({
       id: serviceId,
@@ -222,18 +214,9 @@ describe('calendar busy-time read cache', () => {
   /** A provider of a new workspace with one connection of two calendars, `blocks` on the first only. */
   async function connected(slug: string) {
     const { workspace } = await createWorkspace({ storage: raw, clock }, { slug, name: slug });
-    const providerId = newId('prv');
-    await raw.createProvider({
-      id: providerId,
-      workspaceId: workspace.id,
-      name: 'P',
-      email: null,
-      active: true,
-      hours: null,
-      serviceIds: [],
-      createdAt: T0,
-      updatedAt: T0,
-    });
+    const provider = aProvider(workspace, { name: 'P', email: null, createdAt: T0, updatedAt: T0 });
+    await raw.createProvider(provider);
+    const providerId = provider.id;
     const connectionId = newId('cal');
     await raw.createCalendarConnection({
       id: connectionId,
