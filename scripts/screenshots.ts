@@ -220,6 +220,12 @@ await api('PATCH', '', { primaryColor: '#0f766e', contactEmail: 'hello@lindenhof
 await api('PUT', '/domains', { domains: [HOST] });
 
 /** The first day from `after` days on with at least four free times for a service (a weekday), and its times. */
+/** A different free time for each look, so that the looks' bookings of one screen never collide. */
+async function timeFor(look: Look, serviceId: string, after: number): Promise<string> {
+  const { day, slots } = await freeDay(serviceId, after);
+  return at(day, slots[WIDTHS.indexOf(look.width) + 2 * SCHEMES.indexOf(look.scheme)]!);
+}
+
 async function freeDay(serviceId: string, after = 1): Promise<{ day: string; slots: string[] }> {
   const from = new Date(Date.now() + after * 86_400_000).toISOString().slice(0, 10);
   const to = new Date(Date.now() + (after + 20) * 86_400_000).toISOString().slice(0, 10);
@@ -326,12 +332,11 @@ if (wants('widget')) {
 
 if (wants('manage')) {
   for (const look of looks) {
-    const { day, slots } = await freeDay(consultation.service.id, 5);
     const booked = await api('POST', '/bookings', {
       serviceId: consultation.service.id,
       email: 'lea@example.com',
       name: 'Lea Fischer',
-      date: at(day, slots[WIDTHS.indexOf(look.width) + 2 * SCHEMES.indexOf(look.scheme)]!),
+      date: await timeFor(look, consultation.service.id, 5),
       customFields: {},
     });
     const { context, page } = await open(look);
@@ -357,12 +362,11 @@ if (wants('manage')) {
 
 if (wants('checkout')) {
   for (const look of looks) {
-    const { day, slots } = await freeDay(haircut.service.id, 6);
     const booked = await api('POST', '/bookings', {
       serviceId: haircut.service.id,
       email: 'jonas@example.com',
       name: 'Jonas Weber',
-      date: at(day, slots[WIDTHS.indexOf(look.width) + 2 * SCHEMES.indexOf(look.scheme)]!),
+      date: await timeFor(look, haircut.service.id, 6),
       customFields: {},
     });
     const { context, page } = await open(look);
@@ -378,8 +382,7 @@ if (wants('checkout')) {
 
 if (wants('waitlist')) {
   for (const look of looks) {
-    const { day, slots } = await freeDay(yoga.service.id, 2);
-    const date = at(day, slots[WIDTHS.indexOf(look.width) + 2 * SCHEMES.indexOf(look.scheme)]!);
+    const date = await timeFor(look, yoga.service.id, 2);
     const seat = await api('POST', '/bookings', { serviceId: yoga.service.id, email: 'full@example.com', name: 'Full Class', date, customFields: {} });
     const joined = await api('POST', '/waitlist', { serviceId: yoga.service.id, date, email: 'wanda@example.com', name: 'Wanda Roth' }, { origin: hostUrl });
     await api('POST', `/bookings/${seat.booking.id}/cancel`, {});

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { smtpTransport } from '../../adapters/mail/smtp/index.ts';
-import { createMailSender, type MailSender } from '../../src/features/mail/sender.ts';
-import { silentLogger } from '../../src/platform/logger.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import type { MailSender } from '../../src/features/mail/sender.ts';
+import type { TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { catalogue, tuesday } from '../bookings/fixtures.ts';
-import { startTestSmtp, type TestSmtp } from './smtp.ts';
+import { startMailApp, type MailApp } from './mail-app.ts';
+import type { TestSmtp } from './smtp.ts';
 
 /*
  * The owner's mails (docs/contract/first-day.md §2): with mail configured and the workspace's notificationEmail
@@ -13,33 +12,18 @@ import { startTestSmtp, type TestSmtp } from './smtp.ts';
  * manage link); a change made with the key or in the panel is the owner's own and is not mailed to them.
  */
 
-const FROM = 'bookings@acme.example';
 const OWNER = 'owner@acme.example';
 
 describeEachAdapter('owner mails', (adapter) => {
+  let mailApp: MailApp;
   let app: TestApp;
   let smtp: TestSmtp;
   let sender: MailSender;
   beforeEach(async () => {
-    smtp = await startTestSmtp();
-    app = await createTestApp(adapter, {
-      config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: FROM, SVC_PUBLIC_URL: 'https://book.acme.example' },
-    });
-    sender = createMailSender({
-      storage: app.deps.storage,
-      config: app.deps.config,
-      clock: app.clock,
-      logger: silentLogger,
-      transport: smtpTransport(smtp.url),
-      owner: 'instance-a',
-      random: () => 0.5,
-    });
+    mailApp = await startMailApp(adapter);
+    ({ app, smtp, sender } = mailApp);
   }, 30_000);
-  afterEach(async () => {
-    await sender.stop();
-    await app.close();
-    await smtp.close();
-  }, 30_000);
+  afterEach(() => mailApp.close(), 30_000);
 
   const setOwner = async (notificationEmail: string | null, language = 'en') => {
     const response = await app.request('PATCH', '/api/v1/workspaces/acme', { key: app.apiKey, body: { notificationEmail, language } });

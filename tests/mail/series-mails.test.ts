@@ -1,19 +1,17 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import ical from 'node-ical';
-import { smtpTransport } from '../../adapters/mail/smtp/index.ts';
-import { createMailSender, type MailSender } from '../../src/features/mail/sender.ts';
-import { createLogger } from '../../src/platform/logger.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import type { MailSender } from '../../src/features/mail/sender.ts';
+import type { TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { catalogue, storedBookings, tuesday } from '../bookings/fixtures.ts';
-import { startTestSmtp, type TestSmtp } from './smtp.ts';
+import { startMailApp, type MailApp } from './mail-app.ts';
+import type { TestSmtp } from './smtp.ts';
 
 /*
  * A series' mails (docs/contract/series.md): one mail listing every date, with one .ics holding every occurrence
  * (each its own UID), over real SMTP; the same for cancelling it; one payment for all of it.
  */
 
-const FROM = 'bookings@acme.example';
 const TIMEOUT_MS = 30_000;
 
 function events(ics: string) {
@@ -22,29 +20,15 @@ function events(ics: string) {
 
 for (const payments of ['none', 'test'] as const) {
   describeEachAdapter(`series mails (payments ${payments})`, (adapter) => {
+    let mailApp: MailApp;
     let app: TestApp;
     let smtp: TestSmtp;
     let sender: MailSender;
     beforeEach(async () => {
-      smtp = await startTestSmtp();
-      app = await createTestApp(adapter, {
-        config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: FROM, SVC_PUBLIC_URL: 'https://book.acme.example' },
-        payments,
-      });
-      sender = createMailSender({
-        storage: app.deps.storage,
-        config: app.deps.config,
-        clock: app.clock,
-        logger: createLogger('silent'),
-        transport: smtpTransport(smtp.url),
-        owner: 'instance-a',
-      });
+      mailApp = await startMailApp(adapter, { payments });
+      ({ app, smtp, sender } = mailApp);
     }, TIMEOUT_MS);
-    afterEach(async () => {
-      await sender.stop();
-      await app.close();
-      await smtp.close();
-    }, TIMEOUT_MS);
+    afterEach(() => mailApp.close(), TIMEOUT_MS);
 
     test(
       'a series of 4 -> one mail listing the 4 dates, with one .ics of 4 events under 4 UIDs; cancelling it -> one mail cancelling all 4',
@@ -111,26 +95,12 @@ describeEachAdapter('series mails: an unpaid series', (adapter) => {
   let app: TestApp;
   let smtp: TestSmtp;
   let sender: MailSender;
+  let mailApp: MailApp;
   beforeEach(async () => {
-    smtp = await startTestSmtp();
-    app = await createTestApp(adapter, {
-      config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: FROM, SVC_PUBLIC_URL: 'https://book.acme.example' },
-      payments: 'test',
-    });
-    sender = createMailSender({
-      storage: app.deps.storage,
-      config: app.deps.config,
-      clock: app.clock,
-      logger: createLogger('silent'),
-      transport: smtpTransport(smtp.url),
-      owner: 'a',
-    });
+    mailApp = await startMailApp(adapter, { payments: 'test' });
+    ({ app, smtp, sender } = mailApp);
   }, TIMEOUT_MS);
-  afterEach(async () => {
-    await sender.stop();
-    await app.close();
-    await smtp.close();
-  }, TIMEOUT_MS);
+  afterEach(() => mailApp.close(), TIMEOUT_MS);
 
   test(
     'whose hold expires -> every occurrence cancelled, and one cancellation mail cancelling all of them',

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { smtpTransport } from '../../adapters/mail/smtp/index.ts';
-import { createMailSender, type MailSender } from '../../src/features/mail/sender.ts';
-import { createLogger } from '../../src/platform/logger.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import type { MailSender } from '../../src/features/mail/sender.ts';
+import type { TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { bookingBody, catalogue, tuesday } from '../bookings/fixtures.ts';
-import { startTestSmtp, type TestSmtp } from '../mail/smtp.ts';
+import { startMailApp, type MailApp } from '../mail/mail-app.ts';
+import type { TestSmtp } from '../mail/smtp.ts';
 import { checkoutId } from './support.ts';
 
 /*
@@ -14,32 +13,15 @@ import { checkoutId } from './support.ts';
  */
 
 describeEachAdapter('refund mails', (adapter) => {
+  let mailApp: MailApp;
   let app: TestApp;
   let smtp: TestSmtp;
   let sender: MailSender;
   beforeEach(async () => {
-    smtp = await startTestSmtp();
-    const logger = createLogger('silent');
-    app = await createTestApp(adapter, {
-      payments: 'test',
-      logger,
-      config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: 'bookings@acme.example', SVC_PUBLIC_URL: 'https://book.acme.example' },
-    });
-    sender = createMailSender({
-      storage: app.deps.storage,
-      config: app.deps.config,
-      clock: app.clock,
-      logger,
-      transport: smtpTransport(smtp.url),
-      owner: 'instance-a',
-      random: () => 0.5,
-    });
+    mailApp = await startMailApp(adapter, { payments: 'test' });
+    ({ app, smtp, sender } = mailApp);
   });
-  afterEach(async () => {
-    await sender.stop();
-    await app.close();
-    await smtp.close();
-  });
+  afterEach(() => mailApp.close());
 
   test('two partial refunds of one booking -> two refund mails, one with each amount; a refused refund sends none', async () => {
     const { service } = await catalogue(app, { priceMinor: 8900, depositMinor: 2000 });

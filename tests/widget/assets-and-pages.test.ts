@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { webAsset } from '../../src/platform/web-assets/routes.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
-/** Decisions section 11: the widget script is at most 30 KB gzip. */
+/** docs/contract/widget.md §9: the widget script is at most 30 KB gzip. */
 const WIDGET_BUDGET_BYTES = 30 * 1024;
 
 describe('GET /svc-widget.min.js', () => {

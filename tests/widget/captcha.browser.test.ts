@@ -8,7 +8,7 @@ import { chooseFirstDay, chooseTime, fillDetails, heading, instantIn, submit, wi
 const describeBrowser = chromiumAvailable() ? describe : describe.skip;
 
 /*
- * Decisions section 11: with SVC_CAPTCHA_PROVIDER and SVC_CAPTCHA_SITE_KEY set, `config.booking.captcha` names
+ * docs/contract/widget.md §13: with SVC_CAPTCHA_PROVIDER and SVC_CAPTCHA_SITE_KEY set, `config.booking.captcha` names
  * the provider and the widget loads that provider's script (the one request to another origin it may make) and
  * sends the solved token as `recaptchaToken`, which the server checks at SVC_CAPTCHA_VERIFY_URL. The provider's
  * real script is on the internet: Playwright answers its URL with a stand-in that implements the explicit-render

@@ -288,7 +288,7 @@ function firstStep(state: FlowState): Step {
   return providerChoice(state).length > 0 ? 'provider' : 'day';
 }
 
-/** Decisions section 11: taken → back to the times (reloaded); not allowed, network → a message; field errors by field. */
+/** docs/contract/widget.md §6: taken → back to the times (reloaded); not allowed, network → a message; field errors by field. */
 function afterFailure(base: FlowState, failure: BookingFailure): FlowState {
   switch (failure.kind) {
     case 'taken':
