@@ -172,8 +172,13 @@ function portSuite(adapter: Parameters<ProviderHarness['open']>[0], harness: Pro
       expect(nothing.body).toMatchObject({ success: false, code: 'NOTHING_TO_REFUND' });
       expect((await refund('bk_nope')).status).toBe(404);
       expect((await app.request('POST', `/api/v1/workspaces/acme/bookings/${booking.id}/refund`, { body: {} })).status).toBe(401);
-      expect((await app.request('GET', `/api/v1/workspaces/acme/bookings/${booking.id}/refunds`)).status).toBe(401);
-      expect((await app.request('GET', '/api/v1/workspaces/acme/bookings/bk_nope/refunds', { key: app.apiKey })).status).toBe(404);
+      const anonymous = await app.request('GET', `/api/v1/workspaces/acme/bookings/${booking.id}/refunds`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+      const unknown = await app.request('GET', '/api/v1/workspaces/acme/bookings/bk_nope/refunds', { key: app.apiKey });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ success: false, code: 'NOT_FOUND' });
+      expect(typeof unknown.body.error).toBe('string');
     });
 
     test('refundOnCancel: a customer who cancels in time on the manage link is refunded what was paid, through the provider', async () => {
