@@ -6,6 +6,7 @@
  * both see the same machine). Prints one table; asserts nothing.
  *
  *   bun scripts/bench/scale.ts [--trees .] [--seconds 5] [--connections 10] [--sizes 0,10000,100000] [--providers 10,50]
+ *                              [--cases day,days,page,create] (the others print as 0, for profiling one of them)
  *
  * The workspace is open 24 hours every day (Europe/Berlin) with one 30-minute service on every provider. Bookings
  * are written **in bulk through the storage schema** (multi-row inserts, 500 a statement, CONFIRMED, one every
@@ -43,12 +44,14 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '0,10000,100000' },
     providers: { type: 'string', default: '10,50' },
     databases: { type: 'string', default: 'libsql,postgres' },
+    cases: { type: 'string', default: 'day,days,page,create' },
   },
 });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const SIZES = values.sizes.split(',').map(Number);
 const PROVIDER_COUNTS = values.providers.split(',').map(Number);
+const CASES = new Set(values.cases.split(','));
 const TREES = values.trees.split(',').map((tree) => resolve(tree));
 const ZONE = 'Europe/Berlin';
 const HOUR = 3_600_000;
@@ -314,6 +317,10 @@ interface Row {
   errors: string;
 }
 
+/** runLoad for a case of --cases; a case left out counts as no requests. */
+const caseLoad = (name: string, options: Parameters<typeof runLoad>[0]): Promise<LoadResult> =>
+  CASES.has(name) ? runLoad(options) : Promise.resolve({ requests: 0, seconds: 0, perSecond: 0, p50: 0, p99: 0, statuses: {} });
+
 const round = (value: number) => Math.round(value * 10) / 10;
 
 async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: number, pgUrl: string | undefined): Promise<Row[]> {
@@ -354,7 +361,7 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
         return { day, duration };
       };
       const client = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i % 200}` });
-      const day = await runLoad({
+      const day = await caseLoad('day', {
         connections: CONNECTIONS,
         seconds: SECONDS,
         next: (i) => {
@@ -362,7 +369,7 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
           return new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${q.day}&duration=${q.duration}`, { headers: client(i) });
         },
       });
-      const days = await runLoad({
+      const days = await caseLoad('days', {
         connections: CONNECTIONS,
         seconds: SECONDS,
         next: (i) => {
@@ -374,7 +381,7 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
       });
       const sorted = [...positions].sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : 1));
       const deep = sorted.slice(Math.floor(sorted.length * 0.9));
-      const page = await runLoad({
+      const page = await caseLoad('page', {
         connections: CONNECTIONS,
         seconds: SECONDS,
         next: (i) => {
@@ -384,7 +391,7 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
         },
       });
       const start = created;
-      const create = await runLoad({
+      const create = await caseLoad('create', {
         connections: CONNECTIONS,
         seconds: SECONDS,
         next: (i) => {

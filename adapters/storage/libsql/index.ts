@@ -9,6 +9,8 @@ import { claimDue } from '../sql/leased.ts';
 import { toMessage } from '../sql/outbox.ts';
 import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
 import { errorChain } from '../sql/errors.ts';
+import { openFileClient } from './file-client.ts';
+import { libsqlFilePath } from './file.ts';
 import { WriteLock } from '../sql/write-lock.ts';
 import { migrations } from './migrations.ts';
 import * as schema from './schema.ts';
@@ -77,21 +79,19 @@ export function libsqlStorage(url: string): Storage {
     const path = url.slice('file:'.length).split('?')[0] ?? '';
     if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   }
-  const client = createClient({ url, intMode: 'number', timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
+  const file = libsqlFilePath(url);
+  const client = file
+    ? openFileClient(file, BUSY_TIMEOUT_MS)
+    : createClient({ url, intMode: 'number', timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
   const lock = writeLockFor(url);
   const { db, tables } = asShared(drizzle(queueWrites(client, lock), { schema }), schema);
   let walReady: Promise<unknown> | undefined;
-  const fileDatabase = url.startsWith('file:');
+  const fileDatabase = file !== null;
 
-  const write = <T>(work: (tx: Db) => Promise<T>) =>
-    lock.run(async () => {
-      // WAL with synchronous=NORMAL: a commit is durable against a crash of svc or of the OS process, and skips the
-      // fsync per commit that FULL costs (power loss may lose the last commits, never corrupt the file). The
-      // setting is per connection and cannot change inside a transaction, so it is set on the connection the
-      // transaction is about to take (the pool hands out the one just returned).
-      if (fileDatabase) await client.execute('PRAGMA synchronous = NORMAL');
-      return db.transaction(work);
-    });
+  // On a file, WAL with synchronous=NORMAL: a commit is durable against a crash of svc or of the OS process, and
+  // skips the fsync per commit that FULL costs (power loss may lose the last commits, never corrupt the file). The
+  // file client sets it on each connection it opens (file-client.ts).
+  const write = <T>(work: (tx: Db) => Promise<T>) => lock.run(() => db.transaction(work));
 
   const dialect: Dialect = {
     db,
