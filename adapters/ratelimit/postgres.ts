@@ -40,6 +40,49 @@ interface KeyState {
 }
 
 /**
+ * One lease as one transaction of three round trips (BEGIN, one pipeline, COMMIT): under the key's advisory lock,
+ * give back the unused tokens of older slots, then count the window and add what is granted in one statement.
+ * Statements of a pipeline run one after the other, so the count is read after the lock is held. The commit does
+ * not wait for the WAL to reach the disk
+ * (synchronous_commit off, for this transaction only): a crash of the database could forget the last few counts,
+ * which a rate limit can afford, and every request from a new client address pays one lease.
+ */
+async function countLease(
+  sql: Sql,
+  key: string,
+  slot: number,
+  slotMs: number,
+  giveBack: [number, number][],
+  want: number,
+  limit: number,
+): Promise<{ used: number; granted: number; oldestStart: number }> {
+  const oldest = slot - RATE_LIMIT_SLOTS;
+  const keys = Array.from({ length: RATE_LIMIT_SLOTS + 1 }, (_, i) => slotKey(key, oldest + i));
+  const results = await sql.begin((tx) => [
+    tx`set local synchronous_commit = off`,
+    tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${key}))`,
+    ...giveBack.map(([from, tokens]) => tx`update rate_limits set count = greatest(0, count - ${tokens}) where key = ${slotKey(key, from)}`),
+    tx<{ used: string; oldest: string | null; granted: string }[]>`
+      with used as (
+        select coalesce(sum(count), 0)::int8 as used, min(window_start) as oldest from rate_limits where key in ${tx(keys)} and count > 0
+      ),
+      granted as (select least(${want}::int8, greatest(0, ${limit}::int8 - used)) as granted from used),
+      counted as (
+        insert into rate_limits (key, window_start, count)
+        select ${slotKey(key, slot)}, ${slot * slotMs}, granted from granted where granted > 0
+        on conflict (key) do update set count = rate_limits.count + excluded.count
+      )
+      select used, oldest, granted from used, granted`,
+  ]);
+  const [row] = results.at(-1) as unknown as { used: string; oldest: string | null; granted: string }[];
+  const granted = Number(row!.granted);
+  const starts = row!.oldest === null ? Infinity : Number(row!.oldest);
+  return { used: Number(row!.used), granted, oldestStart: Math.min(starts, granted > 0 ? slot * slotMs : Infinity) };
+}
+
+const slotKey = (key: string, slot: number) => `${key}#${slot}`;
+
+/**
  * Rate limits shared by every instance on one Postgres database, over a sliding window counted in slots
  * (RATE_LIMIT_SLOTS per window; one row per key and slot in `rate_limits`, keyed `<key>#<slot>`). A request in
  * slot s is allowed while the slots s - RATE_LIMIT_SLOTS … s hold fewer than `limit`: that range covers the
@@ -55,7 +98,6 @@ interface KeyState {
  */
 export function postgresRateLimiter(sql: Sql, options: { ownsClient?: boolean } = {}): RateLimiter & { close(): Promise<void> } {
   const states = new Map<string, KeyState>();
-  const slotKey = (key: string, slot: number) => `${key}#${slot}`;
 
   function allowedOne(state: KeyState, limit: number): RateLimitDecision {
     state.tokens -= 1;
@@ -78,24 +120,8 @@ export function postgresRateLimiter(sql: Sql, options: { ownsClient?: boolean } 
     const want = Math.max(state.waiting.length, ahead);
     let granted = 0;
     try {
-      const counted = await sql.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${key}))`;
-        for (const [from, count] of giveBack) {
-          await tx`update rate_limits set count = greatest(0, count - ${count}) where key = ${slotKey(key, from)}`;
-        }
-        const keys = Array.from({ length: RATE_LIMIT_SLOTS + 1 }, (_, i) => slotKey(key, oldest + i));
-        const rows = await tx<{ window_start: string; count: number }[]>`
-          select window_start, count from rate_limits where key in ${tx(keys)} and count > 0`;
-        const used = rows.reduce((sum, row) => sum + row.count, 0);
-        granted = Math.min(want, Math.max(0, limit - used));
-        if (granted > 0) {
-          await tx`
-            insert into rate_limits (key, window_start, count) values (${slotKey(key, slot)}, ${slot * slotMs}, ${granted})
-            on conflict (key) do update set count = rate_limits.count + excluded.count`;
-        }
-        const starts = rows.map((row) => Number(row.window_start));
-        return { used, oldestStart: Math.min(...starts, granted > 0 ? slot * slotMs : Infinity) };
-      });
+      const counted = await countLease(sql, key, slot, slotMs, giveBack, want, limit);
+      granted = counted.granted;
       state.remaining = Math.max(0, limit - counted.used - granted) + granted;
       // a slot counts while the current slot is at most RATE_LIMIT_SLOTS newer: it leaves one window and one slot after it began
       state.resetAt = Number.isFinite(counted.oldestStart) ? counted.oldestStart + windowMs + slotMs : now + windowMs + slotMs;

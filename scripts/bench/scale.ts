@@ -12,8 +12,9 @@
  * are written **in bulk through the storage schema** (multi-row inserts, 500 a statement, CONFIRMED, one every
  * hour of every provider's day from a Monday ahead, so every day stays half free): 100,000 through the API would
  * take minutes per case on this machine. Then the planner's statistics are refreshed (ANALYZE on Postgres, as
- * autovacuum would) for every tree alike. One server process serves all sizes of a case, so its RSS shows
- * whether memory grows with the bookings.
+ * autovacuum would) for every tree alike, and a new server process starts for the size (svc analyses a libSQL
+ * file when it starts and every hour, and SQLite connections read statistics when they open); its RSS after the
+ * size's four loads shows whether memory grows with the bookings.
  *
  * The four figures, each a closed loop of `connections` clients for `seconds`:
  * - availability, one day: `GET …/availability`, a day among the 365 from the first booked one;
@@ -323,13 +324,9 @@ const caseLoad = (name: string, options: Parameters<typeof runLoad>[0]): Promise
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
-async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: number, pgUrl: string | undefined): Promise<Row[]> {
-  const database = openDatabase(kind, pgUrl);
-  const modules = await treeModules(tree, database);
-  const fixture = await seedWorkspace(modules, providers);
-  await modules.storage.close();
-  const port = await freePort();
-  const child = Bun.spawn({
+/** `svc serve` of `tree` on `database`, listening on `port`. */
+function startServer(tree: Tree, database: Database, port: number) {
+  return Bun.spawn({
     cmd: [process.execPath, join(tree.path, 'src/main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'],
     env: {
       SVC_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
@@ -343,18 +340,30 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
     stdout: 'ignore',
     stderr: 'inherit',
   });
-  const base = `http://127.0.0.1:${port}/api/v1/workspaces/bench`;
+}
+
+async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: number, pgUrl: string | undefined): Promise<Row[]> {
+  const database = openDatabase(kind, pgUrl);
+  const modules = await treeModules(tree, database);
+  const fixture = await seedWorkspace(modules, providers);
+  await modules.storage.close();
   const rows: Row[] = [];
   const positions: { startTime: number; id: string }[] = [];
   let inserted = 0;
   let created = 0;
+  let child: ReturnType<typeof Bun.spawn> | null = null;
   try {
-    await waitHealthy(`http://127.0.0.1:${port}/healthz`);
     for (const size of SIZES) {
       if (size > inserted) {
         await addBookings(database, modules, fixture, inserted, size, positions);
         inserted = size;
       }
+      child?.kill('SIGTERM');
+      await child?.exited;
+      const port = await freePort();
+      child = startServer(tree, database, port);
+      const base = `http://127.0.0.1:${port}/api/v1/workspaces/bench`;
+      await waitHealthy(`http://127.0.0.1:${port}/healthz`);
       const question = (i: number) => {
         const day = fixture.firstDay.add({ days: i % 365 });
         const duration = 30 + 5 * (Math.floor(i / 365) % 12);
@@ -433,8 +442,8 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
       console.log(JSON.stringify(rows.at(-1)));
     }
   } finally {
-    child.kill('SIGTERM');
-    await child.exited;
+    child?.kill('SIGTERM');
+    await child?.exited;
     await database.drop();
   }
   return rows;

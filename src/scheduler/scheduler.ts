@@ -53,6 +53,15 @@ export const JOBS: readonly Job[] = [
     run: (deps, now, claimant, mail) => syncCalendars(deps, now, claimant, mail),
   },
   {
+    // The query planner's statistics of an embedded libSQL file, as its bookings grow (Postgres keeps its own with
+    // autovacuum), from a bounded sample of each index.
+    name: 'refresh-statistics',
+    pattern: '0 17 * * * *',
+    periodic: false,
+    enabled: (deps) => !/^postgres(ql)?:/.test(deps.config.DATABASE_URL),
+    run: (deps) => deps.storage.analyze(),
+  },
+  {
     name: 'reset-demo',
     pattern: '0 0 3 * * *',
     periodic: false,
@@ -69,6 +78,7 @@ export type JobName =
   | 'purge-rate-limits'
   | 'sync-calendars'
   | 'tend-waitlists'
+  | 'refresh-statistics'
   | 'reset-demo';
 
 export interface Scheduler {

@@ -95,6 +95,9 @@ describe('scheduler (croner)', () => {
     expect(next('purge-rate-limits', '2026-11-21T18:00:00.000Z')).toEqual(['2026-11-21T18:00:45.000Z']);
     expect(byName['reset-demo']!.enabled({ ...deps, config: { ...deps.config, SVC_DEMO: true } })).toBe(true);
     expect(byName['reset-demo']!.enabled(deps)).toBe(false);
+    expect(next('refresh-statistics', '2026-11-21T18:00:00.000Z', 2)).toEqual(['2026-11-21T18:17:00.000Z', '2026-11-21T19:17:00.000Z']);
+    expect(byName['refresh-statistics']!.enabled({ ...deps, config: { ...deps.config, DATABASE_URL: 'file:./data/svc.db' } })).toBe(true);
+    expect(byName['refresh-statistics']!.enabled({ ...deps, config: { ...deps.config, DATABASE_URL: 'postgres://db.example.com/svc' } })).toBe(false);
     expect(next('queue-reminders', '2026-11-21T18:00:00.000Z')).toEqual(['2026-11-21T18:00:10.000Z']);
     expect(byName['queue-reminders']!.enabled(deps)).toBe(false);
     expect(

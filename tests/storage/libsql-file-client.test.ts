@@ -93,3 +93,21 @@ test('a closed client refuses further statements', async () => {
   expect(ours.closed).toBe(true);
   await expect(ours.execute('SELECT 1')).rejects.toMatchObject({ code: 'CLIENT_CLOSED' });
 });
+
+test('statistics ANALYZE writes on one connection are planned with on the others', async () => {
+  await ours.executeMultiple('CREATE TABLE s (a integer, b integer); CREATE INDEX s_b ON s (b); CREATE INDEX s_a ON s (a);');
+  const fill = await ours.transaction('write');
+  for (let i = 0; i < 2000; i++) await fill.execute({ sql: 'INSERT INTO s VALUES (?, ?)', args: [1, i] });
+  await fill.commit();
+  const plan = async () =>
+    (await ours.execute({ sql: 'EXPLAIN QUERY PLAN SELECT * FROM s WHERE a = ? AND b > ?', args: [1, 5] })).rows.map((row) => row[3]).join();
+  // without statistics SQLite takes the equality's index, though every row has a = 1
+  expect(await plan()).toContain('USING INDEX s_a');
+  // the connection that planned so far is held by a transaction: ANALYZE runs on another one
+  const holding = await ours.transaction('read');
+  await ours.execute('ANALYZE');
+  expect(await plan()).toContain('USING INDEX s_b');
+  await holding.commit();
+  // back on the first connection, which read no statistics when it opened
+  expect(await plan()).toContain('USING INDEX s_b');
+});

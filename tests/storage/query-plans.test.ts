@@ -3,9 +3,12 @@ import { createClient, type Client } from '@libsql/client';
 import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { openFileClient } from '../../adapters/storage/libsql/file-client.ts';
+import { libsqlJsonRows } from '../../adapters/storage/libsql/index.ts';
+import { postgresJsonRows } from '../../adapters/storage/postgres/index.ts';
 import * as libsqlSchema from '../../adapters/storage/libsql/schema.ts';
 import * as postgresSchema from '../../adapters/storage/postgres/schema.ts';
-import { listBookingsQuery } from '../../adapters/storage/sql/bookings.ts';
+import { busyQuery, listBookingsQuery } from '../../adapters/storage/sql/bookings.ts';
 import type { Db, Tables } from '../../adapters/storage/sql/dialect.ts';
 import type { BookingFilter } from '../../src/ports/storage/index.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
@@ -46,8 +49,15 @@ describeEachAdapter('query plans', (adapter) => {
       const client: Client = createClient({ url: database.env.DATABASE_URL! });
       db = drizzleLibsql(client, { schema: libsqlSchema }) as unknown as Db;
       tables = libsqlSchema as unknown as Tables;
-      explain = async (sql, params) =>
-        (await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as never })).rows.map((row) => String(row.detail)).join('\n');
+      // A connection reads SQLite's statistics when it opens: each plan is asked on a new one, as svc's would be.
+      explain = async (sql, params) => {
+        const fresh = openFileClient(database.env.DATABASE_URL!.slice('file:'.length), 1000);
+        try {
+          return (await fresh.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as never })).rows.map((row) => String(row.detail)).join('\n');
+        } finally {
+          fresh.close();
+        }
+      };
       close = async () => client.close();
     } else {
       const client = postgres(database.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
@@ -102,5 +112,33 @@ describeEachAdapter('query plans', (adapter) => {
     const expected = await database.storage.listBookings(ws.id, { limit: BOOKINGS });
     const at = expected.findIndex((booking) => booking.id === middle.id);
     expect(page.map((booking) => booking.id)).toEqual(expected.slice(at + 1, at + 5).map((booking) => booking.id));
+  });
+
+  test("availability's busy read takes a window of the providers' bookings from one index alone and sorts nothing", async () => {
+    const from = middle.startTime;
+    for (const buffer of [undefined, 0, 15 * MINUTE]) {
+      const query = busyQuery(
+        db,
+        tables,
+        adapter === 'libsql' ? libsqlJsonRows : postgresJsonRows,
+        providers.map((provider) => provider.id),
+        from,
+        from + 24 * 60 * MINUTE,
+        undefined,
+        buffer,
+      ).toSQL();
+      const plan = await explain(query.sql, query.params);
+      if (adapter === 'libsql') {
+        expect(plan).toContain('USING COVERING INDEX bookings_busy_idx (provider_id=? AND status=? AND start_time>? AND start_time<?)');
+        expect(plan).not.toContain('TEMP B-TREE');
+      } else {
+        // Postgres may as well take the (status, start) index here, where two providers are the whole table; either
+        // way it enters an index at the window, not the table at its start
+        expect(plan).toMatch(/Index (Only )?Scan (using|on) (bookings_busy_idx|bookings_status_start_idx)/);
+        expect(plan).toMatch(/Index Cond: .*start_time < /);
+        expect(plan).not.toContain('Seq Scan');
+        expect(plan).not.toContain('Sort');
+      }
+    }
   });
 });

@@ -30,8 +30,12 @@ interface Prepared {
 class Connection {
   readonly db: Database.Database;
   readonly #statements = new Map<string, Prepared>();
-
-  constructor(path: string, timeoutMs: number) {
+  constructor(
+    path: string,
+    timeoutMs: number,
+    /** the client's statistics generation this connection plans with (see openFileClient) */
+    readonly statistics: number,
+  ) {
     this.db = new Database(path, { timeout: timeoutMs });
     // WAL with synchronous=NORMAL (adapters/storage/libsql/index.ts says why); per connection, so set on each.
     this.db.exec('PRAGMA synchronous = NORMAL');
@@ -161,13 +165,28 @@ const closedError = () => new LibsqlError('The client is closed', 'CLIENT_CLOSED
  * Opens one connection at once, so a file that cannot be opened fails here, as createClient does.
  */
 export function openFileClient(path: string, timeoutMs: number): Client {
-  const idle: Connection[] = [new Connection(path, timeoutMs)];
+  const idle: Connection[] = [new Connection(path, timeoutMs, 0)];
   const busy = new Set<Connection>();
   let closed = false;
+  // SQLite reads its planner statistics when a connection opens and when ANALYZE runs on it; an ANALYZE on one
+  // connection leaves the others planning with what they read before (for a file analysed empty at its first start,
+  // that is no statistics at all). So every ANALYZE through this client raises a generation, and an idle
+  // connection behind it is closed for a new one, which reads them as it opens. (ANALYZE sqlite_schema would
+  // reload them in place, but it takes the write lock, and may wait for a transaction of another connection.)
+  let statistics = 0;
+  const noting = <T>(sql: string, result: T): T => {
+    if (/\banalyze\b/i.test(sql)) statistics += 1;
+    return result;
+  };
 
   const take = (): Connection => {
     if (closed) throw closedError();
-    const connection = idle.pop() ?? new Connection(path, timeoutMs);
+    let connection = idle.pop();
+    if (connection && connection.statistics !== statistics) {
+      connection.close();
+      connection = undefined;
+    }
+    connection ??= new Connection(path, timeoutMs, statistics);
     busy.add(connection);
     return connection;
   };
@@ -202,7 +221,8 @@ export function openFileClient(path: string, timeoutMs: number): Client {
     get closed() {
       return closed;
     },
-    execute: (input: InStatement | string, args?: InArgs) => autocommit((connection) => connection.execute(input, args)),
+    execute: (input: InStatement | string, args?: InArgs) =>
+      autocommit((connection) => noting(typeof input === 'string' ? input : 'sql' in input ? input.sql : '', connection.execute(input, args))),
     batch: (statements: (InStatement | [string, InArgs?])[], mode: TransactionMode = 'deferred') =>
       autocommit((connection) => {
         connection.exec(BEGIN[mode]);
@@ -210,7 +230,7 @@ export function openFileClient(path: string, timeoutMs: number): Client {
         connection.exec('COMMIT');
         return results;
       }),
-    executeMultiple: (sql: string) => autocommit((connection) => connection.exec(sql)),
+    executeMultiple: (sql: string) => autocommit((connection) => noting(sql, connection.exec(sql))),
     async transaction(mode: TransactionMode = 'write'): Promise<Transaction> {
       const connection = take();
       try {

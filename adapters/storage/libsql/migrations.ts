@@ -147,5 +147,13 @@ export const migrations: EmbeddedMigration[] = [
       "ALTER TABLE `services` ADD `repeatable` integer DEFAULT false NOT NULL;",
       "ALTER TABLE `workspaces` ADD `refund_on_cancel` integer DEFAULT false NOT NULL;"
     ]
+  },
+  {
+    "tag": "0008_legal_echo",
+    "hash": "860d9443d1395ebc0c5d59407926d2ed48fcb73f8e7d04a8cf9265254ceb9058",
+    "folderMillis": 1795743699205,
+    "statements": [
+      "CREATE INDEX `bookings_busy_idx` ON `bookings` (`provider_id`,`status`,`start_time`,`end_time`,`buffer_time`,`service_id`,`id`);"
+    ]
   }
 ];

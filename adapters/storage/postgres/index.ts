@@ -1,4 +1,4 @@
-import { asc, inArray, sql } from 'drizzle-orm';
+import { type AnyColumn, asc, inArray, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 import type { Storage } from '../../../src/ports/storage/index.ts';
@@ -17,6 +17,9 @@ export interface PostgresOptions {
   /** connections in the pool (SVC_DB_POOL_SIZE); default DEFAULT_POOL_SIZE */
   max?: number;
 }
+
+/** Dialect.jsonRows on Postgres (exported for the query-plan tests). */
+export const postgresJsonRows = (columns: (SQL | AnyColumn)[]) => sql`json_agg(json_build_array(${sql.join(columns, sql`, `)}))`;
 
 /** Connections one pool opens at most unless told otherwise (SVC_DB_POOL_SIZE). */
 const DEFAULT_POOL_SIZE = 10;
@@ -96,6 +99,7 @@ export function postgresStorage(urlOrClient: string | Sql, options: PostgresOpti
       const rows = await db.update(m).set({ leaseOwner: owner, leaseUntil }).where(inArray(m.id, due)).returning();
       return rows.map(toMessage);
     },
+    jsonRows: postgresJsonRows,
     isUniqueViolation(error) {
       for (const link of errorChain(error)) if (link.code === '23505') return true;
       return false;

@@ -173,5 +173,13 @@ export const migrations: EmbeddedMigration[] = [
       "CREATE INDEX \"bookings_series_idx\" ON \"bookings\" USING btree (\"series_id\",\"start_time\");",
       "CREATE INDEX \"bookings_provider_created_idx\" ON \"bookings\" USING btree (\"provider_id\",\"created_at\");"
     ]
+  },
+  {
+    "tag": "0008_narrow_lyja",
+    "hash": "1793393f2d3bd5cf272d33e0afc7e06a0e2015c5c1ba94c666f0c1097209233c",
+    "folderMillis": 1795743699599,
+    "statements": [
+      "CREATE INDEX \"bookings_busy_idx\" ON \"bookings\" USING btree (\"provider_id\",\"status\",\"start_time\",\"end_time\",\"buffer_time\",\"service_id\",\"id\");"
+    ]
   }
 ];

@@ -63,50 +63,74 @@ export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter
     .limit(filter.limit);
 }
 
+/**
+ * The bookings part of BookingStore.listBusy (exported so tests can check its plan): one row per provider, its busy
+ * bookings as one JSON array of [start, end, buffer, service, id] (Dialect.jsonRows). A window of a full calendar
+ * holds thousands of bookings, and handing SQLite's or Postgres's rows to JavaScript one by one cost more than
+ * finding them (scripts/bench/README.md, "Scale"); one string per provider, parsed at once, costs a third.
+ */
+export function busyQuery(
+  on: Tx,
+  t: Tables,
+  jsonRows: Dialect['jsonRows'],
+  providerIds: string[],
+  from: number,
+  to: number,
+  excluding?: string,
+  buffer?: number,
+) {
+  const b = t.bookings;
+  // With a buffer, each booking counts widened by max(buffer, its own bufferTime): the outer bounds (a booking
+  // keeps at most MAX_BUFFER_MS) keep it a range of the (provider, status, start) index; the exact test follows.
+  const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
+  return on
+    .select({ providerId: b.providerId, bookings: jsonRows([b.startTime, b.endTime, b.bufferTime, b.serviceId, b.id]) })
+    .from(b)
+    .where(
+      and(
+        inArray(b.providerId, providerIds),
+        inArray(b.status, [...HOLDING]),
+        lt(b.startTime, to + reach),
+        // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the index skip the provider's
+        // whole history instead of reading it.
+        gt(b.startTime, from - reach - MAX_BOOKING_MS),
+        buffer === undefined
+          ? gt(b.endTime, from)
+          : and(
+              or(lt(b.startTime, to + buffer), sql`${b.startTime} - ${b.bufferTime} * 60000 < ${to}`),
+              or(gt(b.endTime, from - buffer), sql`${b.endTime} + ${b.bufferTime} * 60000 > ${from}`),
+            ),
+        excluding ? ne(b.id, excluding) : undefined,
+      ),
+    )
+    .groupBy(b.providerId);
+  // No ORDER BY: the port promises no order (the engine sorts what it keeps).
+}
+
+type BusyRow = [startTime: number, endTime: number, bufferTime: number, serviceId: string, bookingId: string];
+
+/** busyQuery's groups as busy intervals. */
+async function readBusy(query: ReturnType<typeof busyQuery>): Promise<BusyInterval[]> {
+  const intervals: BusyInterval[] = [];
+  for (const group of await query) {
+    // libSQL hands the JSON over as text; postgres.js has parsed it already
+    const rows = (typeof group.bookings === 'string' ? JSON.parse(group.bookings) : group.bookings) as BusyRow[];
+    for (const [startTime, endTime, bufferTime, serviceId, bookingId] of rows) {
+      intervals.push({ bookingId, providerId: group.providerId, serviceId, startTime, endTime, bufferTime });
+    }
+  }
+  return intervals;
+}
+
 export function bookingQueries(dialect: Dialect): BookingStore {
   const { db, tables: t } = dialect;
-
-  function busyQuery(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number) {
-    const b = t.bookings;
-    // With a buffer, each booking counts widened by max(buffer, its own bufferTime): the outer bounds (a booking
-    // keeps at most MAX_BUFFER_MS) keep it a range of the (provider, start) index; the exact test follows.
-    const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
-    return on
-      .select({
-        bookingId: b.id,
-        providerId: b.providerId,
-        serviceId: b.serviceId,
-        startTime: b.startTime,
-        endTime: b.endTime,
-        bufferTime: b.bufferTime,
-      })
-      .from(b)
-      .where(
-        and(
-          inArray(b.providerId, providerIds),
-          inArray(b.status, [...HOLDING]),
-          lt(b.startTime, to + reach),
-          // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the (provider, start) index
-          // skip the provider's whole history instead of reading it.
-          gt(b.startTime, from - reach - MAX_BOOKING_MS),
-          buffer === undefined
-            ? gt(b.endTime, from)
-            : and(
-                or(lt(b.startTime, to + buffer), sql`${b.startTime} - ${b.bufferTime} * 60000 < ${to}`),
-                or(gt(b.endTime, from - buffer), sql`${b.endTime} + ${b.bufferTime} * 60000 > ${from}`),
-              ),
-          excluding ? ne(b.id, excluding) : undefined,
-        ),
-      )
-      .orderBy(asc(b.startTime));
-  }
 
   /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
   async function busyAndHeld(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> {
     // One after the other: inside a transaction both run on its one connection.
-    const booked = await busyQuery(on, providerIds, from, to, excluding, buffer);
+    const booked = await readBusy(busyQuery(on, t, dialect.jsonRows, providerIds, from, to, excluding, buffer));
     const held = await heldSeatsQuery(on, t, providerIds, from, to, excluding, buffer);
-    return held.length === 0 ? booked : [...booked, ...held].sort((a, b) => a.startTime - b.startTime);
+    return held.length === 0 ? booked : [...booked, ...held];
   }
 
   return {

@@ -1,3 +1,4 @@
+import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { UniqueViolation, type WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
 import type { Schema } from './schema.ts';
@@ -25,6 +26,8 @@ export interface Dialect {
   /** Selects and leases due messages so that no concurrent claimer gets the same ones. */
   claimDueMessages(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookMessageRecord[]>;
   isUniqueViolation(error: unknown): boolean;
+  /** An aggregate: the group's rows as one JSON array holding an array of `columns` per row. */
+  jsonRows(columns: (SQL | AnyColumn)[]): SQL;
   migrate(): Promise<void>;
   /** SettingsStore.analyze */
   analyze(): Promise<void>;

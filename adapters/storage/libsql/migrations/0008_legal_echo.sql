@@ -1,0 +1,1 @@
+CREATE INDEX `bookings_busy_idx` ON `bookings` (`provider_id`,`status`,`start_time`,`end_time`,`buffer_time`,`service_id`,`id`);
