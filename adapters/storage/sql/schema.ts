@@ -283,7 +283,7 @@ function describe({ table, text, integer, epoch, boolean, json, index, uniqueInd
       index('bookings_status_start_idx').on(table.status, table.startTime),
       // Availability and the reservation read the busy bookings of a few providers over a window (listBusy) from
       // this index alone: provider and status narrow it to a range of start times, and it holds every column the
-      // read returns, so no booking row is visited (docs/decisions/0015-availability-reads-what-can-conflict.md).
+      // read returns, so no booking row is visited (docs/decisions/0026-busy-read-from-one-covering-index.md).
       index('bookings_busy_idx').on(table.providerId, table.status, table.startTime, table.endTime, table.bufferTime, table.serviceId, table.id),
     ],
   );

@@ -53,18 +53,29 @@ export async function resolveOffering(
   providerId?: string,
 ): Promise<Offering> {
   const services = await deps.storage.listServices(workspace.id, { activeOnly: false });
+  const allProviders = await deps.storage.listProviders(workspace.id);
+  // The read cache (platform/storage-effects/read-cache.ts) hands out the same arrays until the catalogue changes:
+  // while it does, an offering once resolved is the answer again (offerings are shared and never mutated).
+  let resolved = resolvedOfferings.get(services);
+  if (resolved?.providers !== allProviders) resolvedOfferings.set(services, (resolved = { providers: allProviders, offerings: new Map() }));
+  const key = `${serviceId} ${providerId ?? ''}`;
+  const known = resolved.offerings.get(key);
+  if (known) return known;
   const service = services.find((candidate) => candidate.id === serviceId);
   if (!service?.active) throw serviceNotFound(`serviceId ${serviceId} is not an active service of workspace ${workspace.slug}`);
   const linked = new Set(service.providerIds);
-  const providers = (await deps.storage.listProviders(workspace.id))
-    .filter((provider) => provider.active && linked.has(provider.id))
-    .sort((a, b) => compareText(a.id, b.id));
+  const providers = allProviders.filter((provider) => provider.active && linked.has(provider.id)).sort((a, b) => compareText(a.id, b.id));
   const chosen = providerId === undefined ? providers : providers.filter((provider) => provider.id === providerId);
   if (providerId !== undefined && chosen.length === 0) {
     throw serviceNotFound(`providerId ${providerId} is not an active provider offering serviceId ${serviceId}`);
   }
-  return { service, providers: chosen, margin: busyMargin(services) };
+  const offering: Offering = { service, providers: chosen, margin: busyMargin(services) };
+  resolved.offerings.set(key, offering);
+  return offering;
 }
+
+/** Offerings resolved from one catalogue read, by `serviceId providerId` (only ones that resolved). */
+const resolvedOfferings = new WeakMap<readonly ServiceRecord[], { providers: readonly ProviderRecord[]; offerings: Map<string, Offering> }>();
 
 /** A day plus the longest buffer of any service, ms (see Offering.margin). */
 export function busyMargin(services: readonly ServiceRecord[]): number {
@@ -161,7 +172,14 @@ async function busyAround(deps: { storage: BusyReads }, offering: Offering, span
   return calendars.length === 0 ? bookings : [...bookings, ...calendars];
 }
 
-const offeringKey = (offering: Offering) => `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`;
+const offeringKeys = new WeakMap<Offering, string>();
+
+/** The cache key of an offering's answers (kept per offering object, which resolveOffering shares). */
+function offeringKey(offering: Offering): string {
+  let key = offeringKeys.get(offering);
+  if (key === undefined) offeringKeys.set(offering, (key = `${offering.service.id}:${offering.providers.map((provider) => provider.id).join(',')}`));
+  return key;
+}
 
 /** The cached answer (see availability-cache.ts) when there is one, else `compute` it and keep it. */
 async function remembered<T>(deps: Pick<AppDeps, 'availabilityCache'>, workspace: WorkspaceRecord, key: string, compute: () => Promise<T>): Promise<T> {
