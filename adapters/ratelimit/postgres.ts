@@ -43,9 +43,9 @@ interface KeyState {
  * One lease as one transaction of three round trips (BEGIN, one pipeline, COMMIT): under the key's advisory lock,
  * give back the unused tokens of older slots, then count the window and add what is granted in one statement.
  * Statements of a pipeline run one after the other, so the count is read after the lock is held. The commit does
- * not wait for the WAL to reach the disk
- * (synchronous_commit off, for this transaction only): a crash of the database could forget the last few counts,
- * which a rate limit can afford, and every request from a new client address pays one lease.
+ * not wait for the WAL to reach the disk (synchronous_commit off, for this transaction only): a crash of the
+ * database could forget the last few counts, which a rate limit can afford, and every request from a new client
+ * address pays one lease.
  */
 async function countLease(
   sql: Sql,

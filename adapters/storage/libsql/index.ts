@@ -123,7 +123,7 @@ export function libsqlStorage(url: string): Storage {
       await walReady;
       await lock.run(() => applyMigrations(client));
       // Without statistics SQLite can plan availability's busy read over an index of every workspace's future
-      // bookings (tests/storage/query-plans.test.ts): every start refreshes what is missing or stale.
+      // bookings (tests/storage/query-plans.test.ts): every start analyses the file (bounded: see analyze).
       await dialect.analyze();
     },
     async analyze() {
