@@ -127,9 +127,12 @@ export function bookingQueries(dialect: Dialect): BookingStore {
 
   /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
   async function busyAndHeld(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> {
-    // One after the other: inside a transaction both run on its one connection.
-    const booked = await readBusy(busyQuery(on, t, dialect.jsonRows, providerIds, from, to, excluding, buffer));
-    const held = await heldSeatsQuery(on, t, providerIds, from, to, excluding, buffer);
+    // Both at once: outside a transaction on two connections, inside one pipelined on its connection (Postgres),
+    // so the second read does not wait a round trip for the first.
+    const [booked, held] = await Promise.all([
+      readBusy(busyQuery(on, t, dialect.jsonRows, providerIds, from, to, excluding, buffer)),
+      heldSeatsQuery(on, t, providerIds, from, to, excluding, buffer),
+    ]);
     return held.length === 0 ? booked : [...booked, ...held];
   }
 
