@@ -8,8 +8,9 @@ import Database from 'libsql';
  * speed: @libsql/client prepares every statement anew, asks for its columns twice and builds each row with one
  * Object.defineProperty per value, which took about half of the CPU of availability and of createBooking at 100,000
  * bookings (scripts/bench/README.md, "Scale"). Here each connection keeps its prepared statements, rows are the
- * arrays SQLite's raw mode gives (with the columns' names on them too, for code that reads rows by name), and
- * integers come as numbers. docs/decisions/0025-own-client-for-the-libsql-file.md says why and what it costs.
+ * arrays SQLite's raw mode gives, read by position only (drizzle reads them so; naming every value cost 9 % of a
+ * page of bookings), and integers come as numbers. docs/decisions/0025-own-client-for-the-libsql-file.md says
+ * why and what it costs.
  *
  * Semantics follow @libsql/client's file client: a statement outside a transaction runs on an idle connection
  * (autocommit), a transaction holds a connection of its own until commit or rollback, so reads outside it never see
@@ -71,12 +72,12 @@ class Connection {
         return resultSet([], [], [], info.changes, BigInt(info.lastInsertRowid));
       }
       const rows = statement.all(values) as unknown[][];
-      for (const row of rows) {
-        for (let index = 0; index < columns.length; index++) {
-          const value = row[index];
-          if (value instanceof Buffer) row[index] = value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
-          const name = columns[index]!;
-          if (!Object.hasOwn(row, name)) (row as unknown as Record<string, unknown>)[name] = row[index];
+      if (columnTypes.some((type) => /blob/i.test(type)) || columnTypes.includes('')) {
+        for (const row of rows) {
+          for (let index = 0; index < row.length; index++) {
+            const value = row[index];
+            if (value instanceof Buffer) row[index] = value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
+          }
         }
       }
       return resultSet(columns, columnTypes, rows, 0, undefined);

@@ -146,7 +146,8 @@ async function applyMigrations(client: Client) {
   try {
     await tx.execute(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (id INTEGER PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
     const last = await tx.execute(`SELECT max(created_at) AS at FROM "${MIGRATIONS_TABLE}"`);
-    const appliedUpTo = Number(last.rows[0]?.at ?? 0);
+    // by position: the file client's rows have no names (file-client.ts)
+    const appliedUpTo = Number(last.rows[0]?.[0] ?? 0);
     for (const migration of migrations) {
       if (migration.folderMillis <= appliedUpTo) continue;
       for (const statement of migration.statements) await tx.execute(statement);
