@@ -8,6 +8,12 @@ import { translateUnavailable } from '../storage/sql/unavailable.ts';
  * the window, so this bounds what a quiet instance can withhold.
  */
 const LEASE_SHARE_OF_FREE = 0.05;
+/**
+ * Tokens the first lease of a key asks for (within LEASE_SHARE_OF_FREE of the free budget): a new key is mostly
+ * a visitor's address, and a widget opens with a burst (its config, the services, the days, a day's times), which
+ * then costs one lease instead of four.
+ */
+const FIRST_LEASE = 4;
 /** A lease used up within this long (by the callers' clock) doubles the next one; a slower one halves it. */
 const LEASE_HORIZON_MS = 250;
 /** Namespace of the per-key advisory locks (two-int locks never meet the storage's one-bigint locks). */
@@ -163,7 +169,7 @@ export function postgresRateLimiter(sql: Sql, options: { ownsClient?: boolean } 
           remaining: limit,
           resetAt: now + windowMs,
           refusedUntil: -Infinity,
-          size: 1,
+          size: FIRST_LEASE,
           leasedAt: -Infinity,
           waiting: [],
           inFlight: false,

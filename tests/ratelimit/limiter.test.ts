@@ -228,6 +228,15 @@ describePostgres('Postgres limiter: leases from one shared sliding budget', () =
     expect(queries()).toBe(asked);
   });
 
+  test("a new client address's opening burst (a widget's config, services, days, times) costs one lease", async () => {
+    const { limiter, leases } = open();
+    for (let i = 0; i < 4; i++) expect((await limiter.hit('visitor', 120, WINDOW_MS, NOW + i * 10)).allowed).toBe(true);
+    expect(leases()).toBe(1);
+    // a key with a small budget leases no more than its share ahead: one token at a time
+    for (let i = 0; i < 4; i++) await limiter.hit('small', 10, WINDOW_MS, NOW + i * 10);
+    expect(leases()).toBe(1 + 4);
+  });
+
   test('the budget slides: requests leave the count a window (and at most one 1-s slot) after they were made', async () => {
     const [a, b] = [open().limiter, open().limiter];
     await allowedOf(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).hit('slides', 10, WINDOW_MS, NOW)));
