@@ -5,10 +5,11 @@ import { queueReminders } from '../../src/features/mail/reminders.ts';
 import { createMailSender, type MailSender } from '../../src/features/mail/sender.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { OUTBOX_LEASE_MS } from '../../src/platform/outbox/worker.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { berlin, catalogue, tuesday } from '../bookings/fixtures.ts';
-import { startTestSmtp, type TestSmtp } from './smtp.ts';
+import { type MailApp, startMailApp } from './mail-app.ts';
+import type { TestSmtp } from './smtp.ts';
 
 /*
  * The customer's mails end to end (docs/contract/notifications.md): a booking change writes its mail to the outbox in
@@ -20,36 +21,22 @@ const FROM = 'bookings@acme.example';
 const DATABASE_TIMEOUT_MS = 30_000;
 
 describeEachAdapter('customer mails', (adapter) => {
+  let mail: MailApp;
   let app: TestApp;
   let smtp: TestSmtp;
   let sender: MailSender;
   let logLines: string[];
 
-  async function setUp(config: Record<string, unknown> = {}, payments: 'none' | 'test' = 'none') {
-    smtp = await startTestSmtp();
+  async function setUp(config: Record<string, unknown> = {}) {
     logLines = [];
-    const logger = createLogger('debug', (line) => logLines.push(line));
-    app = await createTestApp(adapter, {
-      config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: FROM, SVC_WEBHOOK_RETRY_SCHEDULE: '5,60', SVC_PUBLIC_URL: 'https://book.acme.example', ...config },
-      logger,
-      payments,
+    mail = await startMailApp(adapter, {
+      config: { SVC_MAIL_FROM: FROM, SVC_WEBHOOK_RETRY_SCHEDULE: '5,60', ...config },
+      logger: createLogger('debug', (line) => logLines.push(line)),
     });
-    sender = createMailSender({
-      storage: app.deps.storage,
-      config: app.deps.config,
-      clock: app.clock,
-      logger,
-      transport: smtpTransport(smtp.url),
-      owner: 'instance-a',
-      random: () => 0.5,
-    });
+    ({ app, smtp, sender } = mail);
   }
   beforeEach(() => setUp(), DATABASE_TIMEOUT_MS);
-  afterEach(async () => {
-    await sender.stop();
-    await app.close();
-    await smtp.close();
-  }, DATABASE_TIMEOUT_MS);
+  afterEach(() => mail.close(), DATABASE_TIMEOUT_MS);
 
   const book = async (date: string, body: Record<string, unknown> = {}) => {
     const { service } = await catalogue(app);
@@ -415,8 +402,7 @@ describeEachAdapter('customer mails', (adapter) => {
   test(
     'without SMTP no mail is written, so nothing piles up',
     async () => {
-      await app.close();
-      await smtp.close();
+      await mail.close();
       await setUp({ SVC_SMTP_URL: undefined, SVC_MAIL_FROM: undefined });
       const created = await book(tuesday('10:00'));
       expect(await app.deps.storage.listBookingMails(created.booking.id)).toEqual([]);
@@ -444,29 +430,15 @@ describeEachAdapter('customer mails', (adapter) => {
 });
 
 describeEachAdapter('customer mails with payments', (adapter) => {
+  let mail: MailApp;
   let app: TestApp;
   let smtp: TestSmtp;
   let sender: MailSender;
   beforeEach(async () => {
-    smtp = await startTestSmtp();
-    app = await createTestApp(adapter, {
-      config: { SVC_SMTP_URL: smtp.url, SVC_MAIL_FROM: `Acme Bookings <${FROM}>`, SVC_PUBLIC_URL: 'https://book.acme.example' },
-      payments: 'test',
-    });
-    sender = createMailSender({
-      storage: app.deps.storage,
-      config: app.deps.config,
-      clock: app.clock,
-      logger: createLogger('silent'),
-      transport: smtpTransport(smtp.url),
-      owner: 'instance-a',
-    });
+    mail = await startMailApp(adapter, { config: { SVC_MAIL_FROM: `Acme Bookings <${FROM}>` }, payments: 'test' });
+    ({ app, smtp, sender } = mail);
   }, DATABASE_TIMEOUT_MS);
-  afterEach(async () => {
-    await sender.stop();
-    await app.close();
-    await smtp.close();
-  }, DATABASE_TIMEOUT_MS);
+  afterEach(() => mail.close(), DATABASE_TIMEOUT_MS);
 
   test(
     'awaiting payment -> a mail with the checkout link and the amount; a hold that expires -> the cancellation',
