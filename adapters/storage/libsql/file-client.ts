@@ -159,6 +159,10 @@ function resultSet(columns: string[], columnTypes: string[], rows: unknown[][], 
 
 const BEGIN: Record<TransactionMode, string> = { write: 'BEGIN IMMEDIATE', read: 'BEGIN TRANSACTION READONLY', deferred: 'BEGIN DEFERRED' };
 
+/** A statement that is an ANALYZE (anchored: every statement of every request is tested), and a script holding one. */
+const ANALYZE_STATEMENT = /^\s*analyze\b/i;
+const ANALYZE_IN_SCRIPT = /(^|;)\s*analyze\b/i;
+
 const closedError = () => new LibsqlError('The client is closed', 'CLIENT_CLOSED');
 
 /**
@@ -175,8 +179,8 @@ export function openFileClient(path: string, timeoutMs: number): Client {
   // connection behind it is closed for a new one, which reads them as it opens. (ANALYZE sqlite_schema would
   // reload them in place, but it takes the write lock, and may wait for a transaction of another connection.)
   let statistics = 0;
-  const noting = <T>(sql: string, result: T): T => {
-    if (/\banalyze\b/i.test(sql)) statistics += 1;
+  const noting = <T>(analysed: boolean, result: T): T => {
+    if (analysed) statistics += 1;
     return result;
   };
 
@@ -223,7 +227,9 @@ export function openFileClient(path: string, timeoutMs: number): Client {
       return closed;
     },
     execute: (input: InStatement | string, args?: InArgs) =>
-      autocommit((connection) => noting(typeof input === 'string' ? input : 'sql' in input ? input.sql : '', connection.execute(input, args))),
+      autocommit((connection) =>
+        noting(ANALYZE_STATEMENT.test(typeof input === 'string' ? input : 'sql' in input ? input.sql : ''), connection.execute(input, args)),
+      ),
     batch: (statements: (InStatement | [string, InArgs?])[], mode: TransactionMode = 'deferred') =>
       autocommit((connection) => {
         connection.exec(BEGIN[mode]);
@@ -231,7 +237,7 @@ export function openFileClient(path: string, timeoutMs: number): Client {
         connection.exec('COMMIT');
         return results;
       }),
-    executeMultiple: (sql: string) => autocommit((connection) => noting(sql, connection.exec(sql))),
+    executeMultiple: (sql: string) => autocommit((connection) => noting(ANALYZE_IN_SCRIPT.test(sql), connection.exec(sql))),
     async transaction(mode: TransactionMode = 'write'): Promise<Transaction> {
       const connection = take();
       try {
