@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   MAX_BOOKING_MS,
-  MAX_BUFFER_MS,
   type BookingFilter,
   type BookingRecord,
   type BookingStore,
@@ -9,7 +8,7 @@ import {
   type BusyInterval,
   type SeriesReserveResult,
 } from '../../../src/ports/storage/index.ts';
-import { HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { busyWindow, HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { connectedProviders, followInCalendar, followNewInCalendar } from './calendar-writes.ts';
 import { calendarBusyIn } from './calendars.ts';
 import { writeMails } from './mail.ts';
@@ -80,28 +79,11 @@ export function busyQuery(
   buffer?: number,
 ) {
   const b = t.bookings;
-  // With a buffer, each booking counts widened by max(buffer, its own bufferTime): the outer bounds (a booking
-  // keeps at most MAX_BUFFER_MS) keep it a range of the (provider, status, start) index; the exact test follows.
-  const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
   return on
     .select({ providerId: b.providerId, bookings: jsonRows([b.startTime, b.endTime, b.bufferTime, b.serviceId, b.id]) })
     .from(b)
     .where(
-      and(
-        inArray(b.providerId, providerIds),
-        inArray(b.status, [...HOLDING]),
-        lt(b.startTime, to + reach),
-        // A booking lasts at most a day (port: MAX_BOOKING_MS), so this bound lets the index skip the provider's
-        // whole history instead of reading it.
-        gt(b.startTime, from - reach - MAX_BOOKING_MS),
-        buffer === undefined
-          ? gt(b.endTime, from)
-          : and(
-              or(lt(b.startTime, to + buffer), sql`${b.startTime} - ${b.bufferTime} * 60000 < ${to}`),
-              or(gt(b.endTime, from - buffer), sql`${b.endTime} + ${b.bufferTime} * 60000 > ${from}`),
-            ),
-        excluding ? ne(b.id, excluding) : undefined,
-      ),
+      and(inArray(b.providerId, providerIds), inArray(b.status, [...HOLDING]), busyWindow(b, from, to, buffer), excluding ? ne(b.id, excluding) : undefined),
     )
     .groupBy(b.providerId);
   // No ORDER BY: the port promises no order (the engine sorts what it keeps).

@@ -1,6 +1,6 @@
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import { type AnyColumn, and, gt, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
-import { UniqueViolation, type WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
+import { MAX_BOOKING_MS, MAX_BUFFER_MS, UniqueViolation, type WebhookMessageRecord } from '../../../src/ports/storage/index.ts';
 import type { Schema } from './schema.ts';
 
 /*
@@ -39,6 +39,27 @@ export type Row<K extends keyof Tables> = Tables[K] extends { $inferSelect: infe
 
 /** Statuses of a booking that holds provider time. */
 export const HOLDING = ['PENDING', 'CONFIRMED'] as const;
+
+/**
+ * The rows of a table of time holders (bookings, held waiting-list seats) that overlap [from, to) (BookingStore.
+ * listBusy's rule): with `buffer` (ms), each widened by the larger of that buffer and its own `buffer_time`. The
+ * outer bounds come first and keep it a range of a (…, start) index: a holder keeps at most MAX_BUFFER_MS and
+ * lasts at most MAX_BOOKING_MS, so the provider's whole history is skipped; the exact test follows.
+ */
+export function busyWindow(columns: { startTime: AnyColumn; endTime: AnyColumn; bufferTime: AnyColumn }, from: number, to: number, buffer?: number): SQL {
+  const { startTime, endTime, bufferTime } = columns;
+  const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
+  return and(
+    lt(startTime, to + reach),
+    gt(startTime, from - reach - MAX_BOOKING_MS),
+    buffer === undefined
+      ? gt(endTime, from)
+      : and(
+          or(lt(startTime, to + buffer), sql`${startTime} - ${bufferTime} * 60000 < ${to}`),
+          or(gt(endTime, from - buffer), sql`${endTime} + ${bufferTime} * 60000 > ${from}`),
+        ),
+  )!;
+}
 
 /** Whether a patch sets anything: drizzle refuses an UPDATE with nothing to set ("No values to set"). */
 export const setsAnything = (patch: object) => Object.values(patch).some((value) => value !== undefined);

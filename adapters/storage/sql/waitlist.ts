@@ -1,13 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import {
-  MAX_BOOKING_MS,
-  MAX_BUFFER_MS,
-  type BusyInterval,
-  type WaitedTime,
-  type WaitlistEntryRecord,
-  type WaitlistStore,
-} from '../../../src/ports/storage/index.ts';
-import type { Dialect, Row, Tables, Tx } from './dialect.ts';
+import type { BusyInterval, WaitedTime, WaitlistEntryRecord, WaitlistStore } from '../../../src/ports/storage/index.ts';
+import { busyWindow, HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeOutbox } from './outbox.ts';
 
 const toEntry = (row: Row<'waitlistEntries'>): WaitlistEntryRecord => row as WaitlistEntryRecord;
@@ -26,25 +19,10 @@ export async function heldSeatsQuery(
   buffer?: number,
 ): Promise<BusyInterval[]> {
   const w = t.waitlistEntries;
-  const reach = buffer === undefined ? 0 : Math.max(buffer, MAX_BUFFER_MS);
   const rows = await on
     .select({ id: w.id, providerId: w.heldProviderId, serviceId: w.serviceId, startTime: w.startTime, endTime: w.endTime, bufferTime: w.bufferTime })
     .from(w)
-    .where(
-      and(
-        inArray(w.heldProviderId, providerIds),
-        eq(w.status, 'OFFERED'),
-        lt(w.startTime, to + reach),
-        gt(w.startTime, from - reach - MAX_BOOKING_MS),
-        buffer === undefined
-          ? gt(w.endTime, from)
-          : and(
-              or(lt(w.startTime, to + buffer), sql`${w.startTime} - ${w.bufferTime} * 60000 < ${to}`),
-              or(gt(w.endTime, from - buffer), sql`${w.endTime} + ${w.bufferTime} * 60000 > ${from}`),
-            ),
-        excluding ? ne(w.id, excluding) : undefined,
-      ),
-    );
+    .where(and(inArray(w.heldProviderId, providerIds), eq(w.status, 'OFFERED'), busyWindow(w, from, to, buffer), excluding ? ne(w.id, excluding) : undefined));
   return rows.map((row) => ({
     bookingId: row.id,
     providerId: row.providerId!,
@@ -130,15 +108,7 @@ export function waitlistQueries(dialect: Dialect): WaitlistStore {
         const booked = await tx
           .select({ bookingId: b.id, providerId: b.providerId, serviceId: b.serviceId, startTime: b.startTime, endTime: b.endTime, bufferTime: b.bufferTime })
           .from(b)
-          .where(
-            and(
-              eq(b.providerId, request.providerId),
-              inArray(b.status, ['PENDING', 'CONFIRMED']),
-              lt(b.startTime, to),
-              gt(b.endTime, from),
-              gt(b.startTime, from - MAX_BOOKING_MS),
-            ),
-          );
+          .where(and(eq(b.providerId, request.providerId), inArray(b.status, [...HOLDING]), busyWindow(b, from, to)));
         const held = await heldSeatsQuery(tx, t, [request.providerId], from, to);
         const free = request.seats([...booked, ...held].sort((x, y) => x.startTime - y.startTime));
         if (free <= 0) return [];
