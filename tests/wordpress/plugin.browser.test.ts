@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Dialog,
+  type FrameLocator,
+  type Locator,
+  type Page,
+  type Request,
+  type Response as PageResponse,
+} from 'playwright-core';
 import { freePort } from '../support/process.ts';
 import { CHROMIUM, chromiumAvailable } from '../widget/browser-env.ts';
 import { bookFirstFreeTime, chooseService, heading, widgetOf } from '../widget/drive.ts';
@@ -82,6 +93,55 @@ describeWordPress('svc-booking on a real WordPress', () => {
         .innerText()
         .catch(() => '(no body)');
       throw new Error(`no h1 "${name}" at ${page.url()} ("${await page.title()}"): ${shown.replace(/\s+/g, ' ').slice(0, 600)}`, { cause: error });
+    }
+  }
+
+  /**
+   * Runs `steps` on the page's panel frame; should they fail, says what the panel and its host showed and every
+   * request, answer, console line and dialog of the page meanwhile, in ms from the start.
+   */
+  async function inPanel(page: Page, what: string, steps: (frame: FrameLocator) => Promise<void>) {
+    const started = Date.now();
+    const log: string[] = [];
+    const note = (line: string) => log.push(`${Date.now() - started} ${line}`);
+    // WordPress's own scripts, styles and images would bury the few requests that tell what happened
+    const asset = (url: string) => /\/load-(scripts|styles)\.php|\.(js|css|png|svg|gif|woff2?)(\?|$)/.test(url) && !url.startsWith(env.appUrl);
+    const onRequest = (request: Request) => {
+      if (!asset(request.url())) note(`> ${request.method()} ${request.url()}`);
+    };
+    const onResponse = (response: PageResponse) => {
+      if (!asset(response.url())) note(`< ${response.status()} ${response.url()}`);
+    };
+    const onFailed = (request: Request) => note(`failed ${request.url()}: ${request.failure()?.errorText}`);
+    const onConsole = (message: ConsoleMessage) => note(`console.${message.type()} ${message.text()}`);
+    const onDialog = (dialog: Dialog) => {
+      note(`dialog ${dialog.type()} ${dialog.message()}`);
+      void dialog.dismiss();
+    };
+    page.on('request', onRequest);
+    page.on('response', onResponse);
+    page.on('requestfailed', onFailed);
+    page.on('console', onConsole);
+    page.on('dialog', onDialog);
+    const frame = page.frameLocator('#svc-booking-panel iframe');
+    try {
+      await steps(frame);
+    } catch (error) {
+      const text = (locator: Locator) =>
+        locator
+          .innerText({ timeout: 1_000 })
+          .then((shown) => shown.replace(/\s+/g, ' ').slice(0, 1_500))
+          .catch(() => '(nothing)');
+      throw new Error(
+        `${what}, at ${page.url()}: the panel shows "${await text(frame.locator('body'))}", its container "${await text(page.locator('#svc-booking-panel'))}"\n${log.join('\n')}`,
+        { cause: error },
+      );
+    } finally {
+      page.off('request', onRequest);
+      page.off('response', onResponse);
+      page.off('requestfailed', onFailed);
+      page.off('console', onConsole);
+      page.off('dialog', onDialog);
     }
   }
 
@@ -507,10 +567,11 @@ describeWordPress('svc-booking on a real WordPress', () => {
     expect(booking.status).toBe('PENDING');
 
     const { page } = admin;
-    await page.goto(panelUrl());
-    const frame = page.frameLocator('#svc-booking-panel iframe');
-    await frame.getByRole('button', { name: 'Confirm: Jonas Keller' }).click();
-    await frame.getByRole('status').filter({ hasText: 'Booking of Jonas Keller confirmed.' }).waitFor();
+    await inPanel(page, 'confirming from the dashboard', async (frame) => {
+      await page.goto(panelUrl());
+      await frame.getByRole('button', { name: 'Confirm: Jonas Keller' }).click();
+      await frame.getByRole('status').filter({ hasText: 'Booking of Jonas Keller confirmed.' }).waitFor();
+    });
     expect((await svcApi('GET', `/bookings/${booking.id}`)).booking.status).toBe('CONFIRMED');
   });
 
