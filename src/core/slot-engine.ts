@@ -1,7 +1,8 @@
 /**
  * The slot engine: which start times of a provider are bookable.
  *
- * Pure: plain values in, plain values out. No HTTP, no SQL, no clock (`now` is an argument, epoch ms).
+ * Pure: plain values in, plain values out. No HTTP, no SQL, no clock (`now` is an argument, epoch ms). The
+ * candidate starts of a day, a function of its arguments alone, are kept between calls (CandidateCache).
  * Wall-clock times are resolved to instants only through `Temporal`:
  * - a wall-clock start that does not exist (spring-forward gap) yields no slot;
  * - a wall-clock start that exists twice (fall-back overlap) yields one slot, at the earlier instant;
@@ -10,6 +11,8 @@
  *   for "24:00". So no instant of a slot shows a wall-clock time at or after its interval's end;
  * - slot starts are walked in wall-clock time, the duration is added in absolute time.
  */
+
+import { dropOldest } from './loading-cache.ts';
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
@@ -418,33 +421,47 @@ function steadyMidnight(date: Temporal.PlainDate, timezone: string): number | nu
   return next.epochMilliseconds < nextDay ? null : start.epochMilliseconds;
 }
 
-/** The candidate starts of days, kept per date and set of working intervals for the length of one call. */
+/**
+ * Most days of candidates (and midnights) kept between calls: a month of a few services, durations and zones
+ * many times over; the oldest go first.
+ */
+const KEPT_DAYS = 4096;
+const keptCandidates = new Map<string, Slot[]>();
+const keptMidnights = new Map<string, number | null>();
+
+function keep<V>(kept: Map<string, V>, key: string, value: V): V {
+  if (kept.size >= KEPT_DAYS) dropOldest(kept);
+  kept.set(key, value);
+  return value;
+}
+
+/**
+ * The candidate starts of days per zone, date, set of working intervals, step and duration: a pure function of
+ * those, so they are worked out once and kept between calls (Temporal's zone arithmetic is most of their cost).
+ * The slots are shared: callers filter them, never change them.
+ */
 class CandidateCache {
-  private readonly midnights = new Map<string, number | null>();
-  private readonly slots = new Map<string, Slot[]>();
+  private readonly prefix: string;
 
   constructor(
     private readonly timezone: string,
     private readonly rule: Rule,
-  ) {}
+  ) {
+    this.prefix = `${timezone} ${rule.stepMinutes} ${rule.durationMs}`;
+  }
 
   of(hours: WorkingHours, date: Temporal.PlainDate): Slot[] {
     const intervals = intervalsOf(hours, date);
     if (intervals.length === 0) return [];
     const iso = date.toString();
-    let key = iso;
+    let key = `${this.prefix} ${iso}`;
     for (const interval of intervals) key += ` ${interval.start}-${interval.end}`;
-    let slots = this.slots.get(key);
-    if (slots === undefined) {
-      let midnight = this.midnights.get(iso);
-      if (midnight === undefined) {
-        midnight = steadyMidnight(date, this.timezone);
-        this.midnights.set(iso, midnight);
-      }
-      slots = dayCandidates(intervals, this.timezone, this.rule, date, midnight);
-      this.slots.set(key, slots);
-    }
-    return slots;
+    const slots = keptCandidates.get(key);
+    if (slots !== undefined) return slots;
+    const day = `${this.timezone} ${iso}`;
+    let midnight = keptMidnights.get(day);
+    if (midnight === undefined) midnight = keep(keptMidnights, day, steadyMidnight(date, this.timezone));
+    return keep(keptCandidates, key, dayCandidates(intervals, this.timezone, this.rule, date, midnight));
   }
 }
 
