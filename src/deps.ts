@@ -1,13 +1,13 @@
 import { type CalendarConnectorOptions, calendarConnector } from '../adapters/calendar/index.ts';
 import type { AppDeps } from './platform/app-deps.ts';
-import { createAvailabilityCache, invalidateOnStorageChanges } from './features/scheduling/index.ts';
+import { createAvailabilityCache, createBusyCache, invalidateOnStorageChanges } from './features/scheduling/index.ts';
 import type { Storage } from './ports/storage/index.ts';
 import { withReadCache } from './platform/storage-effects/read-cache.ts';
 import { signalOutboxWrites } from './features/webhooks/index.ts';
 import { createMetrics } from './platform/metrics.ts';
 
 /** What buildDeps assembles: the adapters and the process's clock and logger. */
-export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache' | 'calendars' | 'metrics'> {
+export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache' | 'busyCache' | 'calendars' | 'metrics'> {
   /** default: a new registry of this app's own */
   metrics?: AppDeps['metrics'];
   /** the calendar adapters; default: CalDAV and iCalendar URLs under the config's fetch rules */
@@ -51,7 +51,9 @@ function calendarOptions({ config, clock }: DepsParts): CalendarConnectorOptions
 export function buildDeps(parts: DepsParts): AppDeps {
   const { storage: adapter, onOutboxWrite, calendars, metrics = createMetrics(), ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
+  const busyCache = createBusyCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
   invalidateOnStorageChanges(adapter, availabilityCache);
+  invalidateOnStorageChanges(adapter, busyCache);
   if (onOutboxWrite) signalOutboxWrites(adapter, onOutboxWrite);
   // Calls the read cache answers never reach the database: only the adapter's are counted.
   const storage = withReadCache(metrics.countCalls(adapter), { clock: parts.clock, ttlMs: CATALOGUE_CACHE_MS });
@@ -60,6 +62,7 @@ export function buildDeps(parts: DepsParts): AppDeps {
     metrics,
     storage,
     availabilityCache,
+    busyCache,
     calendars: calendars ?? calendarConnector(calendarOptions(parts)),
   };
 }

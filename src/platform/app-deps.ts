@@ -23,4 +23,6 @@ export interface AppDeps {
   metrics?: Metrics;
   /** computed availability kept between requests (without it every request computes) */
   availabilityCache?: LoadingCache;
+  /** the busy bookings availability read, kept per provider and day (without it every computation reads them) */
+  busyCache?: LoadingCache;
 }

@@ -7,7 +7,8 @@ import type { StorageChangeKind, StorageChanges } from '../../ports/storage/inde
  * Availability is read far more often than bookings change, and a widget asks for the same days again and
  * again. Every booking or catalogue write made through this process's Storage drops the workspace's answers
  * at once (see invalidateOnStorageChanges); writes by another instance show within `ttlMs`, as does the
- * clock passing a slot's minimum notice. Answers are advisory: a booking is always checked on fresh data
+ * clock passing a slot's minimum notice (a booking within two: the bookings under an answer are kept for
+ * `ttlMs` too, busy-blocks.ts). Answers are advisory: a booking is always checked on fresh data
  * inside storage.reserveBooking. Scopes are workspace ids.
  */
 export type AvailabilityCache = LoadingCache;

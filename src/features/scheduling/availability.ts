@@ -1,4 +1,6 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
+import { dropOldest } from '../../core/loading-cache.ts';
+import { busyInBlocks, type BlockDay, type BusyCache } from './busy-blocks.ts';
 import { AppError, validation } from '../../core/errors.ts';
 import { rankByFairness } from '../../core/provider-ranking.ts';
 import type { BookingStore, BusyInterval, CalendarStore, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
@@ -146,10 +148,36 @@ export function parseCalendarDate(field: string, value: string): Temporal.PlainD
 
 /** [start of `first`, start of the day after `last`) in the time zone, epoch ms. */
 function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.PlainDate): { from: number; to: number } {
-  return {
-    from: first.toZonedDateTime(timezone).epochMilliseconds,
-    to: last.add({ days: 1 }).toZonedDateTime(timezone).epochMilliseconds,
-  };
+  return { from: dayStart(timezone, first), to: dayStart(timezone, last.add({ days: 1 })) };
+}
+
+/** Where days of a zone begin, kept between requests (Temporal's zone arithmetic is not free); the oldest go first. */
+const dayStarts = new Map<string, number>();
+const KEPT_DAY_STARTS = 8192;
+
+function dayStart(timezone: string, date: Temporal.PlainDate): number {
+  const key = `${timezone} ${date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = date.toZonedDateTime(timezone).epochMilliseconds;
+    if (dayStarts.size >= KEPT_DAY_STARTS) dropOldest(dayStarts);
+    dayStarts.set(key, start);
+  }
+  return start;
+}
+
+/** The days of [first, last] in the time zone, each with its bounds. */
+function blockDays(timezone: string, first: Temporal.PlainDate, last: Temporal.PlainDate): BlockDay[] {
+  const days: BlockDay[] = [];
+  let from = dayStart(timezone, first);
+  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; ) {
+    const next = date.add({ days: 1 });
+    const to = dayStart(timezone, next);
+    days.push({ date: date.toString(), from, to });
+    date = next;
+    from = to;
+  }
+  return days;
 }
 
 /** What availability reads: the providers' bookings and the busy times of their blocking calendars. */
@@ -157,16 +185,26 @@ type BusyReads = BookingStore & Pick<CalendarStore, 'listCalendarBusy'>;
 
 /**
  * The PENDING and CONFIRMED bookings of the offering's providers, and the busy times of their blocking calendars,
- * that can keep a start inside `span` from being bookable (every slot of the span starts and ends inside it). The
- * busy times come from the read cache in the app (platform/storage-effects/calendar-busy-cache.ts); the booking's
- * own check reads them afresh inside reserveBooking.
+ * that can keep a start of the days [first, last] in the workspace's zone from being bookable (every slot of a
+ * day starts and ends inside it). The busy times come from the read cache in the app
+ * (platform/storage-effects/calendar-busy-cache.ts); with a `busyCache`, the bookings come from it (busy-blocks.ts).
+ * The booking's own check reads both afresh inside reserveBooking.
  */
-async function busyAround(deps: { storage: BusyReads }, offering: Offering, span: { from: number; to: number }): Promise<BusyInterval[]> {
+async function busyAround(
+  deps: { storage: BusyReads; busyCache?: BusyCache },
+  workspace: WorkspaceRecord,
+  offering: Offering,
+  first: Temporal.PlainDate,
+  last: Temporal.PlainDate,
+): Promise<BusyInterval[]> {
   if (offering.providers.length === 0) return [];
   const ids = offering.providers.map((provider) => provider.id);
   const buffer = offering.service.bufferTime * MINUTE_MS;
+  const span = daysSpan(workspace.timezone, first, last);
   const [bookings, calendars] = await Promise.all([
-    deps.storage.listBusy(ids, span.from, span.to, buffer),
+    deps.busyCache
+      ? busyInBlocks(deps.busyCache, deps.storage, workspace.id, ids, blockDays(workspace.timezone, first, last), buffer)
+      : deps.storage.listBusy(ids, span.from, span.to, buffer),
     deps.storage.listCalendarBusy(ids, span.from, span.to, buffer),
   ]);
   return calendars.length === 0 ? bookings : [...bookings, ...calendars];
@@ -201,8 +239,8 @@ export interface DaySlots {
   seatsLeft?: SeatsLeft;
 }
 
-/** What the computations read: the clock, and the bookings (with busy times) of the storage. */
-type ReadDeps = Pick<AppDeps, 'clock'> & { storage: BusyReads };
+/** What the computations read: the clock, and the bookings (with busy times) of the storage, through the busy cache. */
+type ReadDeps = Pick<AppDeps, 'clock' | 'busyCache'> & { storage: BusyReads };
 /** What the answers read: those, through the availability cache. */
 type CachedDeps = ReadDeps & Pick<AppDeps, 'availabilityCache'>;
 
@@ -218,7 +256,7 @@ export async function availableDay(deps: CachedDeps, workspace: WorkspaceRecord,
 }
 
 async function computeSlots(deps: ReadDeps, workspace: WorkspaceRecord, offering: Offering, day: Temporal.PlainDate, duration?: number): Promise<DaySlots> {
-  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
+  const busy = await busyAround(deps, workspace, offering, day, day);
   const rules = slotRules(offering.service, duration);
   const now = deps.clock.now();
   const providers = providerHours(workspace, offering, busy);
@@ -272,7 +310,7 @@ type RangeComputation<T> = (
  * one read of every provider's bookings over the range, as a full calendar's last round would make.
  */
 const computeSeatDays: RangeComputation<RangeDays> = async (deps, workspace, offering, first, last, duration) => {
-  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, first, last));
+  const busy = await busyAround(deps, workspace, offering, first, last);
   const rules = slotRules(offering.service, duration);
   const seatsLeft = unionSeats(
     workspace.timezone,
@@ -306,7 +344,7 @@ const computeDays: RangeComputation<string[]> = async (deps, workspace, offering
     next += size;
     const from = closed[0]!;
     const to = closed[closed.length - 1]!;
-    const busy = await busyAround(deps, round, daysSpan(workspace.timezone, from, to));
+    const busy = await busyAround(deps, workspace, round, from, to);
     for (const day of unionDaysWithSlots(workspace.timezone, providerHours(workspace, round, busy), rules, from.toString(), to.toString(), now)) open.add(day);
     const still = closed.filter((date) => !open.has(date.toString()));
     closed.splice(0, closed.length, ...still);
@@ -334,7 +372,8 @@ export async function explainAvailability(
   date: string,
 ): Promise<ExplainedStart[]> {
   const day = parseCalendarDate('date', date);
-  const busy = await busyAround(deps, offering, daysSpan(workspace.timezone, day, day));
+  // fresh: never through the busy cache
+  const busy = await busyAround({ storage: deps.storage }, workspace, offering, day, day);
   const names = new Map<string, string>();
   for (const provider of offering.providers) {
     if (!busy.some((interval) => interval.calendar && interval.providerId === provider.id)) continue;
