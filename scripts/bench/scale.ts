@@ -309,8 +309,10 @@ interface Row {
   bookings: number;
   'day p50': number;
   'day p99': number;
+  'day/s': number;
   'days31 p50': number;
   'days31 p99': number;
+  'days31/s': number;
   'page p50': number;
   'page p99': number;
   'create/s': number;
@@ -431,8 +433,10 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
         bookings: size,
         'day p50': round(day.p50),
         'day p99': round(day.p99),
+        'day/s': Math.round(day.perSecond),
         'days31 p50': round(days.p50),
         'days31 p99': round(days.p99),
+        'days31/s': Math.round(days.perSecond),
         'page p50': round(page.p50),
         'page p99': round(page.p99),
         'create/s': Math.round(create.perSecond),
