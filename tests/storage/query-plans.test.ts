@@ -8,7 +8,7 @@ import { libsqlJsonRows } from '../../adapters/storage/libsql/index.ts';
 import { postgresJsonRows } from '../../adapters/storage/postgres/index.ts';
 import * as libsqlSchema from '../../adapters/storage/libsql/schema.ts';
 import * as postgresSchema from '../../adapters/storage/postgres/schema.ts';
-import { busyQuery, listBookingsQuery } from '../../adapters/storage/sql/bookings.ts';
+import { busyAndHeldQuery, busyQuery, listBookingsQuery } from '../../adapters/storage/sql/bookings.ts';
 import type { Db, Tables } from '../../adapters/storage/sql/dialect.ts';
 import type { BookingFilter } from '../../src/ports/storage/index.ts';
 import { createTestDatabase, describeEachAdapter, type TestDatabase } from '../support/storage.ts';
@@ -139,6 +139,20 @@ describeEachAdapter('query plans', (adapter) => {
         expect(plan).not.toContain('Seq Scan');
         expect(plan).not.toContain('Sort');
       }
+    }
+  });
+
+  test('the statement listBusy runs, with the held seats of waiting lists, reads the bookings the same way', async () => {
+    const from = middle.startTime;
+    const jsonRows = adapter === 'libsql' ? libsqlJsonRows : postgresJsonRows;
+    const ids = providers.map((provider) => provider.id);
+    const query = busyAndHeldQuery(db, tables, jsonRows, ids, from, from + 24 * 60 * MINUTE, undefined, 0).toSQL();
+    const plan = await explain(query.sql, query.params);
+    if (adapter === 'libsql') {
+      expect(plan).toContain('USING COVERING INDEX bookings_busy_idx (provider_id=? AND status=? AND start_time>? AND start_time<?)');
+    } else {
+      expect(plan).toMatch(/Index (Only )?Scan (using|on) (bookings_busy_idx|bookings_status_start_idx)/);
+      expect(plan).not.toMatch(/Seq Scan on bookings/);
     }
   });
 });

@@ -13,7 +13,7 @@ import { connectedProviders, followInCalendar, followNewInCalendar } from './cal
 import { calendarBusyIn } from './calendars.ts';
 import { writeMails } from './mail.ts';
 import { writeOutbox } from './outbox.ts';
-import { claimOfferIn, heldSeatsQuery } from './waitlist.ts';
+import { claimOfferIn, heldSeatsJsonQuery, heldSeatsQuery } from './waitlist.ts';
 
 const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
 
@@ -89,10 +89,21 @@ export function busyQuery(
   // No ORDER BY: the port promises no order (the engine sorts what it keeps).
 }
 
+/**
+ * What listBusy and the reservation run (exported so tests can check its plan): busyQuery's bookings and the seats
+ * waiting-list offers hold (heldSeatsJsonQuery, in the same rows), as one statement: a second one cost Postgres a
+ * query and a round trip for a handful of rows.
+ */
+export function busyAndHeldQuery(...[on, t, jsonRows, providerIds, from, to, excluding, buffer]: Parameters<typeof busyQuery>) {
+  return busyQuery(on, t, jsonRows, providerIds, from, to, excluding, buffer).unionAll(
+    heldSeatsJsonQuery(on, t, jsonRows, providerIds, from, to, excluding, buffer),
+  );
+}
+
 type BusyRow = [startTime: number, endTime: number, bufferTime: number, serviceId: string, bookingId: string];
 
 /** busyQuery's groups as busy intervals. */
-async function readBusy(query: ReturnType<typeof busyQuery>): Promise<BusyInterval[]> {
+async function readBusy(query: PromiseLike<{ providerId: string; bookings: unknown }[]>): Promise<BusyInterval[]> {
   const intervals: BusyInterval[] = [];
   for (const group of await query) {
     // libSQL hands the JSON over as text; postgres.js has parsed it already
@@ -108,15 +119,8 @@ export function bookingQueries(dialect: Dialect): BookingStore {
   const { db, tables: t } = dialect;
 
   /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
-  async function busyAndHeld(on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> {
-    // Both at once: outside a transaction on two connections, inside one pipelined on its connection (Postgres),
-    // so the second read does not wait a round trip for the first.
-    const [booked, held] = await Promise.all([
-      readBusy(busyQuery(on, t, dialect.jsonRows, providerIds, from, to, excluding, buffer)),
-      heldSeatsQuery(on, t, providerIds, from, to, excluding, buffer),
-    ]);
-    return held.length === 0 ? booked : [...booked, ...held];
-  }
+  const busyAndHeld = (on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> =>
+    readBusy(busyAndHeldQuery(on, t, dialect.jsonRows, providerIds, from, to, excluding, buffer));
 
   return {
     async getBooking(workspaceId, id) {

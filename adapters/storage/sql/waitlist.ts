@@ -34,6 +34,29 @@ export async function heldSeatsQuery(
 }
 
 /**
+ * heldSeatsQuery as busyQuery's rows (adapters/storage/sql/bookings.ts): per provider, its held seats as one JSON
+ * array of [start, end, buffer, service, entry id], to be read in the same statement as the bookings. Every row
+ * it keeps has a held provider (one of `providerIds`), hence its type.
+ */
+export function heldSeatsJsonQuery(
+  on: Tx,
+  t: Tables,
+  jsonRows: Dialect['jsonRows'],
+  providerIds: string[],
+  from: number,
+  to: number,
+  excluding?: string,
+  buffer?: number,
+) {
+  const w = t.waitlistEntries;
+  return on
+    .select({ providerId: sql<string>`${w.heldProviderId}`, bookings: jsonRows([w.startTime, w.endTime, w.bufferTime, w.serviceId, w.id]) })
+    .from(w)
+    .where(and(inArray(w.heldProviderId, providerIds), eq(w.status, 'OFFERED'), busyWindow(w, from, to, buffer), excluding ? ne(w.id, excluding) : undefined))
+    .groupBy(w.heldProviderId);
+}
+
+/**
  * Inside reserveBooking, with the provider locked: the entry's offer becomes BOOKED by `bookingId` if it is still
  * OFFERED on `providerId` with its hold running at `at`. Whether it did.
  */
