@@ -241,9 +241,7 @@ export function unionDaysWithSlots(timezone: string, providers: readonly Provide
 
   const days: string[] = [];
   for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
-    const open = indexed.some(({ hours, busy }) =>
-      candidates.of(hours, date).some((slot) => timeRule(rule, slot.start, now) === null && !busy.takes(slot, rule)),
-    );
+    const open = indexed.some(({ hours, busy }) => busy.anyFree(candidates.of(hours, date), rule, now));
     if (open) days.push(date.toString());
   }
   return days;
@@ -538,9 +536,29 @@ class BookingIndex {
    * the default 0 counts every booking).
    */
   room(slot: Slot, rule: Rule, enough = 0): number {
+    return this.roomFrom(this.firstFrom(slot.start - this.reach), slot, rule, enough);
+  }
+
+  /**
+   * Whether any of `slots` (ascending by start) passes the clock's rules and has room: one binary search, then
+   * the entries are walked forward with the slots, as a closed day asks every one of its starts.
+   */
+  anyFree(slots: readonly Slot[], rule: Rule, now: number): boolean {
+    if (slots.length === 0) return false;
+    let from = this.firstFrom(slots[0]!.start - this.reach);
+    for (const slot of slots) {
+      if (timeRule(rule, slot.start, now) !== null) continue;
+      while (from < this.busy.length && this.busy[from]!.start < slot.start - this.reach) from++;
+      if (this.roomFrom(from, slot, rule, 1) > 0) return true;
+    }
+    return false;
+  }
+
+  /** room, with the entries searched from `first` (the first that can reach the slot) on. */
+  private roomFrom(first: number, slot: Slot, rule: Rule, enough: number): number {
     const { start, end } = slot;
     let sharing = 0;
-    for (let index = this.firstFrom(start - this.reach); index < this.busy.length; index++) {
+    for (let index = first; index < this.busy.length; index++) {
       const other = this.busy[index]!;
       if (other.start >= end + this.maxGap) break;
       if (!(start < other.end + other.gap && other.start < end + other.gap)) continue;
