@@ -423,7 +423,7 @@ function steadyMidnight(date: Temporal.PlainDate, timezone: string): number | nu
  * Most days of candidates (and midnights) kept between calls: a month of a few services, durations and zones
  * many times over; the oldest go first.
  */
-const KEPT_DAYS = 4096;
+const KEPT_DAYS = 2048;
 const keptCandidates = new Map<string, Slot[]>();
 const keptMidnights = new Map<string, number | null>();
 
