@@ -8,7 +8,7 @@ import {
   type BusyInterval,
   type SeriesReserveResult,
 } from '../../../src/ports/storage/index.ts';
-import { busyWindow, HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { busyWindow, type BusyReadArgs, HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { connectedProviders, followInCalendar, followNewInCalendar } from './calendar-writes.ts';
 import { calendarBusyIn } from './calendars.ts';
 import { writeMails } from './mail.ts';
@@ -68,16 +68,7 @@ export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter
  * holds thousands of bookings, and handing SQLite's or Postgres's rows to JavaScript one by one cost more than
  * finding them (scripts/bench/README.md, "Scale"); one string per provider, parsed at once, costs a third.
  */
-export function busyQuery(
-  on: Tx,
-  t: Tables,
-  jsonRows: Dialect['jsonRows'],
-  providerIds: string[],
-  from: number,
-  to: number,
-  excluding?: string,
-  buffer?: number,
-) {
+export function busyQuery(...[on, t, jsonRows, providerIds, from, to, excluding, buffer]: BusyReadArgs) {
   const b = t.bookings;
   return on
     .select({ providerId: b.providerId, bookings: jsonRows([b.startTime, b.endTime, b.bufferTime, b.serviceId, b.id]) })
@@ -94,10 +85,8 @@ export function busyQuery(
  * waiting-list offers hold (heldSeatsJsonQuery, in the same rows), as one statement: a second one cost Postgres a
  * query and a round trip for a handful of rows.
  */
-export function busyAndHeldQuery(...[on, t, jsonRows, providerIds, from, to, excluding, buffer]: Parameters<typeof busyQuery>) {
-  return busyQuery(on, t, jsonRows, providerIds, from, to, excluding, buffer).unionAll(
-    heldSeatsJsonQuery(on, t, jsonRows, providerIds, from, to, excluding, buffer),
-  );
+export function busyAndHeldQuery(...args: BusyReadArgs) {
+  return busyQuery(...args).unionAll(heldSeatsJsonQuery(...args));
 }
 
 type BusyRow = [startTime: number, endTime: number, bufferTime: number, serviceId: string, bookingId: string];

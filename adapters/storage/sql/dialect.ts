@@ -16,6 +16,21 @@ export type Tables = Schema<'pg'>;
 export type Db = PgDatabase<any, any, any>;
 export type Tx = Db;
 
+/**
+ * What a busy read takes (busyQuery, heldSeatsJsonQuery, busyAndHeldQuery): where it runs, the tables, the
+ * dialect's JSON aggregate, the providers and window, a booking or entry left out, and the asking service's buffer.
+ */
+export type BusyReadArgs = [
+  on: Tx,
+  t: Tables,
+  jsonRows: Dialect['jsonRows'],
+  providerIds: string[],
+  from: number,
+  to: number,
+  excluding?: string,
+  buffer?: number,
+];
+
 export interface Dialect {
   db: Db;
   tables: Tables;

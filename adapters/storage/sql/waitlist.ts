@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { BusyInterval, WaitedTime, WaitlistEntryRecord, WaitlistStore } from '../../../src/ports/storage/index.ts';
-import { busyWindow, HOLDING, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
+import { busyWindow, HOLDING, type BusyReadArgs, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
 import { writeOutbox } from './outbox.ts';
 
 const toEntry = (row: Row<'waitlistEntries'>): WaitlistEntryRecord => row as WaitlistEntryRecord;
@@ -38,16 +38,7 @@ export async function heldSeatsQuery(
  * array of [start, end, buffer, service, entry id], to be read in the same statement as the bookings. Every row
  * it keeps has a held provider (one of `providerIds`), hence its type.
  */
-export function heldSeatsJsonQuery(
-  on: Tx,
-  t: Tables,
-  jsonRows: Dialect['jsonRows'],
-  providerIds: string[],
-  from: number,
-  to: number,
-  excluding?: string,
-  buffer?: number,
-) {
+export function heldSeatsJsonQuery(...[on, t, jsonRows, providerIds, from, to, excluding, buffer]: BusyReadArgs) {
   const w = t.waitlistEntries;
   return on
     .select({ providerId: sql<string>`${w.heldProviderId}`, bookings: jsonRows([w.startTime, w.endTime, w.bufferTime, w.serviceId, w.id]) })
