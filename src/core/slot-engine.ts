@@ -241,8 +241,8 @@ export function unionDaysWithSlots(timezone: string, providers: readonly Provide
 
   const days: string[] = [];
   for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
-    const open = indexed.some(({ hours, busy }) => busy.anyFree(candidates.of(hours, date), rule, now));
-    if (open) days.push(date.toString());
+    const iso = date.toString();
+    if (indexed.some(({ hours, busy }) => busy.anyFree(candidates.of(hours, date, iso), rule, now))) days.push(iso);
   }
   return days;
 }
@@ -370,8 +370,7 @@ function parseClock(value: string, isEnd: boolean): number {
   return Number(match[1]) * 60 + Number(match[2]);
 }
 
-function intervalsOf(hours: WorkingHours, date: Temporal.PlainDate): WorkingInterval[] {
-  const iso = date.toString();
+function intervalsOf(hours: WorkingHours, date: Temporal.PlainDate, iso = date.toString()): WorkingInterval[] {
   const exception = hours.exceptions.find((candidate) => candidate.date === iso);
   if (exception !== undefined) return exception.intervals;
   const weekday = WEEKDAYS[date.dayOfWeek - 1];
@@ -448,10 +447,10 @@ class CandidateCache {
     this.prefix = `${timezone} ${rule.stepMinutes} ${rule.durationMs}`;
   }
 
-  of(hours: WorkingHours, date: Temporal.PlainDate): Slot[] {
-    const intervals = intervalsOf(hours, date);
+  /** `iso`: the date as YYYY-MM-DD, when the caller has it (Temporal's toString is not free). */
+  of(hours: WorkingHours, date: Temporal.PlainDate, iso = date.toString()): Slot[] {
+    const intervals = intervalsOf(hours, date, iso);
     if (intervals.length === 0) return [];
-    const iso = date.toString();
     let key = `${this.prefix} ${iso}`;
     for (const interval of intervals) key += ` ${interval.start}-${interval.end}`;
     const slots = keptCandidates.get(key);

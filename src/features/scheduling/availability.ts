@@ -155,8 +155,8 @@ function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.Pl
 const dayStarts = new Map<string, number>();
 const KEPT_DAY_STARTS = 8192;
 
-function dayStart(timezone: string, date: Temporal.PlainDate): number {
-  const key = `${timezone} ${date}`;
+function dayStart(timezone: string, date: Temporal.PlainDate, iso = date.toString()): number {
+  const key = `${timezone} ${iso}`;
   let start = dayStarts.get(key);
   if (start === undefined) {
     start = date.toZonedDateTime(timezone).epochMilliseconds;
@@ -169,12 +169,15 @@ function dayStart(timezone: string, date: Temporal.PlainDate): number {
 /** The days of [first, last] in the time zone, each with its bounds. */
 function blockDays(timezone: string, first: Temporal.PlainDate, last: Temporal.PlainDate): BlockDay[] {
   const days: BlockDay[] = [];
-  let from = dayStart(timezone, first);
+  let iso = first.toString();
+  let from = dayStart(timezone, first, iso);
   for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; ) {
     const next = date.add({ days: 1 });
-    const to = dayStart(timezone, next);
-    days.push({ date: date.toString(), from, to });
+    const nextIso = next.toString();
+    const to = dayStart(timezone, next, nextIso);
+    days.push({ date: iso, from, to });
     date = next;
+    iso = nextIso;
     from = to;
   }
   return days;
