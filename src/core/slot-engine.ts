@@ -12,7 +12,7 @@
  * - slot starts are walked in wall-clock time, the duration is added in absolute time.
  */
 
-import { dropOldest } from './loading-cache.ts';
+import { memoIn } from './loading-cache.ts';
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
@@ -426,12 +426,6 @@ const KEPT_DAYS = 2048;
 const keptCandidates = new Map<string, Slot[]>();
 const keptMidnights = new Map<string, number | null>();
 
-function keep<V>(kept: Map<string, V>, key: string, value: V): V {
-  if (kept.size >= KEPT_DAYS) dropOldest(kept);
-  kept.set(key, value);
-  return value;
-}
-
 /**
  * The candidate starts of days per zone, date, set of working intervals, step and duration: a pure function of
  * those, so they are worked out once and kept between calls (Temporal's zone arithmetic is most of their cost).
@@ -453,12 +447,10 @@ class CandidateCache {
     if (intervals.length === 0) return [];
     let key = `${this.prefix} ${iso}`;
     for (const interval of intervals) key += ` ${interval.start}-${interval.end}`;
-    const slots = keptCandidates.get(key);
-    if (slots !== undefined) return slots;
-    const day = `${this.timezone} ${iso}`;
-    let midnight = keptMidnights.get(day);
-    if (midnight === undefined) midnight = keep(keptMidnights, day, steadyMidnight(date, this.timezone));
-    return keep(keptCandidates, key, dayCandidates(intervals, this.timezone, this.rule, date, midnight));
+    return memoIn(keptCandidates, key, KEPT_DAYS, () => {
+      const midnight = memoIn(keptMidnights, `${this.timezone} ${iso}`, KEPT_DAYS, () => steadyMidnight(date, this.timezone));
+      return dayCandidates(intervals, this.timezone, this.rule, date, midnight);
+    });
   }
 }
 

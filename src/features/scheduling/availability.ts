@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
-import { dropOldest } from '../../core/loading-cache.ts';
+import { memoIn } from '../../core/loading-cache.ts';
 import { busyInBlocks, type BlockDay, type BusyCache } from './busy-blocks.ts';
 import { AppError, validation } from '../../core/errors.ts';
 import { rankByFairness } from '../../core/provider-ranking.ts';
@@ -155,16 +155,8 @@ function daysSpan(timezone: string, first: Temporal.PlainDate, last: Temporal.Pl
 const dayStarts = new Map<string, number>();
 const KEPT_DAY_STARTS = 8192;
 
-function dayStart(timezone: string, date: Temporal.PlainDate, iso = date.toString()): number {
-  const key = `${timezone} ${iso}`;
-  let start = dayStarts.get(key);
-  if (start === undefined) {
-    start = date.toZonedDateTime(timezone).epochMilliseconds;
-    if (dayStarts.size >= KEPT_DAY_STARTS) dropOldest(dayStarts);
-    dayStarts.set(key, start);
-  }
-  return start;
-}
+const dayStart = (timezone: string, date: Temporal.PlainDate, iso = date.toString()): number =>
+  memoIn(dayStarts, `${timezone} ${iso}`, KEPT_DAY_STARTS, () => date.toZonedDateTime(timezone).epochMilliseconds);
 
 /** The days of [first, last] in the time zone, each with its bounds. */
 function blockDays(timezone: string, first: Temporal.PlainDate, last: Temporal.PlainDate): BlockDay[] {
