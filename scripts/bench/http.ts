@@ -3,7 +3,8 @@
  * `svc serve` process, on libSQL and (with SVC_TEST_POSTGRES_URL or SVC_BENCH_POSTGRES_URL) Postgres, next to a
  * bare Bun.serve JSON endpoint in the same run. Prints a table; checks that no slot was overbooked.
  *
- *   bun scripts/bench/http.ts [--seconds 5] [--connections 50]
+ *   bun scripts/bench/http.ts [--seconds 5] [--connections 50] [--warmup 1] (seconds of unmeasured load before each case)
+ *                             [--cases bare,availability,create] [--databases libsql,postgres] (to profile one case)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +17,20 @@ import { systemClock } from '../../src/core/clock.ts';
 import { newId } from '../../src/core/ids.ts';
 import type { Storage } from '../../src/ports/storage/index.ts';
 import { createWorkspace } from '../../src/features/workspaces/service.ts';
-import { machine, runLoad, type LoadResult } from './load.ts';
+import { cpuMs, machine, runLoad, type LoadOptions, type LoadResult } from './load.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    cases: { type: 'string', default: 'bare,availability,create' },
+    databases: { type: 'string', default: 'libsql,postgres' },
+    warmup: { type: 'string', default: '1' },
+  },
+});
+const CASES = new Set(values.cases.split(','));
+const DATABASES = new Set(values.databases.split(','));
+const WARMUP = Number(values.warmup);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PROVIDERS = 10;
@@ -149,39 +161,46 @@ async function benchSvc(label: string, databaseUrl: string, storage: Storage): P
   const base = `http://127.0.0.1:${port}/api/v1/workspaces/${fixture.slug}`;
   try {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`);
-    const availability = await runLoad({
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      next: (i) =>
-        new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${fixture.firstDay.add({ days: i % 28 }).toString()}`, {
-          headers: { 'x-forwarded-for': `198.51.100.${i % CONNECTIONS}` },
-        }),
-    });
-    // Each slot is asked for twice, by different connections: half the answers must be 409.
-    const bookings = await runLoad({
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      next: (i) => {
-        const { providerId, date } = slotStart(fixture, Math.floor(i / 2));
-        return new Request(`${base}/bookings`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-svc-api-key': fixture.apiKey },
-          body: JSON.stringify({ serviceId: fixture.serviceId, providerId, email: `c${i}@example.com`, date }),
-        });
-      },
-    });
-    const overbooked = await countOverbooked(storage, fixture);
-    return {
-      rows: [
-        row(`${label}: availability`, availability),
-        row(`${label}: createBooking`, bookings, `${bookings.statuses[200] ?? 0} booked, ${bookings.statuses[409] ?? 0} refused as taken`),
-      ],
-      overbooked,
-    };
+    const rows: Row[] = [];
+    if (CASES.has('availability')) {
+      const availability = await runLoadOn(child.pid, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        next: (i) =>
+          new Request(`${base}/availability?serviceId=${fixture.serviceId}&date=${fixture.firstDay.add({ days: i % 28 }).toString()}`, {
+            headers: { 'x-forwarded-for': `198.51.100.${i % CONNECTIONS}` },
+          }),
+      });
+      rows.push(row(`${label}: availability`, availability));
+    }
+    if (CASES.has('create')) {
+      // Each slot is asked for twice, by different connections: half the answers must be 409.
+      const bookings = await runLoadOn(child.pid, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        next: (i) => {
+          const { providerId, date } = slotStart(fixture, Math.floor(i / 2));
+          return new Request(`${base}/bookings`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-svc-api-key': fixture.apiKey },
+            body: JSON.stringify({ serviceId: fixture.serviceId, providerId, email: `c${i}@example.com`, date }),
+          });
+        },
+      });
+      rows.push(row(`${label}: createBooking`, bookings, `${bookings.statuses[200] ?? 0} booked, ${bookings.statuses[409] ?? 0} refused as taken`));
+    }
+    return { rows, overbooked: await countOverbooked(storage, fixture) };
   } finally {
     child.kill('SIGTERM');
     await child.exited;
   }
+}
+
+/** runLoad (after WARMUP seconds), and the CPU time the server process `pid` spent per measured request (µs). */
+async function runLoadOn(pid: number, options: LoadOptions): Promise<LoadResult & { serverCpuUs: number }> {
+  let before = Number.NaN;
+  const result = await runLoad({ warmupSeconds: WARMUP, ...options, onMeasure: () => (before = cpuMs(pid)) });
+  return { ...result, serverCpuUs: ((cpuMs(pid) - before) * 1000) / result.requests };
 }
 
 async function countOverbooked(storage: Storage, fixture: Fixture): Promise<number> {
@@ -200,10 +219,11 @@ interface Row {
   'p50 ms': number;
   'p99 ms': number;
   requests: number;
+  'server CPU µs/req': number;
   note: string;
 }
 
-function row(label: string, result: LoadResult, note = ''): Row {
+function row(label: string, result: LoadResult & { serverCpuUs: number }, note = ''): Row {
   const round = (value: number) => Math.round(value * 100) / 100;
   return {
     case: label,
@@ -211,6 +231,7 @@ function row(label: string, result: LoadResult, note = ''): Row {
     'p50 ms': round(result.p50),
     'p99 ms': round(result.p99),
     requests: result.requests,
+    'server CPU µs/req': Math.round(result.serverCpuUs),
     note: note || JSON.stringify(result.statuses),
   };
 }
@@ -220,7 +241,7 @@ async function benchBare(): Promise<Row> {
   const reader = child.stdout.getReader();
   const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
   try {
-    const result = await runLoad({ connections: CONNECTIONS, seconds: SECONDS, next: () => new Request(`http://127.0.0.1:${port}/`) });
+    const result = await runLoadOn(child.pid, { connections: CONNECTIONS, seconds: SECONDS, next: () => new Request(`http://127.0.0.1:${port}/`) });
     return row('bare Bun.serve JSON', result);
   } finally {
     child.kill();
@@ -229,20 +250,22 @@ async function benchBare(): Promise<Row> {
 }
 
 console.log(`svc HTTP benchmark: ${CONNECTIONS} connections, ${SECONDS} s per case; ${machine()}`);
-const rows: Row[] = [await benchBare()];
+const rows: Row[] = CASES.has('bare') ? [await benchBare()] : [];
 const problems: string[] = [];
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-const libsqlUrl = `file:${join(dir, 'svc.db')}`;
-const libsql = libsqlStorage(libsqlUrl);
-const libsqlRun = await benchSvc('libSQL', libsqlUrl, libsql);
-rows.push(...libsqlRun.rows);
-if (libsqlRun.overbooked) problems.push(`libSQL: ${libsqlRun.overbooked} overbooked slots`);
-await libsql.close();
-rmSync(dir, { recursive: true, force: true });
+if (DATABASES.has('libsql')) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const libsqlUrl = `file:${join(dir, 'svc.db')}`;
+  const libsql = libsqlStorage(libsqlUrl);
+  const libsqlRun = await benchSvc('libSQL', libsqlUrl, libsql);
+  rows.push(...libsqlRun.rows);
+  if (libsqlRun.overbooked) problems.push(`libSQL: ${libsqlRun.overbooked} overbooked slots`);
+  await libsql.close();
+  rmSync(dir, { recursive: true, force: true });
+}
 
 const pgUrl = process.env.SVC_BENCH_POSTGRES_URL ?? process.env.SVC_TEST_POSTGRES_URL;
-if (pgUrl) {
+if (pgUrl && DATABASES.has('postgres')) {
   const schema = `svc_bench_${Date.now().toString(36)}`;
   const pg = postgresStorage(pgUrl, { schema });
   const url = new URL(pgUrl);
@@ -254,10 +277,10 @@ if (pgUrl) {
   const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop schema "${schema}" cascade`);
   await admin.end();
-} else {
+} else if (!pgUrl) {
   console.log('(set SVC_TEST_POSTGRES_URL to include Postgres)');
 }
 
-const bare = rows[0]!['req/s'];
+const bare = CASES.has('bare') ? rows[0]!['req/s'] : Number.NaN;
 console.table(rows.map((each) => ({ ...each, 'vs bare': `${Math.round((each['req/s'] / bare) * 100)}%` })));
 console.log(problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'overbooking: none (every provider slot holds at most one booking)');

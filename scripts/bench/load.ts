@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 /** A closed-loop HTTP load generator: `connections` workers, each sending its next request when the last answers. */
 
 export interface LoadResult {
@@ -7,6 +8,21 @@ export interface LoadResult {
   p50: number;
   p99: number;
   statuses: Record<number, number>;
+  /** how many requests `next` was asked for, warm-up included (the next free index for a caller that books) */
+  asked: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  /**
+   * Seconds of the same load before the measured ones, not counted: the server compiles its hot paths and fills
+   * its caches as it would long before any real minute of traffic (default 0).
+   */
+  warmupSeconds?: number;
+  /** called once, as the measured seconds begin */
+  onMeasure?: () => void;
+  next: (i: number) => Request | null;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -15,22 +31,34 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Runs for `seconds` (or until `next` returns null) with `connections` concurrent loops. `next(i)` builds the
- * i-th request (i counts across all loops).
+ * Runs for `seconds` (or until `next` returns null) with `connections` concurrent loops, after `warmupSeconds`
+ * of the same load. `next(i)` builds the i-th request (i counts across all loops, warm-up included).
  */
-export async function runLoad(options: { connections: number; seconds: number; next: (i: number) => Request | null }): Promise<LoadResult> {
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   let counter = 0;
-  const started = performance.now();
-  const deadline = started + options.seconds * 1000;
+  const warmupEnd = performance.now() + (options.warmupSeconds ?? 0) * 1000;
+  let measuring = false;
+  let started = warmupEnd;
+  let deadline = warmupEnd + options.seconds * 1000;
   const loop = async () => {
-    while (performance.now() < deadline) {
+    for (;;) {
+      const now = performance.now();
+      if (!measuring && now >= warmupEnd) {
+        measuring = true;
+        started = now;
+        deadline = now + options.seconds * 1000;
+        options.onMeasure?.();
+      }
+      if (now >= deadline) return;
       const request = options.next(counter++);
       if (!request) return;
       const sent = performance.now();
       const response = await fetch(request);
       await response.arrayBuffer();
+      // an answer to a request sent during the warm-up is not counted, even when it arrives after it
+      if (sent < started) continue;
       latencies.push(performance.now() - sent);
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     }
@@ -45,13 +73,25 @@ export async function runLoad(options: { connections: number; seconds: number; n
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     statuses,
+    asked: counter,
   };
 }
 
 export function machine(): string {
-  const cpu =
-    require('node:fs')
-      .readFileSync('/proc/cpuinfo', 'utf8')
-      .match(/model name\s*:\s*(.+)/)?.[1] ?? 'unknown CPU';
+  const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.+)/)?.[1] ?? 'unknown CPU';
   return `${navigator.hardwareConcurrency} cores, ${cpu}, Bun ${Bun.version}`;
+}
+
+/**
+ * CPU time a process has used, ms, summed over its threads (/proc/<pid>/task/<tid>/schedstat: ns on a CPU). Unlike
+ * the wall-clock time it hardly changes when other work shares the machine.
+ */
+export function cpuMs(pid: number): number {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }

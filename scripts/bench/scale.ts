@@ -7,6 +7,7 @@
  *
  *   bun scripts/bench/scale.ts [--trees .] [--seconds 5] [--connections 10] [--sizes 0,10000,100000] [--providers 10,50]
  *                              [--cases day,days,page,create] (the others print as 0, for profiling one of them)
+ *                              [--warmup 1] (seconds of the same load before each figure, not counted)
  *
  * The workspace is open 24 hours every day (Europe/Berlin) with one 30-minute service on every provider. Bookings
  * are written **in bulk through the storage schema** (multi-row inserts, 500 a statement, CONFIRMED, one every
@@ -35,7 +36,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as libsqlSchema from '../../adapters/storage/libsql/schema.ts';
 import * as postgresSchema from '../../adapters/storage/postgres/schema.ts';
-import { machine, runLoad, type LoadResult } from './load.ts';
+import { machine, runLoad, type LoadOptions, type LoadResult } from './load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     providers: { type: 'string', default: '10,50' },
     databases: { type: 'string', default: 'libsql,postgres' },
     cases: { type: 'string', default: 'day,days,page,create' },
+    warmup: { type: 'string', default: '1' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -53,6 +55,7 @@ const CONNECTIONS = Number(values.connections);
 const SIZES = values.sizes.split(',').map(Number);
 const PROVIDER_COUNTS = values.providers.split(',').map(Number);
 const CASES = new Set(values.cases.split(','));
+const WARMUP = Number(values.warmup);
 const TREES = values.trees.split(',').map((tree) => resolve(tree));
 const ZONE = 'Europe/Berlin';
 const HOUR = 3_600_000;
@@ -321,8 +324,10 @@ interface Row {
 }
 
 /** runLoad for a case of --cases; a case left out counts as no requests. */
-const caseLoad = (name: string, options: Parameters<typeof runLoad>[0]): Promise<LoadResult> =>
-  CASES.has(name) ? runLoad(options) : Promise.resolve({ requests: 0, seconds: 0, perSecond: 0, p50: 0, p99: 0, statuses: {} });
+const caseLoad = (name: string, options: LoadOptions): Promise<LoadResult> =>
+  CASES.has(name)
+    ? runLoad({ warmupSeconds: WARMUP, ...options })
+    : Promise.resolve({ requests: 0, seconds: 0, perSecond: 0, p50: 0, p99: 0, statuses: {}, asked: 0 });
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
@@ -414,7 +419,7 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
           });
         },
       });
-      created += create.requests + CONNECTIONS;
+      created += create.asked;
       const errors = (
         [
           ['day', day, 200],

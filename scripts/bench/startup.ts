@@ -10,11 +10,12 @@
  * a busy machine changes far less than the wall-clock times.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cpuMs } from './load.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 const { values } = parseArgs({ options: { runs: { type: 'string' }, binary: { type: 'string' }, compare: { type: 'string' }, demo: { type: 'string' } } });
@@ -46,20 +47,6 @@ function accepting(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/**
- * CPU time a process has used, ms, summed over its threads (/proc/<pid>/task/<tid>/schedstat: ns on a CPU). Unlike
- * the wall-clock time it hardly changes when other work shares the machine.
- */
-function cpuMs(pid: number): number {
-  try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    return ns / 1e6;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function status(url: string): Promise<number> {
