@@ -12,6 +12,8 @@ import type { Clock } from './clock.ts';
  */
 export interface LoadingCache {
   load<T>(scope: string, key: string, loader: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
+  /** The value `load` would answer at once (kept, not expired), without loading; else undefined. */
+  peek<T>(scope: string, key: string): T | undefined;
   /** Drops a scope's values and detaches its running loads; without a scope, every scope's. */
   invalidate(scope?: string): void;
   /** Values and running loads held, over every scope. */
@@ -90,6 +92,10 @@ export function createLoadingCache(options: { clock: Clock; ttlMs: number; maxEn
         );
       void settle(entries);
       return running;
+    },
+    peek<T>(scope: string, key: string): T | undefined {
+      const known = scopes.get(scope)?.get(key);
+      return known && 'until' in known && known.until > options.clock.now() ? (known.value as T) : undefined;
     },
     invalidate(scope?: string) {
       if (scope === undefined) scopes.clear();

@@ -272,9 +272,10 @@ export function unionSeats(
   const indexed = providers.map((provider) => ({ hours: provider.hours, busy: BookingIndex.build(provider.bookings, rule, rangeStart, rangeEnd) }));
   const candidates = new CandidateCache(timezone, rule);
   for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
+    const iso = date.toString();
     const seats = new Map<string, { start: number; seats: number }>();
     for (const { hours, busy } of indexed) {
-      for (const slot of candidates.of(hours, date)) {
+      for (const slot of candidates.of(hours, date, iso)) {
         if (timeRule(rule, slot.start, now) !== null) continue;
         const room = busy.room(slot, rule);
         const kept = seats.get(slot.label);
@@ -282,7 +283,7 @@ export function unionSeats(
       }
     }
     const listed = [...seats.entries()].filter(([, value]) => withFull || value.seats > 0).sort((a, b) => a[1].start - b[1].start || compareText(a[0], b[0]));
-    if (listed.length > 0) result[date.toString()] = Object.fromEntries(listed.map(([label, value]) => [label, value.seats]));
+    if (listed.length > 0) result[iso] = Object.fromEntries(listed.map(([label, value]) => [label, value.seats]));
   }
   return result;
 }
@@ -441,8 +442,23 @@ class CandidateCache {
     this.prefix = `${timezone} ${rule.stepMinutes} ${rule.durationMs}`;
   }
 
-  /** `iso`: the date as YYYY-MM-DD, when the caller has it (Temporal's toString is not free). */
+  private lastHours: WorkingHours | undefined;
+  private lastDate = '';
+  private lastSlots: Slot[] = [];
+
+  /**
+   * `iso`: the date as YYYY-MM-DD, when the caller has it (Temporal's toString is not free). Providers without
+   * hours of their own share the workspace's hours object: a day's next provider gets the last one's slots.
+   */
   of(hours: WorkingHours, date: Temporal.PlainDate, iso = date.toString()): Slot[] {
+    if (hours === this.lastHours && iso === this.lastDate) return this.lastSlots;
+    this.lastSlots = this.compute(hours, date, iso);
+    this.lastHours = hours;
+    this.lastDate = iso;
+    return this.lastSlots;
+  }
+
+  private compute(hours: WorkingHours, date: Temporal.PlainDate, iso: string): Slot[] {
     const intervals = intervalsOf(hours, date, iso);
     if (intervals.length === 0) return [];
     let key = `${this.prefix} ${iso}`;

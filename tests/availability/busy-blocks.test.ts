@@ -116,6 +116,26 @@ describe('busy bookings read through blocks (features/scheduling/busy-blocks.ts)
     await cache.load('ws_new', 'busy', async () => []);
     expect(cache.size()).toBe(1);
   });
+
+  test('peek answers only a kept value within its time: not a running load, not one expired or invalidated', async () => {
+    const clock = manualClock('2026-11-23T08:00:00.000Z');
+    const cache = createLoadingCache({ clock, ttlMs: 1000 });
+    let finish: (value: string[]) => void = () => {};
+    const running = cache.load('ws', 'busy', () => new Promise<string[]>((resolve) => (finish = resolve)));
+    expect(cache.peek('ws', 'busy')).toBeUndefined();
+    finish(['kept']);
+    await running;
+    expect(cache.peek<string[]>('ws', 'busy')).toEqual(['kept']);
+    expect(cache.peek('ws', 'other')).toBeUndefined();
+    expect(cache.peek('ws_other', 'busy')).toBeUndefined();
+    clock.advance(999);
+    expect(cache.peek<string[]>('ws', 'busy')).toEqual(['kept']);
+    clock.advance(1);
+    expect(cache.peek('ws', 'busy')).toBeUndefined();
+    await cache.load('ws', 'busy', async () => ['again']);
+    cache.invalidate('ws');
+    expect(cache.peek('ws', 'busy')).toBeUndefined();
+  });
 });
 
 describe('availability over the busy blocks, as buildDeps wires them', () => {

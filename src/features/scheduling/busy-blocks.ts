@@ -50,11 +50,20 @@ export async function busyInBlocks(
   let read: Promise<Map<string, Map<string, BusyInterval[]>>> | undefined;
   // The cache calls a loader at once for each missing block; the one read starts after all have been asked.
   const readMissing = () => (read ??= Promise.resolve().then(() => readBlocks(storage, missing, buffer)));
-  const loads: Promise<readonly BusyInterval[]>[] = [];
+  // Kept blocks are taken as they are: a question whose days were all asked within the TTL makes no promise.
+  const lists: (readonly BusyInterval[] | Promise<readonly BusyInterval[]>)[] = [];
+  let loading = false;
   for (const providerId of providerIds) {
     for (const day of days) {
-      loads.push(
-        cache.load(workspaceId, `${buffer} ${providerId} ${day.date}`, () => {
+      const key = `${buffer} ${providerId} ${day.date}`;
+      const kept = cache.peek<readonly BusyInterval[]>(workspaceId, key);
+      if (kept !== undefined) {
+        lists.push(kept);
+        continue;
+      }
+      loading = true;
+      lists.push(
+        cache.load(workspaceId, key, () => {
           const asked = missing.get(providerId);
           if (asked) asked.push(day);
           else missing.set(providerId, [day]);
@@ -63,12 +72,12 @@ export async function busyInBlocks(
       );
     }
   }
-  const lists = await Promise.all(loads);
+  const blocks = loading ? await Promise.all(lists) : (lists as (readonly BusyInterval[])[]);
   const busy: BusyInterval[] = [];
-  for (let index = 0; index < lists.length; index++) {
+  for (let index = 0; index < blocks.length; index++) {
     const day = index % days.length;
     // An interval that can touch the day before is taken from that day's block.
-    for (const interval of lists[index]!) if (day === 0 || interval.startTime - gapOf(interval, buffer) >= days[day]!.from) busy.push(interval);
+    for (const interval of blocks[index]!) if (day === 0 || interval.startTime - gapOf(interval, buffer) >= days[day]!.from) busy.push(interval);
   }
   return busy;
 }
