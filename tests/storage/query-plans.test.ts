@@ -29,6 +29,8 @@ describeEachAdapter('query plans', (adapter) => {
   let db: Db;
   let tables: Tables;
   let explain: (sql: string, params: unknown[]) => Promise<string>;
+  /** Postgres: the plan of the statement prepared as svc prepares it, under a generic plan (one for any parameters) */
+  let explainGeneric: (sql: string, params: unknown[]) => Promise<string>;
   let close: () => Promise<unknown>;
   const ws = aWorkspace();
   const providers = [aProvider(ws), aProvider(ws)];
@@ -65,6 +67,19 @@ describeEachAdapter('query plans', (adapter) => {
       tables = postgresSchema as unknown as Tables;
       explain = async (sql, params) =>
         (await client.unsafe(`EXPLAIN (COSTS OFF) ${sql}`, params as never[])).map((row) => String(row['QUERY PLAN'])).join('\n');
+      // After five executions Postgres may keep one generic plan for a prepared statement: it must take the same
+      // ranges with the parameters unknown.
+      let prepared = 0;
+      const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+      explainGeneric = async (sql, params) => {
+        const name = `svc_plan_${prepared++}`;
+        await client.unsafe('SET plan_cache_mode = force_generic_plan');
+        await client.unsafe(`PREPARE ${name} AS ${sql}`);
+        const rows = await client.unsafe(`EXPLAIN (COSTS OFF) EXECUTE ${name}(${params.map(literal).join(', ')})`);
+        await client.unsafe(`DEALLOCATE ${name}`);
+        await client.unsafe('RESET plan_cache_mode');
+        return rows.map((row) => String(row['QUERY PLAN'])).join('\n');
+      };
       close = () => client.end();
     }
     for (let i = 0; i < rows.length; i += 500) await db.insert(tables.bookings).values(rows.slice(i, i + 500));
@@ -141,6 +156,22 @@ describeEachAdapter('query plans', (adapter) => {
       }
     }
   });
+
+  if (adapter === 'postgres')
+    test('prepared, under a generic plan, the deep page and the busy read keep their index ranges', async () => {
+      const page = listBookingsQuery(db, tables, ws.id, { limit: 50, after: middle }).toSQL();
+      const pagePlan = await explainGeneric(page.sql, page.params);
+      expect(pagePlan).toContain('Index Scan using bookings_workspace_time_idx');
+      // a generic plan keeps the parameters as such
+      expect(pagePlan).toMatch(/ROW\(\$\d+, \$\d+\)/);
+      expect(pagePlan).toMatch(/Index Cond: .*ROW\(start_time, id\) > ROW\(/);
+      expect(pagePlan).not.toContain('Sort');
+      const ids = providers.map((provider) => provider.id);
+      const busy = busyAndHeldQuery(db, tables, postgresJsonRows, ids, middle.startTime, middle.startTime + 24 * 60 * MINUTE, undefined, 0).toSQL();
+      const busyPlan = await explainGeneric(busy.sql, busy.params);
+      expect(busyPlan).toMatch(/Index (Only )?Scan (using|on) (bookings_busy_idx|bookings_status_start_idx)/);
+      expect(busyPlan).not.toMatch(/Seq Scan on bookings/);
+    });
 
   test('the statement listBusy runs, with the held seats of waiting lists, reads the bookings the same way', async () => {
     const from = middle.startTime;

@@ -64,6 +64,27 @@ export function openPostgresClient(url: string, options: PostgresOptions = {}): 
   });
 }
 
+/**
+ * `client` with every query drizzle sends prepared as a named statement of its connection (postgres.js keeps
+ * them per connection, by text): drizzle asks for unnamed ones, which Postgres parses and plans again each time
+ * and whose whole text crosses the socket each time.
+ */
+function preparing(client: Sql): Sql {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'unsafe')
+        return (query: string, params?: unknown[], options?: object) => target.unsafe(query, params as never, { ...options, prepare: true });
+      if (property === 'begin') {
+        return (...args: unknown[]) => {
+          const work = args.pop() as (tx: Sql) => unknown;
+          return (target.begin as (...a: unknown[]) => unknown)(...args, (tx: Sql) => work(preparing(tx)));
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 // Arbitrary constant: the advisory lock that serialises migrations of several instances starting at once.
 const MIGRATION_LOCK_KEY = 7_346_110_001;
 
@@ -75,7 +96,7 @@ const MIGRATION_LOCK_KEY = 7_346_110_001;
 export function postgresStorage(urlOrClient: string | Sql, options: PostgresOptions = {}): Storage {
   // the storage owns the pool either way: close() ends it
   const client = typeof urlOrClient === 'string' ? openPostgresClient(urlOrClient, options) : urlOrClient;
-  const db: Db = drizzle(client, { schema });
+  const db: Db = drizzle(preparing(client), { schema });
   const tables: Tables = schema;
 
   const dialect: Dialect = {

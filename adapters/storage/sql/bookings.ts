@@ -12,7 +12,7 @@ import { busyWindow, type BusyReadArgs, HOLDING, type Db, type Dialect, type Row
 import { connectedProviders, followInCalendar, followNewInCalendar } from './calendar-writes.ts';
 import { calendarBusyIn } from './calendars.ts';
 import { writeMails } from './mail.ts';
-import { writeOutbox } from './outbox.ts';
+import { activeWebhooks, writeOutbox } from './outbox.ts';
 import { claimOfferIn, heldSeatsJsonQuery, heldSeatsQuery } from './waitlist.ts';
 
 const toBooking = (row: Row<'bookings'>): BookingRecord => row as BookingRecord;
@@ -139,13 +139,16 @@ export function bookingQueries(dialect: Dialect): BookingStore {
         await dialect.lockProviders(tx, candidates);
         const from = booking.startTime - margin;
         const to = booking.endTime + margin;
-        // The calendars' busy times are read under the same lock as the bookings: a DELETE or a PATCH of
-        // `blocks` that committed before is seen, one that commits after does not unmake this booking.
-        const connected = await connectedProviders(tx, t, candidates);
-        const busy = [
-          ...(await busyAndHeld(tx, candidates, from, to, request.replacing ?? request.claiming?.entryId)),
-          ...(connected.any.size > 0 ? await calendarBusyIn(tx, t, [...connected.any], from, to) : []),
-        ];
+        // The reads under the lock go out together: on Postgres they share one round trip (postgres.js
+        // pipelines the queries of a connection), which the lock is held for. The calendars' busy times are read
+        // under the same lock as the bookings: a DELETE or a PATCH of `blocks` that committed before is seen,
+        // one that commits after does not unmake this booking.
+        const [connected, booked, hooks] = await Promise.all([
+          connectedProviders(tx, t, candidates),
+          busyAndHeld(tx, candidates, from, to, request.replacing ?? request.claiming?.entryId),
+          activeWebhooks(tx, t, booking.workspaceId),
+        ]);
+        const busy = connected.any.size > 0 ? [...booked, ...(await calendarBusyIn(tx, t, [...connected.any], from, to))] : booked;
         let reason = 'no provider is free at this time';
         for (const providerId of candidates) {
           const misfit = request.fits(
@@ -180,7 +183,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
             const [row] = await tx.insert(t.bookings).values(placed).returning();
             saved = toBooking(row!);
           }
-          await writeOutbox(tx, t, request.emit(saved));
+          await writeOutbox(tx, t, request.emit(saved), undefined, hooks);
           await writeMails(tx, t, request.mails?.(saved) ?? []);
           if (request.calendarWrite) {
             // A moved booking may have an event already (its row is raised); a new one has none yet.

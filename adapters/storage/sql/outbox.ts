@@ -9,14 +9,39 @@ export const toMessage = (row: Row<'webhookMessages'>): WebhookMessageRecord => 
   return { ...rest, body: payload, status: row.status as WebhookMessageRecord['status'] };
 };
 
-/** Inside a write transaction: the events' messages, one per active webhook of the workspace subscribed to the event's type. */
-export async function writeOutbox(tx: Tx, tables: Tables, events: OutboxEvent[], onlyWebhookId?: string): Promise<WebhookMessageRecord[]> {
-  if (events.length === 0) return [];
-  const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
-  const hooks = await tx
+type WebhookRow = Row<'webhooks'>;
+
+/** The active webhooks of a workspace: read by a transaction beside its other reads, for writeOutbox. */
+export function activeWebhooks(tx: Tx, tables: Tables, workspaceId: string): Promise<WebhookRow[]> {
+  return tx
     .select()
     .from(tables.webhooks)
-    .where(and(inArray(tables.webhooks.workspaceId, workspaceIds), onlyWebhookId ? eq(tables.webhooks.id, onlyWebhookId) : eq(tables.webhooks.isActive, true)));
+    .where(and(eq(tables.webhooks.workspaceId, workspaceId), eq(tables.webhooks.isActive, true)));
+}
+
+/**
+ * Inside a write transaction: the events' messages, one per active webhook of the workspace subscribed to the
+ * event's type. `activeRead`: those webhooks as activeWebhooks read them earlier in the transaction (saves a
+ * round trip to Postgres); only for events of that one workspace.
+ */
+export async function writeOutbox(
+  tx: Tx,
+  tables: Tables,
+  events: OutboxEvent[],
+  onlyWebhookId?: string,
+  activeRead?: WebhookRow[],
+): Promise<WebhookMessageRecord[]> {
+  if (events.length === 0) return [];
+  const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
+  const hooks =
+    activeRead && !onlyWebhookId
+      ? activeRead
+      : await tx
+          .select()
+          .from(tables.webhooks)
+          .where(
+            and(inArray(tables.webhooks.workspaceId, workspaceIds), onlyWebhookId ? eq(tables.webhooks.id, onlyWebhookId) : eq(tables.webhooks.isActive, true)),
+          );
   const rows: Row<'webhookMessages'>[] = [];
   for (const event of events) {
     for (const hook of hooks) {
