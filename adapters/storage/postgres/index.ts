@@ -104,9 +104,15 @@ export function postgresStorage(urlOrClient: string | Sql, options: PostgresOpti
     tables,
     write: (work) => db.transaction(work),
     async lockProviders(tx, providerIds) {
-      for (const id of [...providerIds].sort()) {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${id}, 0))`);
-      }
+      // One statement for all: a function scan of unnest yields the array in order, so the locks are taken in id
+      // order as one round trip, where a team's "any provider" booking took one round trip per provider.
+      const sorted = [...new Set(providerIds)].sort();
+      if (sorted.length === 0) return;
+      const ids = sql.join(
+        sorted.map((id) => sql`${id}`),
+        sql`, `,
+      );
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(id, 0)) from unnest(array[${ids}]::text[]) as locked(id)`);
     },
     async claimDueMessages(owner, now, leaseUntil, limit) {
       const m = tables.webhookMessages;
