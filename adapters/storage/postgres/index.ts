@@ -60,6 +60,10 @@ export function openPostgresClient(url: string, options: PostgresOptions = {}): 
     idle_timeout: IDLE_TIMEOUT_SECONDS,
     backoff: reconnectBackoff,
     onnotice: () => {},
+    // postgres.js would read Postgres's array types as the first statement of every new connection, from a
+    // promise it drops: when that connection closes meanwhile (a database restart), the rejection is unhandled
+    // and ends the process (porsager/postgres#1192). svc passes and reads no Postgres arrays.
+    fetch_types: false,
     connection: { statement_timeout: STATEMENT_TIMEOUT_MS, ...(options.schema ? { search_path: options.schema } : {}) },
   });
 }
