@@ -183,7 +183,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
             const [row] = await tx.insert(t.bookings).values(placed).returning();
             saved = toBooking(row!);
           }
-          await writeOutbox(tx, t, request.emit(saved), undefined, hooks);
+          await writeOutbox(tx, t, request.emit(saved), { active: hooks });
           await writeMails(tx, t, request.mails?.(saved) ?? []);
           if (request.calendarWrite) {
             // A moved booking may have an event already (its row is raised); a new one has none yet.

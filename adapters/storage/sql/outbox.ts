@@ -20,22 +20,23 @@ export function activeWebhooks(tx: Tx, tables: Tables, workspaceId: string): Pro
 }
 
 /**
- * Inside a write transaction: the events' messages, one per active webhook of the workspace subscribed to the
- * event's type. `activeRead`: those webhooks as activeWebhooks read them earlier in the transaction (saves a
- * round trip to Postgres); only for events of that one workspace.
+ * Which webhooks an outbox write is for: `webhookId` that one alone, whatever it subscribes to (a test delivery);
+ * `active` the workspace's active ones as activeWebhooks read them earlier in the transaction (saves Postgres a
+ * round trip; only for events of that one workspace). Without either, the active ones are read now.
  */
-export async function writeOutbox(
-  tx: Tx,
-  tables: Tables,
-  events: OutboxEvent[],
-  onlyWebhookId?: string,
-  activeRead?: WebhookRow[],
-): Promise<WebhookMessageRecord[]> {
+type Recipients = { webhookId: string } | { active: WebhookRow[] };
+
+/**
+ * Inside a write transaction: the events' messages, one per active webhook of the workspace subscribed to the
+ * event's type (or per `recipients`).
+ */
+export async function writeOutbox(tx: Tx, tables: Tables, events: OutboxEvent[], recipients?: Recipients): Promise<WebhookMessageRecord[]> {
   if (events.length === 0) return [];
+  const onlyWebhookId = recipients && 'webhookId' in recipients ? recipients.webhookId : undefined;
   const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
   const hooks =
-    activeRead && !onlyWebhookId
-      ? activeRead
+    recipients && 'active' in recipients
+      ? recipients.active
       : await tx
           .select()
           .from(tables.webhooks)
@@ -108,7 +109,7 @@ export function outboxQueries(dialect: Dialect): OutboxStore {
     },
 
     enqueueEvents(events, onlyWebhookId) {
-      return dialect.write((tx) => writeOutbox(tx, t, events, onlyWebhookId));
+      return dialect.write((tx) => writeOutbox(tx, t, events, onlyWebhookId ? { webhookId: onlyWebhookId } : undefined));
     },
 
     claimDueMessages(owner, now, leaseUntil, limit) {
