@@ -38,6 +38,13 @@ describePostgres('Postgres: the statements the storage sends', () => {
     await storage.createService(service);
   });
 
+  /** `size` new providers of the workspace */
+  const addTeam = async (size: number): Promise<ProviderRecord[]> => {
+    const team = Array.from({ length: size }, () => aProvider(ws));
+    for (const member of team) await storage.createProvider(member);
+    return team;
+  };
+
   afterAll(async () => {
     await client.unsafe(`drop schema if exists "${schema}" cascade`);
     await client.end();
@@ -72,12 +79,7 @@ describePostgres('Postgres: the statements the storage sends', () => {
   });
 
   test('a booking for any of six providers takes their locks in one statement', async () => {
-    const team: ProviderRecord[] = [];
-    for (let index = 0; index < 6; index++) {
-      const member = aProvider(ws);
-      await storage.createProvider(member);
-      team.push(member);
-    }
+    const team = await addTeam(6);
     const locks: string[] = [];
     const counting = postgres(POSTGRES_URL!, {
       max: 1,
@@ -105,12 +107,7 @@ describePostgres('Postgres: the statements the storage sends', () => {
   });
 
   test('concurrent bookings over overlapping teams, listed in any order, neither deadlock nor overbook', async () => {
-    const team: ProviderRecord[] = [];
-    for (let index = 0; index < 5; index++) {
-      const member = aProvider(ws);
-      await storage.createProvider(member);
-      team.push(member);
-    }
+    const team = await addTeam(5);
     const pool = postgres(POSTGRES_URL!, { max: 10, onnotice: () => {}, connection: { search_path: schema } });
     const shared = postgresStorage(pool);
     try {

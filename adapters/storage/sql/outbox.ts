@@ -11,13 +11,17 @@ export const toMessage = (row: Row<'webhookMessages'>): WebhookMessageRecord => 
 
 type WebhookRow = Row<'webhooks'>;
 
-/** The active webhooks of a workspace: read by a transaction beside its other reads, for writeOutbox. */
-export function activeWebhooks(tx: Tx, tables: Tables, workspaceId: string): Promise<WebhookRow[]> {
+/** The webhooks of the workspaces an outbox write is for: the active ones, or `webhookId` alone (a test delivery). */
+function webhooksOf(tx: Tx, tables: Tables, workspaceIds: string[], webhookId?: string): Promise<WebhookRow[]> {
+  const w = tables.webhooks;
   return tx
     .select()
-    .from(tables.webhooks)
-    .where(and(eq(tables.webhooks.workspaceId, workspaceId), eq(tables.webhooks.isActive, true)));
+    .from(w)
+    .where(and(inArray(w.workspaceId, workspaceIds), webhookId ? eq(w.id, webhookId) : eq(w.isActive, true)));
 }
+
+/** The active webhooks of a workspace: read by a transaction beside its other reads, for writeOutbox. */
+export const activeWebhooks = (tx: Tx, tables: Tables, workspaceId: string): Promise<WebhookRow[]> => webhooksOf(tx, tables, [workspaceId]);
 
 /**
  * Which webhooks an outbox write is for: `webhookId` that one alone, whatever it subscribes to (a test delivery);
@@ -33,16 +37,10 @@ type Recipients = { webhookId: string } | { active: WebhookRow[] };
 export async function writeOutbox(tx: Tx, tables: Tables, events: OutboxEvent[], recipients?: Recipients): Promise<WebhookMessageRecord[]> {
   if (events.length === 0) return [];
   const onlyWebhookId = recipients && 'webhookId' in recipients ? recipients.webhookId : undefined;
-  const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
   const hooks =
     recipients && 'active' in recipients
       ? recipients.active
-      : await tx
-          .select()
-          .from(tables.webhooks)
-          .where(
-            and(inArray(tables.webhooks.workspaceId, workspaceIds), onlyWebhookId ? eq(tables.webhooks.id, onlyWebhookId) : eq(tables.webhooks.isActive, true)),
-          );
+      : await webhooksOf(tx, tables, [...new Set(events.map((event) => event.workspaceId))], onlyWebhookId);
   const rows: Row<'webhookMessages'>[] = [];
   for (const event of events) {
     for (const hook of hooks) {
