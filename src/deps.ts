@@ -22,6 +22,12 @@ export interface DepsParts extends Omit<AppDeps, 'storage' | 'availabilityCache'
 export const CATALOGUE_CACHE_MS = 2000;
 /** How long another instance's booking may take to disappear from this instance's availability answers, ms. */
 export const AVAILABILITY_CACHE_MS = 1000;
+/**
+ * How long availability keeps the bookings it read while the storage hears of every booking write (a libSQL file;
+ * Postgres while its change channel listens): they change only by writes, which drop them, so this bounds memory
+ * (what was asked in the last minute), not staleness. Otherwise they are kept for AVAILABILITY_CACHE_MS.
+ */
+export const HEARD_BUSY_BLOCKS_MS = 60_000;
 
 /** An OAuth client's settings: configured only when both its id and its secret are set. */
 function oauthClient<T extends object>(clientId: string | undefined, clientSecret: string | undefined, endpoints: T) {
@@ -51,7 +57,10 @@ function calendarOptions({ config, clock }: DepsParts): CalendarConnectorOptions
 export function buildDeps(parts: DepsParts): AppDeps {
   const { storage: adapter, onOutboxWrite, calendars, metrics = createMetrics(), ...rest } = parts;
   const availabilityCache = createAvailabilityCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
-  const busyCache = createBusyCache({ clock: parts.clock, ttlMs: AVAILABILITY_CACHE_MS });
+  const busyCache = createBusyCache({
+    clock: parts.clock,
+    ttlMs: () => (adapter.hearsEveryBookingWrite() ? HEARD_BUSY_BLOCKS_MS : AVAILABILITY_CACHE_MS),
+  });
   invalidateOnStorageChanges(adapter, availabilityCache);
   invalidateOnStorageChanges(adapter, busyCache);
   if (onOutboxWrite) signalOutboxWrites(adapter, onOutboxWrite);

@@ -47,8 +47,13 @@ export function memoIn<V>(map: Map<string, V>, key: string, max: number, compute
   return value;
 }
 
-export function createLoadingCache(options: { clock: Clock; ttlMs: number; maxEntriesPerScope?: number }): LoadingCache {
+/**
+ * `ttlMs` may be a function, asked whenever a load starts (and for the sweep's pace): how long a value loaded
+ * from now may be answered.
+ */
+export function createLoadingCache(options: { clock: Clock; ttlMs: number | (() => number); maxEntriesPerScope?: number }): LoadingCache {
   const maxEntries = options.maxEntriesPerScope ?? Number.POSITIVE_INFINITY;
+  const ttl = typeof options.ttlMs === 'number' ? () => options.ttlMs as number : options.ttlMs;
   const scopes = new Map<string, Map<string, Entry>>();
   let nextSweep = Number.NEGATIVE_INFINITY;
   /**
@@ -56,7 +61,7 @@ export function createLoadingCache(options: { clock: Clock; ttlMs: number; maxEn
    * key any scope ever asked for (a server with many workspaces would otherwise keep them all).
    */
   const sweep = (now: number) => {
-    nextSweep = now + options.ttlMs;
+    nextSweep = now + ttl();
     for (const [scope, entries] of scopes) {
       for (const [key, entry] of entries) if ('until' in entry && entry.until <= now) entries.delete(key);
       if (entries.size === 0) scopes.delete(scope);
@@ -73,6 +78,8 @@ export function createLoadingCache(options: { clock: Clock; ttlMs: number; maxEn
       if (known && 'running' in known) return known.running as Promise<T>;
       if (known && known.until > started) return Promise.resolve(known.value as T);
 
+      // the time to live as it stands when the load starts: what it reads is as fresh as that moment
+      const keptFor = ttl();
       const running = loader();
       const slot: Entry = { running };
       if (!known && entries.size >= maxEntries) dropOldest(entries);
@@ -83,7 +90,7 @@ export function createLoadingCache(options: { clock: Clock; ttlMs: number; maxEn
         running.then(
           (value) => {
             if (!stillCurrent(map)) return;
-            if (keep(value)) map.set(key, { value, until: started + options.ttlMs });
+            if (keep(value)) map.set(key, { value, until: started + keptFor });
             else map.delete(key);
           },
           () => {

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { manualClock } from '../../src/core/clock.ts';
 import { createLoadingCache } from '../../src/core/loading-cache.ts';
-import { AVAILABILITY_CACHE_MS } from '../../src/deps.ts';
+import { AVAILABILITY_CACHE_MS, HEARD_BUSY_BLOCKS_MS } from '../../src/deps.ts';
 import { type BlockDay, busyInBlocks, createBusyCache } from '../../src/features/scheduling/busy-blocks.ts';
 import type { BookingStore, BusyInterval, ProviderRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
 import { addProvider, addService, berlin, catalogue } from '../bookings/fixtures.ts';
 import { aBooking, HOUR, MINUTE } from '../storage/contract/fixtures.ts';
 import { createTestApp, send, type TestApp } from '../support/app.ts';
+import { POSTGRES_URL } from '../support/storage.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** A seeded pseudo-random sequence (mulberry32), so a failure names the case it failed on. */
 function randomOf(seed: number) {
@@ -138,25 +140,42 @@ describe('busy bookings read through blocks (features/scheduling/busy-blocks.ts)
   });
 });
 
-describe('availability over the busy blocks, as buildDeps wires them', () => {
+/** The calls `storage.listBusy` gets from now on. */
+function countBusyReads(storage: Pick<BookingStore, 'listBusy'>): { count: number } {
+  const reads = { count: 0 };
+  const listBusy = storage.listBusy;
+  storage.listBusy = (...args) => {
+    reads.count += 1;
+    return listBusy(...args);
+  };
+  return reads;
+}
+
+const availabilityOn = (adapter: 'libsql' | 'postgres') => () => {
   let ctx: TestApp;
   let serviceId: string;
   let providerId: string;
+  let reads: { count: number };
 
   beforeAll(async () => {
-    ctx = await createTestApp('libsql');
+    ctx = await createTestApp(adapter);
     ({
       service: { id: serviceId },
       provider: { id: providerId },
     } = await catalogue(ctx, { duration: 60 }));
+    reads = countBusyReads(ctx.deps.storage);
+    if (adapter === 'postgres') await waitFor(() => ctx.db.storage.hearsEveryBookingWrite(), { what: 'the change channel to listen' });
   });
   afterAll(() => ctx.close());
 
-  const days = async (duration: number) =>
-    (await send(ctx.app, 'GET', `/api/v1/workspaces/acme/availability/days?serviceId=${serviceId}&from=2026-11-30&to=2026-12-11&duration=${duration}`)).body
-      .days as string[];
-  const slots = async (duration: number) =>
-    (await send(ctx.app, 'GET', `/api/v1/workspaces/acme/availability?serviceId=${serviceId}&date=2026-12-02&duration=${duration}`)).body.slots as string[];
+  // each question asks another duration: another answer, computed from the blocks under it
+  let duration = 30;
+  const days = async () =>
+    (await send(ctx.app, 'GET', `/api/v1/workspaces/acme/availability/days?serviceId=${serviceId}&from=2026-11-30&to=2026-12-11&duration=${(duration += 5)}`))
+      .body.days as string[];
+  const slots = async () =>
+    (await send(ctx.app, 'GET', `/api/v1/workspaces/acme/availability?serviceId=${serviceId}&date=2026-12-02&duration=${(duration += 5)}`)).body
+      .slots as string[];
 
   /** Fills Wednesday 2026-12-02 09:00–17:00 (the workspace's hours) with one booking. */
   const fillWednesday = (id: string) => {
@@ -167,34 +186,80 @@ describe('availability over the busy blocks, as buildDeps wires them', () => {
       { id, startTime: at, endTime: at + 8 * HOUR, createdAt: ctx.clock.now() },
     );
   };
+  const cancel = (id: string) => send(ctx.app, 'POST', `/api/v1/workspaces/acme/bookings/${id}/cancel`, { key: ctx.apiKey, body: {} });
 
   test('a booking made through this server shows at once in answers computed from blocks read before it', async () => {
-    expect(await days(60)).toContain('2026-12-02');
-    // another duration is another answer, computed from the blocks the first one read
+    expect(await days()).toContain('2026-12-02');
     const booked = await send(ctx.app, 'POST', '/api/v1/workspaces/acme/bookings', {
       key: ctx.apiKey,
       body: { serviceId, email: 'mia@example.com', date: berlin('2026-12-02', '09:00'), duration: 480 },
     });
     expect(booked.status).toBe(200);
-    expect(await days(30)).not.toContain('2026-12-02');
-    expect(await slots(30)).toEqual([]);
-    const cancelled = await send(ctx.app, 'POST', `/api/v1/workspaces/acme/bookings/${booked.body.booking.id}/cancel`, { key: ctx.apiKey, body: {} });
-    expect(cancelled.status).toBe(200);
-    expect(await days(45)).toContain('2026-12-02');
+    expect(await days()).not.toContain('2026-12-02');
+    expect(await slots()).toEqual([]);
+    expect((await cancel(booked.body.booking.id)).status).toBe(200);
+    expect(await days()).toContain('2026-12-02');
   });
 
-  test('a booking written by another instance shows once the blocks and the answer have had their time; explain shows it at once', async () => {
-    expect(await days(60)).toContain('2026-12-02');
-    await ctx.db.reopen().reserveBooking({ booking: fillWednesday('bk_elsewhere'), candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
-    // another question, but the blocks under it were read before the write
-    expect(await days(90)).toContain('2026-12-02');
-    const explained = await send(ctx.app, 'GET', `/api/v1/workspaces/acme/availability/explain?serviceId=${serviceId}&date=2026-12-02`, { key: ctx.apiKey });
-    expect(explained.status).toBe(200);
-    const times = explained.body.times as { time: string; free: boolean; reasons: { code: string; bookingId?: string }[] }[];
-    expect(times.filter((time) => time.free)).toEqual([]);
-    expect(times.find((time) => time.time === '10:00')?.reasons).toContainEqual({ code: 'BOOKED', bookingId: 'bk_elsewhere' });
-    ctx.clock.advance(AVAILABILITY_CACHE_MS);
-    expect(await days(120)).not.toContain('2026-12-02');
-    expect(await days(60)).not.toContain('2026-12-02');
+  test('while the storage hears of every booking write, the bookings read are kept for a minute, not a second', async () => {
+    expect(ctx.db.storage.hearsEveryBookingWrite()).toBe(true);
+    expect(await days()).toContain('2026-12-02');
+    reads.count = 0;
+    ctx.clock.advance(HEARD_BUSY_BLOCKS_MS - 1000);
+    expect(await days()).toContain('2026-12-02');
+    expect(reads.count).toBe(0);
+    ctx.clock.advance(1000);
+    expect(await days()).toContain('2026-12-02');
+    expect(reads.count).toBe(1);
   });
-});
+
+  if (adapter === 'postgres') {
+    test("another instance's booking shows as soon as its change is heard, and so does its cancellation", async () => {
+      expect(await days()).toContain('2026-12-02');
+      const elsewhere = ctx.db.reopen();
+      const reserved = await elsewhere.reserveBooking({
+        booking: fillWednesday('bk_elsewhere_pg'),
+        candidates: [providerId],
+        margin: 0,
+        fits: () => null,
+        emit: () => [],
+      });
+      expect(reserved.ok).toBe(true);
+      await waitFor(async () => !(await days()).includes('2026-12-02'), { what: "the other instance's booking to show" });
+      expect(await slots()).toEqual([]);
+      expect((await cancel('bk_elsewhere_pg')).status).toBe(200);
+      expect(await days()).toContain('2026-12-02');
+    });
+  }
+
+  // On Postgres the channel's own test closes it (tests/storage/change-channel.test.ts); the cache asks the same question.
+  if (adapter === 'libsql')
+    test("without that (a remote libSQL server, Postgres without its channel), another writer's booking shows once the blocks and the answer have had their second; explain shows it at once", async () => {
+      const hears = ctx.db.storage.hearsEveryBookingWrite;
+      ctx.db.storage.hearsEveryBookingWrite = () => false;
+      ctx.deps.busyCache!.invalidate();
+      try {
+        expect(await days()).toContain('2026-12-02');
+        const id = `bk_unheard_${adapter}`;
+        // a storage of its own that tells this one nothing: another client of a remote server
+        await ctx.db.reopen().reserveBooking({ booking: fillWednesday(id), candidates: [providerId], margin: 0, fits: () => null, emit: () => [] });
+        // another question, but the blocks under it were read before the write
+        expect(await days()).toContain('2026-12-02');
+        const explained = await send(ctx.app, 'GET', `/api/v1/workspaces/acme/availability/explain?serviceId=${serviceId}&date=2026-12-02`, {
+          key: ctx.apiKey,
+        });
+        expect(explained.status).toBe(200);
+        const times = explained.body.times as { time: string; free: boolean; reasons: { code: string; bookingId?: string }[] }[];
+        expect(times.filter((time) => time.free)).toEqual([]);
+        expect(times.find((time) => time.time === '10:00')?.reasons).toContainEqual({ code: 'BOOKED', bookingId: id });
+        ctx.clock.advance(AVAILABILITY_CACHE_MS);
+        expect(await days()).not.toContain('2026-12-02');
+        expect(await days()).not.toContain('2026-12-02');
+      } finally {
+        ctx.db.storage.hearsEveryBookingWrite = hears;
+      }
+    });
+};
+
+describe('availability over the busy blocks, as buildDeps wires them (libSQL)', availabilityOn('libsql'));
+if (POSTGRES_URL) describe('availability over the busy blocks, as buildDeps wires them (Postgres)', availabilityOn('postgres'));

@@ -94,6 +94,7 @@ export function libsqlStorage(url: string): Storage {
   const { db, tables } = asShared(drizzle(queueWrites(client, lock), { schema }), schema);
   let walReady: Promise<unknown> | undefined;
   const fileDatabase = file !== null;
+  const embedded = url.startsWith('file:');
 
   // On a file, WAL with synchronous=NORMAL: a commit is durable against a crash of svc or of the OS process, and
   // skips the fsync per commit that FULL costs (power loss may lose the last commits, never corrupt the file). The
@@ -137,6 +138,10 @@ export function libsqlStorage(url: string): Storage {
     async close() {
       await lock.run(async () => client.close());
     },
+    // A file is served by one svc serve, which writes all of its bookings (the short commands beside it write
+    // none; docs/decisions/0012), and a database in memory is this process's alone; a remote server may have
+    // other clients.
+    hearsEveryBookingWrite: () => embedded,
   };
   return drizzleStorage(dialect);
 }

@@ -8,6 +8,7 @@ import { dueCondition } from '../sql/leased.ts';
 import { toMessage } from '../sql/outbox.ts';
 import { MIGRATIONS_TABLE } from '../sql/embedded-migration.ts';
 import { errorChain } from '../sql/errors.ts';
+import { changeChannel, relayingChanges } from './change-channel.ts';
 import { migrations } from './migrations.ts';
 import * as schema from './schema.ts';
 
@@ -95,7 +96,8 @@ const MIGRATION_LOCK_KEY = 7_346_110_001;
 /**
  * Storage on PostgreSQL through postgres.js. A reservation takes a transaction-scoped advisory lock per
  * candidate provider (in id order, so two reservations never wait on each other in a cycle) before it reads
- * the provider's bookings; webhook messages are claimed with FOR UPDATE SKIP LOCKED and a lease.
+ * the provider's bookings; webhook messages are claimed with FOR UPDATE SKIP LOCKED and a lease. Its changes and
+ * those of every other instance on the schema are announced to its listeners (change-channel.ts).
  */
 export function postgresStorage(urlOrClient: string | Sql, options: PostgresOptions = {}): Storage {
   // the storage owns the pool either way: close() ends it
@@ -166,6 +168,8 @@ export function postgresStorage(urlOrClient: string | Sql, options: PostgresOpti
     async close() {
       await client.end({ timeout: 5 });
     },
+    hearsEveryBookingWrite: () => false,
   };
-  return drizzleStorage(dialect);
+  const schemaName = options.schema ?? (client.options.connection as { search_path?: string }).search_path ?? 'public';
+  return relayingChanges(drizzleStorage(dialect), client, changeChannel(schemaName));
 }

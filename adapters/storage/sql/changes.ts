@@ -174,7 +174,7 @@ const STORAGE_CHANGES: { [M in Method]: typeof read | Announcement<M> } = {
  * after the write resolved (committed) and before its caller goes on. The result is a plain object: a test may
  * replace one of its methods by assignment.
  */
-export function announcingChanges(queries: Omit<Storage, keyof StorageChanges>): Storage {
+export function announcingChanges(queries: Omit<Storage, keyof StorageChanges>, hearsEveryBookingWrite: () => boolean): Storage {
   const listeners = new Set<StorageChangeListener>();
   const announce = (changes: StorageChange[]) => {
     for (const change of changes) {
@@ -189,6 +189,7 @@ export function announcingChanges(queries: Omit<Storage, keyof StorageChanges>):
   };
   const storage: Storage = {
     ...queries,
+    hearsEveryBookingWrite,
     onChange(listener) {
       listeners.add(listener);
       return () => {

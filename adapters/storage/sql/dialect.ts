@@ -48,6 +48,8 @@ export interface Dialect {
   analyze(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** StorageChanges.hearsEveryBookingWrite of the storage over this dialect (before any relay of other instances' changes) */
+  hearsEveryBookingWrite(): boolean;
 }
 
 export type Row<K extends keyof Tables> = Tables[K] extends { $inferSelect: infer R } ? R : never;

@@ -40,5 +40,6 @@ export function drizzleStorage(dialect: Dialect): Storage {
       ...operationsQueries(dialect),
       ...calendarWriteQueries(dialect),
     }),
+    dialect.hearsEveryBookingWrite,
   );
 }

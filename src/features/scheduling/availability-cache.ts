@@ -5,11 +5,12 @@ import type { StorageChangeKind, StorageChanges } from '../../ports/storage/inde
 /**
  * Computed availability (slots of a day, days of a range) kept in memory per workspace for up to `ttlMs`.
  * Availability is read far more often than bookings change, and a widget asks for the same days again and
- * again. Every booking or catalogue write made through this process's Storage drops the workspace's answers
- * at once (see invalidateOnStorageChanges); writes by another instance show within `ttlMs`, as does the
- * clock passing a slot's minimum notice (a booking within two: the bookings under an answer are kept for
- * `ttlMs` too, busy-blocks.ts). Answers are advisory: a booking is always checked on fresh data
- * inside storage.reserveBooking. Scopes are workspace ids.
+ * again. Every booking or catalogue write the Storage announces (made through this process, or on Postgres by
+ * another instance: docs/decisions/0029-changes-across-instances.md) drops the workspace's answers at once
+ * (see invalidateOnStorageChanges); the clock passing a slot's minimum notice shows within `ttlMs`, and writes
+ * the storage does not hear of within two (the bookings under an answer are kept for `ttlMs` too then,
+ * busy-blocks.ts). Answers are advisory: a booking is always checked on fresh data inside
+ * storage.reserveBooking. Scopes are workspace ids.
  */
 export type AvailabilityCache = LoadingCache;
 
@@ -30,6 +31,7 @@ const MOVES_AVAILABILITY: Record<StorageChangeKind, boolean> = {
   bookings: true,
   calendars: true,
   outbox: false,
+  missed: true,
 };
 
 /**
@@ -39,6 +41,6 @@ const MOVES_AVAILABILITY: Record<StorageChangeKind, boolean> = {
  */
 export function invalidateOnStorageChanges(storage: StorageChanges, cache: AvailabilityCache): () => void {
   return storage.onChange((change) => {
-    if (MOVES_AVAILABILITY[change.kind] && 'workspaceId' in change) cache.invalidate(change.workspaceId);
+    if (MOVES_AVAILABILITY[change.kind]) cache.invalidate('workspaceId' in change ? change.workspaceId : undefined);
   });
 }

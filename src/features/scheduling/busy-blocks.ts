@@ -7,7 +7,8 @@ import type { BookingStore, BusyInterval } from '../../ports/storage/index.ts';
  * like the answers (per workspace, dropped by the same changes: availability-cache.ts). The answers differ by
  * service, duration and range, but the bookings under them do not: a visitor who opens a day of the month just
  * shown, or looks at another service or duration of the same team, is answered from the bookings the last
- * question read (docs/decisions/0027-busy-blocks.md).
+ * question read (docs/decisions/0027-busy-blocks.md). They are kept until a write drops them while the storage
+ * hears of every booking write, else briefly (docs/decisions/0029-changes-across-instances.md, src/deps.ts).
  */
 
 const MINUTE_MS = 60_000;
@@ -17,7 +18,7 @@ const NONE: readonly BusyInterval[] = Object.freeze([]);
 
 export type BusyCache = LoadingCache;
 
-export function createBusyCache(options: { clock: Clock; ttlMs: number }): BusyCache {
+export function createBusyCache(options: { clock: Clock; ttlMs: number | (() => number) }): BusyCache {
   return createLoadingCache({ ...options, maxEntriesPerScope: MAX_BLOCKS_PER_WORKSPACE });
 }
 

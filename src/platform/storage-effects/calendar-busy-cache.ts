@@ -55,6 +55,7 @@ const STALES_BUSY: Record<StorageChangeKind, 'provider' | 'all' | false> = {
   bookings: false,
   calendars: 'provider',
   outbox: false,
+  missed: 'all',
 };
 
 /** Reads outside every stored busy time: a provider's whole list. */

@@ -19,6 +19,7 @@ const STALES_CATALOGUE: Record<StorageChangeKind, boolean> = {
   bookings: false,
   calendars: false,
   outbox: false,
+  missed: true,
 };
 
 /**

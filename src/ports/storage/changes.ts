@@ -1,8 +1,10 @@
 /**
  * What a committed write changed, as a storage announces it to the listeners of this process (the catalogue
  * read cache, the availability cache, the outbox's wake-up). A closed list: a listener decides about every
- * kind, and an adapter declares for every write which of them it causes. Writes made by another instance or
- * process are not announced here; caches bound how long those take to show.
+ * kind, and an adapter declares for every write which of them it causes. On Postgres the changes of the other
+ * instances are announced too, as they hear of them (adapters/storage/postgres/change-channel.ts); writes the
+ * storage does not hear of (a remote libSQL server's other clients, the CLI beside a server) show within the
+ * caches' time to live.
  */
 export type StorageChange =
   /** a workspace was created, changed (settings, working hours, domains) or deleted with everything it owns */
@@ -20,7 +22,12 @@ export type StorageChange =
   /** a provider's calendar connections, the calendars that block, or the busy times read from them changed */
   | { kind: 'calendars'; workspaceId: string; providerId: string }
   /** webhook messages or mails may have been written to the outbox (every booking change says so) and wait to be sent */
-  | { kind: 'outbox' };
+  | { kind: 'outbox' }
+  /**
+   * changes made elsewhere may have gone unheard (the channel that relays other instances' changes closed or
+   * opened again): anything of any workspace may have changed
+   */
+  | { kind: 'missed' };
 
 export type StorageChangeKind = StorageChange['kind'];
 
@@ -34,4 +41,10 @@ export interface StorageChanges {
    * that removes the listener.
    */
   onChange(listener: StorageChangeListener): () => void;
+  /**
+   * Whether, right now, every committed write of a booking (or of a seat a waiting list holds) by any process is
+   * announced to onChange: a libSQL file (one server writes its bookings; docs/decisions/0012), Postgres while
+   * its change channel listens. A cache of bookings may then keep them until told, instead of for a moment.
+   */
+  hearsEveryBookingWrite(): boolean;
 }
