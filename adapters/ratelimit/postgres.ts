@@ -16,8 +16,6 @@ const LEASE_SHARE_OF_FREE = 0.05;
 const FIRST_LEASE = 4;
 /** A lease used up within this long (by the callers' clock) doubles the next one; a slower one halves it. */
 const LEASE_HORIZON_MS = 250;
-/** Namespace of the per-key advisory locks (two-int locks never meet the storage's one-bigint locks). */
-const LOCK_SPACE = 7_346_110;
 
 interface Waiter {
   resolve(decision: RateLimitDecision): void;
@@ -46,12 +44,12 @@ interface KeyState {
 }
 
 /**
- * One lease as one transaction of three round trips (BEGIN, one pipeline, COMMIT): under the key's advisory lock,
- * give back the unused tokens of older slots, then count the window and add what is granted in one statement.
- * Statements of a pipeline run one after the other, so the count is read after the lock is held. The commit does
- * not wait for the WAL to reach the disk (synchronous_commit off, for this transaction only): a crash of the
- * database could forget the last few counts, which a rate limit can afford, and every request from a new client
- * address pays one lease.
+ * One lease as one statement, one round trip: svc_rate_limit_lease (migration 0009 of the Postgres storage), which
+ * under the key's advisory lock gives back the unused tokens of older slots, then counts the window and adds what
+ * is granted. Its statements read with snapshots of their own, so the count is read after the lock is held. The
+ * commit does not wait for the WAL to reach the disk (synchronous_commit off, for this transaction only): a crash
+ * of the database could forget the last few counts, which a rate limit can afford, and every request from a new
+ * client address pays one lease.
  */
 async function countLease(
   sql: Sql,
@@ -62,31 +60,13 @@ async function countLease(
   want: number,
   limit: number,
 ): Promise<{ used: number; granted: number; oldestStart: number }> {
-  const oldest = slot - RATE_LIMIT_SLOTS;
-  const keys = Array.from({ length: RATE_LIMIT_SLOTS + 1 }, (_, i) => slotKey(key, oldest + i));
-  const results = await sql.begin((tx) => [
-    tx`set local synchronous_commit = off`,
-    tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${key}))`,
-    ...giveBack.map(([from, tokens]) => tx`update rate_limits set count = greatest(0, count - ${tokens}) where key = ${slotKey(key, from)}`),
-    tx<{ used: string; oldest: string | null; granted: string }[]>`
-      with used as (
-        select coalesce(sum(count), 0)::int8 as used, min(window_start) as oldest from rate_limits where key in ${tx(keys)} and count > 0
-      ),
-      granted as (select least(${want}::int8, greatest(0, ${limit}::int8 - used)) as granted from used),
-      counted as (
-        insert into rate_limits (key, window_start, count)
-        select ${slotKey(key, slot)}, ${slot * slotMs}, granted from granted where granted > 0
-        on conflict (key) do update set count = rate_limits.count + excluded.count
-      )
-      select used, oldest, granted from used, granted`,
-  ]);
-  const [row] = results.at(-1) as unknown as { used: string; oldest: string | null; granted: string }[];
+  const returned = JSON.stringify(giveBack.map(([from, tokens]) => ({ slot: from, tokens })));
+  const [row] = await sql<{ used: string; oldest: string | null; granted: string }[]>`
+    select used, oldest, granted from svc_rate_limit_lease(${key}, ${slot}, ${slotMs}, ${RATE_LIMIT_SLOTS}, ${returned}, ${want}, ${limit})`;
   const granted = Number(row!.granted);
   const starts = row!.oldest === null ? Infinity : Number(row!.oldest);
   return { used: Number(row!.used), granted, oldestStart: Math.min(starts, granted > 0 ? slot * slotMs : Infinity) };
 }
-
-const slotKey = (key: string, slot: number) => `${key}#${slot}`;
 
 /**
  * Rate limits shared by every instance on one Postgres database, over a sliding window counted in slots
@@ -94,7 +74,7 @@ const slotKey = (key: string, slot: number) => `${key}#${slot}`;
  * slot s is allowed while the slots s - RATE_LIMIT_SLOTS … s hold fewer than `limit`: that range covers the
  * last `windowMs` whole, so no span of `windowMs` ever holds more than `limit` allowed requests.
  *
- * Each instance leases tokens from that shared count and hands them out locally: one transaction (holding a
+ * Each instance leases tokens from that shared count and hands them out locally: one statement (holding a
  * per-key advisory lock, so leases of one key are counted one after the other) serves every request waiting
  * for it plus, for a key this instance sees often, a few requests ahead (up to LEASE_SHARE_OF_FREE of the free
  * budget, sized by how fast the last lease went). Tokens are good only in the slot they were counted in: those

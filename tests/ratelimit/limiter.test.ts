@@ -20,7 +20,7 @@ function instance(db: TestDatabase): { limiter: ClosableLimiter; queries: () => 
     onnotice: () => {},
     debug: (_connection, query) => {
       queries += 1;
-      if (/^\s*begin/i.test(query)) leases += 1;
+      if (/svc_rate_limit_lease/.test(query)) leases += 1;
     },
   });
   return { limiter: postgresRateLimiter(sql), queries: () => queries, leases: () => leases };

@@ -181,5 +181,13 @@ export const migrations: EmbeddedMigration[] = [
     "statements": [
       "CREATE INDEX \"bookings_busy_idx\" ON \"bookings\" USING btree (\"provider_id\",\"status\",\"start_time\",\"end_time\",\"buffer_time\",\"service_id\",\"id\");"
     ]
+  },
+  {
+    "tag": "0009_rate_limit_lease",
+    "hash": "10d80a6f00bbbc5b627c75135497fd4a80a2253fead63471a7fdc5f590348311",
+    "folderMillis": 1795776595466,
+    "statements": [
+      "-- One rate-limit lease as one statement (adapters/ratelimit/postgres.ts, docs/decisions/0030-rate-limit-lease-one-statement.md):\n-- under the key's advisory lock, give back the unused tokens of older slots, count the key's slots p_slot - p_slots\n-- … p_slot and add what is granted to p_slot. Each statement of a VOLATILE PL/pgSQL function reads with a snapshot\n-- of its own, so the count is read after the lock is held; the commit does not wait for the WAL to reach the disk.\n-- The locks are two-int advisory locks in their own space (7346110), which never meet the storage's one-bigint ones.\nCREATE OR REPLACE FUNCTION svc_rate_limit_lease(p_key text, p_slot bigint, p_slot_ms bigint, p_slots integer, p_give_back text, p_want bigint, p_limit bigint)\nRETURNS TABLE (used bigint, oldest bigint, granted bigint)\nLANGUAGE plpgsql VOLATILE AS $$\nDECLARE\n  v_used bigint;\n  v_oldest bigint;\n  v_granted bigint;\nBEGIN\n  PERFORM set_config('synchronous_commit', 'off', true);\n  PERFORM pg_advisory_xact_lock(7346110, hashtext(p_key));\n  UPDATE rate_limits AS r SET count = greatest(0, r.count - g.tokens)\n    FROM json_to_recordset(p_give_back::json) AS g(slot bigint, tokens integer)\n    WHERE r.key = p_key || '#' || g.slot;\n  SELECT coalesce(sum(r.count), 0)::int8, min(r.window_start) INTO v_used, v_oldest\n    FROM rate_limits AS r\n    WHERE r.key IN (SELECT p_key || '#' || s FROM generate_series(p_slot - p_slots, p_slot) AS s) AND r.count > 0;\n  v_granted := least(p_want, greatest(0, p_limit - v_used));\n  IF v_granted > 0 THEN\n    INSERT INTO rate_limits AS r (key, window_start, count) VALUES (p_key || '#' || p_slot, p_slot * p_slot_ms, v_granted)\n      ON CONFLICT (key) DO UPDATE SET count = r.count + excluded.count;\n  END IF;\n  RETURN QUERY SELECT v_used, v_oldest, v_granted;\nEND\n$$;"
+    ]
   }
 ];
