@@ -12,8 +12,12 @@ import type { Clock } from './clock.ts';
  */
 export interface LoadingCache {
   load<T>(scope: string, key: string, loader: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
-  /** The value `load` would answer at once (kept, not expired), without loading; else undefined. */
-  peek<T>(scope: string, key: string): T | undefined;
+  /**
+   * The values `load` would answer at once (kept, not expired) in `scope`, as of now, without loading: a function
+   * of the key, undefined for a key with none. For many keys of one scope at once (the scope and the clock are
+   * read once).
+   */
+  peeker<T>(scope: string): (key: string) => T | undefined;
   /** Drops a scope's values and detaches its running loads; without a scope, every scope's. */
   invalidate(scope?: string): void;
   /** Values and running loads held, over every scope. */
@@ -100,9 +104,14 @@ export function createLoadingCache(options: { clock: Clock; ttlMs: number | (() 
       void settle(entries);
       return running;
     },
-    peek<T>(scope: string, key: string): T | undefined {
-      const known = scopes.get(scope)?.get(key);
-      return known && 'until' in known && known.until > options.clock.now() ? (known.value as T) : undefined;
+    peeker<T>(scope: string): (key: string) => T | undefined {
+      const entries = scopes.get(scope);
+      if (!entries) return () => undefined;
+      const now = options.clock.now();
+      return (key) => {
+        const known = entries.get(key);
+        return known && 'until' in known && known.until > now ? (known.value as T) : undefined;
+      };
     },
     invalidate(scope?: string) {
       if (scope === undefined) scopes.clear();

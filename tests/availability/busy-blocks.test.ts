@@ -119,24 +119,28 @@ describe('busy bookings read through blocks (features/scheduling/busy-blocks.ts)
     expect(cache.size()).toBe(1);
   });
 
-  test('peek answers only a kept value within its time: not a running load, not one expired or invalidated', async () => {
+  test('a peeker answers only values kept within their time as of its making: not a running load, not one expired or invalidated', async () => {
     const clock = manualClock('2026-11-23T08:00:00.000Z');
     const cache = createLoadingCache({ clock, ttlMs: 1000 });
+    const peek = (scope: string, key: string) => cache.peeker<string[]>(scope)(key);
     let finish: (value: string[]) => void = () => {};
     const running = cache.load('ws', 'busy', () => new Promise<string[]>((resolve) => (finish = resolve)));
-    expect(cache.peek('ws', 'busy')).toBeUndefined();
+    expect(peek('ws', 'busy')).toBeUndefined();
     finish(['kept']);
     await running;
-    expect(cache.peek<string[]>('ws', 'busy')).toEqual(['kept']);
-    expect(cache.peek('ws', 'other')).toBeUndefined();
-    expect(cache.peek('ws_other', 'busy')).toBeUndefined();
+    expect(peek('ws', 'busy')).toEqual(['kept']);
+    expect(peek('ws', 'other')).toBeUndefined();
+    expect(peek('ws_other', 'busy')).toBeUndefined();
     clock.advance(999);
-    expect(cache.peek<string[]>('ws', 'busy')).toEqual(['kept']);
+    const atTheLastMoment = cache.peeker<string[]>('ws');
+    expect(atTheLastMoment('busy')).toEqual(['kept']);
     clock.advance(1);
-    expect(cache.peek('ws', 'busy')).toBeUndefined();
+    expect(peek('ws', 'busy')).toBeUndefined();
+    // a peeker answers as of its making: one question's keys are looked at one moment
+    expect(atTheLastMoment('busy')).toEqual(['kept']);
     await cache.load('ws', 'busy', async () => ['again']);
     cache.invalidate('ws');
-    expect(cache.peek('ws', 'busy')).toBeUndefined();
+    expect(peek('ws', 'busy')).toBeUndefined();
   });
 });
 

@@ -12,8 +12,8 @@ import type { BookingStore, BusyInterval } from '../../ports/storage/index.ts';
  */
 
 const MINUTE_MS = 60_000;
-/** Most blocks kept per workspace (fifty providers over three months); the oldest go first. */
-const MAX_BLOCKS_PER_WORKSPACE = 5000;
+/** Most blocks kept per workspace (fifty providers over a year of days); the oldest go first. */
+const MAX_BLOCKS_PER_WORKSPACE = 20_000;
 const NONE: readonly BusyInterval[] = Object.freeze([]);
 
 export type BusyCache = LoadingCache;
@@ -54,10 +54,12 @@ export async function busyInBlocks(
   // Kept blocks are taken as they are: a question whose days were all asked within the TTL makes no promise.
   const lists: (readonly BusyInterval[] | Promise<readonly BusyInterval[]>)[] = [];
   let loading = false;
+  const keptBlock = cache.peeker<readonly BusyInterval[]>(workspaceId);
   for (const providerId of providerIds) {
+    const prefix = `${buffer} ${providerId} `;
     for (const day of days) {
-      const key = `${buffer} ${providerId} ${day.date}`;
-      const kept = cache.peek<readonly BusyInterval[]>(workspaceId, key);
+      const key = prefix + day.date;
+      const kept = keptBlock(key);
       if (kept !== undefined) {
         lists.push(kept);
         continue;
