@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
 import { sha256Hex } from '../../src/core/secrets.ts';
+import { BookingsResponse } from '../../src/features/bookings/model.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addCustomField, addProvider, addService, bookingBody, catalogue, expectedBooking, setWorkspace, storedBookings, tuesday } from './fixtures.ts';
@@ -177,6 +179,8 @@ describeEachAdapter('bookings', (adapter) => {
     expect(response.status).toBe(200);
     const [a, b] = [early.body.booking, twin.body.booking].sort((x, y) => (x.id < y.id ? -1 : 1));
     expect(response.body).toEqual({ success: true, bookings: [a, b, late.body.booking], nextCursor: null });
+    // the page is written as built, without the framework's response check: it must match its schema on its own
+    expect(Value.Check(BookingsResponse, response.body)).toBe(true);
   });
 
   test('listBookings pages with the cursor, stable while bookings are added', async () => {
