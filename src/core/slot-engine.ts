@@ -505,6 +505,11 @@ interface Busy {
   sameService: boolean;
 }
 
+function ascendingByStart(busy: readonly Busy[]): boolean {
+  for (let index = 1; index < busy.length; index++) if (busy[index]!.start < busy[index - 1]!.start) return false;
+  return true;
+}
+
 /** The bookings that can touch a time window, sorted by start, for binary search. */
 class BookingIndex {
   private constructor(
@@ -528,7 +533,9 @@ class BookingIndex {
         maxGap = Math.max(maxGap, gap);
       }
     }
-    busy.sort((a, b) => a.start - b.start);
+    // Availability hands most lists over in order already (busy blocks are sorted once, when read): a check of
+    // one pass spares those the sort.
+    if (!ascendingByStart(busy)) busy.sort((a, b) => a.start - b.start);
     return new BookingIndex(busy, reach, maxGap);
   }
 

@@ -36,7 +36,11 @@ export function bookingRoutes(deps: AppDeps) {
       async ({ principal, query }) => {
         const page = await listBookings(deps, principal.workspace, query);
         // Only the demo workspace lets a keyless caller this far (its access declaration): no visitor's contact data.
-        const body: typeof BookingsResponse.static = { success: true, ...page, bookings: principal.kind === 'anonymous' ? page.bookings.map(withoutContactData) : page.bookings };
+        const body: typeof BookingsResponse.static = {
+          success: true,
+          ...page,
+          bookings: principal.kind === 'anonymous' ? page.bookings.map(withoutContactData) : page.bookings,
+        };
         // Written as it is: every booking is built field by field (toBookingJson), so the framework's walk over a
         // page of fifty to drop unknown fields, a fifth of the request's time, would find none.
         return Response.json(body);

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { memoIn } from '../../core/loading-cache.ts';
-import { busyInBlocks, type BlockDay, type BusyCache } from './busy-blocks.ts';
+import { busyInBlocks, type BlockDay, type BusyCache, type EngineTimes } from './busy-blocks.ts';
 import { AppError, validation } from '../../core/errors.ts';
 import { rankByFairness } from '../../core/provider-ranking.ts';
 import type { BookingStore, BusyInterval, CalendarStore, CatalogueStore, ProviderRecord, ServiceRecord, WorkspaceRecord } from '../../ports/storage/index.ts';
@@ -119,13 +119,19 @@ const busyBooking = (interval: BusyInterval): BusyBooking => ({
     : { kind: 'booking', bookingId: interval.bookingId ?? '' },
 });
 
-/** A busy interval as availability's engine calls take it: without its source, which only explain reads. */
-const busyTime = (interval: BusyInterval): BusyBooking => ({
-  serviceId: interval.serviceId,
-  start: interval.startTime,
-  end: interval.endTime,
-  bufferTime: interval.bufferTime,
-});
+/**
+ * A busy interval as availability's engine calls take it: without its source, which only explain reads. One kept
+ * in a busy block is in that shape already (busy-blocks.ts).
+ */
+const busyTime = (interval: BusyInterval | (BusyInterval & EngineTimes)): BusyBooking =>
+  'start' in interval
+    ? interval
+    : {
+        serviceId: interval.serviceId,
+        start: interval.startTime,
+        end: interval.endTime,
+        bufferTime: interval.bufferTime,
+      };
 
 /** Every provider of the offering with its hours and its own busy intervals, the list split once. */
 function providerHours(workspace: WorkspaceRecord, offering: Offering, busy: readonly BusyInterval[]): ProviderHours[] {

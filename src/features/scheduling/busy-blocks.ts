@@ -29,6 +29,14 @@ export interface BlockDay {
   to: number;
 }
 
+const byStart = (a: BusyInterval, b: BusyInterval) => a.startTime - b.startTime;
+
+/** A busy interval's times under the names the slot engine reads (BusyBooking's `start` and `end`). */
+export interface EngineTimes {
+  start: number;
+  end: number;
+}
+
 /** How far around itself a busy interval blocks slots of a service with `buffer` (ms): the larger buffer. */
 const gapOf = (interval: BusyInterval, buffer: number) => Math.max(buffer, interval.bufferTime * MINUTE_MS);
 
@@ -99,9 +107,11 @@ async function readBlocks(storage: Pick<BookingStore, 'listBusy'>, missing: Map<
     }
   }
   const found = new Map<string, Map<string, BusyInterval[]>>();
-  for (const interval of await storage.listBusy([...missing.keys()], from, to, buffer)) {
-    const days = missing.get(interval.providerId);
+  for (const read of await storage.listBusy([...missing.keys()], from, to, buffer)) {
+    const days = missing.get(read.providerId);
     if (!days) continue;
+    // in the engine's shape as well, so that each question hands the kept intervals over without a copy (providerHours)
+    const interval: BusyInterval & EngineTimes = { ...read, start: read.startTime, end: read.endTime };
     const gap = gapOf(interval, buffer);
     let dates = found.get(interval.providerId);
     if (!dates) found.set(interval.providerId, (dates = new Map()));
@@ -119,5 +129,8 @@ async function readBlocks(storage: Pick<BookingStore, 'listBusy'>, missing: Map<
       else dates.set(days[index]!.date, [interval]);
     }
   }
+  // Each block by start, once: the blocks of consecutive days then hand busyInBlocks a provider's intervals in
+  // order, which the engine need not sort again.
+  for (const dates of found.values()) for (const list of dates.values()) list.sort(byStart);
   return found;
 }
