@@ -101,9 +101,10 @@ export async function setWorkspace(app: TestApp, patch: Partial<Pick<WorkspaceRe
   app.workspace = updated!;
 }
 
-/** Every booking of the workspace, as stored. */
+/** Every booking of the workspace, as stored (with the manage link's secrets, which a listing leaves out). */
 export async function storedBookings(app: TestApp, workspaceId = app.workspace.id): Promise<BookingRecord[]> {
-  return app.deps.storage.listBookings(workspaceId, { limit: 10_000 });
+  const listed = await app.deps.storage.listBookings(workspaceId, { limit: 10_000 });
+  return Promise.all(listed.map(async (booking) => (await app.deps.storage.getBooking(workspaceId, booking.id))!));
 }
 
 /** A webhook subscribed to `events` (empty = all), to see the outbox. */

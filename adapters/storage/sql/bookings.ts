@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, gte, inArray, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   MAX_BOOKING_MS,
   type BookingFilter,
@@ -6,6 +6,7 @@ import {
   type BookingStore,
   type BookingTransition,
   type BusyInterval,
+  type ListedBooking,
   type SeriesReserveResult,
 } from '../../../src/ports/storage/index.ts';
 import { busyWindow, type BusyReadArgs, HOLDING, type Db, type Dialect, type Row, type Tables, type Tx } from './dialect.ts';
@@ -54,8 +55,9 @@ export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter
     // A row-value comparison, which both databases take as a range of the (workspace, start, id) index.
     conditions.push(sql`(${b.startTime}, ${b.id}) > (${filter.after.startTime}, ${filter.after.id})`);
   }
+  const { manageTokenHash: _hash, manageTokenSealed: _sealed, ...listed } = getTableColumns(b);
   return db
-    .select()
+    .select(listed)
     .from(b)
     .where(and(...conditions))
     .orderBy(asc(b.startTime), asc(b.id))
@@ -122,8 +124,7 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     },
 
     async listBookings(workspaceId, filter) {
-      const rows = await listBookingsQuery(db, t, workspaceId, filter);
-      return rows.map(toBooking);
+      return (await listBookingsQuery(db, t, workspaceId, filter)) as ListedBooking[];
     },
 
     async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {

@@ -8,6 +8,7 @@ import { isoTime } from '../../core/models.ts';
 import {
   OWNER_MAIL_KINDS,
   type BookingRecord,
+  type ListedBooking,
   type BookingStore,
   type CatalogueStore,
   type CustomerMailKind,
@@ -37,7 +38,7 @@ export interface BookingNames {
 }
 
 /** A booking record as the API returns it (docs/contract/routes.md); nothing internal leaks. */
-export function toBookingJson(booking: BookingRecord, names: BookingNames): Booking {
+export function toBookingJson(booking: ListedBooking, names: BookingNames): Booking {
   return {
     id: booking.id,
     startTime: isoTime(booking.startTime),
@@ -62,7 +63,7 @@ export function toBookingJson(booking: BookingRecord, names: BookingNames): Book
 }
 
 /** The booking's `payment` (docs/contract/payments.md §9), in decimal major units. */
-export function paymentJson(booking: BookingRecord): BookingPayment | null {
+export function paymentJson(booking: ListedBooking): BookingPayment | null {
   const view = bookingPayment(booking);
   if (!view) return null;
   const major = (minor: number) => toMajor(minor, view.currency);

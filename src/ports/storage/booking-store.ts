@@ -127,6 +127,12 @@ export type SeriesReserveResult =
 
 export type ReserveResult = { ok: true; booking: BookingRecord } | { ok: false; reason: string };
 
+/**
+ * A booking as a list of them carries it: without the secrets of its manage link (the token's hash and its
+ * sealed copy), which no page shows, so they stay in the database (and a page reads a third fewer bytes).
+ */
+export type ListedBooking = Omit<BookingRecord, 'manageTokenHash' | 'manageTokenSealed'>;
+
 export interface BookingFilter {
   status?: BookingStatus;
   /** startTime >= from */
@@ -165,7 +171,7 @@ export interface BookingTransition {
 export interface BookingStore {
   getBooking(workspaceId: string, id: string): Promise<BookingRecord | null>;
   /** Ordered by startTime, then id. */
-  listBookings(workspaceId: string, filter: BookingFilter): Promise<BookingRecord[]>;
+  listBookings(workspaceId: string, filter: BookingFilter): Promise<ListedBooking[]>;
   /**
    * PENDING and CONFIRMED bookings of these providers overlapping [from, to). With `buffer` (ms): those
    * overlapping it once each is widened by the larger of `buffer` and its own bufferTime, i.e. exactly the

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { BookingStatus } from '../../../src/core/lifecycle.ts';
 import { newId } from '../../../src/core/ids.ts';
-import { MAX_BOOKING_MS, type BookingRecord, type BusyInterval } from '../../../src/ports/storage/index.ts';
+import { MAX_BOOKING_MS, type BookingRecord, type BusyInterval, type ListedBooking } from '../../../src/ports/storage/index.ts';
 import {
   SECOND,
   MINUTE,
@@ -25,6 +25,7 @@ import {
   busyOf,
   bookingOrder,
   warm,
+  listed,
 } from './fixtures.ts';
 import { db, storage } from './database.ts';
 
@@ -58,7 +59,7 @@ export function bookingsContract() {
         made[status] = await book(storage, aBooking(srv, prv, { status, startTime: SLOT + i * HOUR }));
       }
       for (const status of ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'] as BookingStatus[]) {
-        expect(await storage.listBookings(ws.id, { status, limit: 10 })).toEqual([made[status]!]);
+        expect(await storage.listBookings(ws.id, { status, limit: 10 })).toEqual(listed([made[status]!]));
       }
       expect(await storage.listBookings(ws.id, { limit: 10 })).toHaveLength(4);
     });
@@ -69,10 +70,10 @@ export function bookingsContract() {
       const atFrom = await book(storage, aBooking(srv, prv, { startTime: SLOT }));
       const middle = await book(storage, aBooking(srv, prv, { startTime: SLOT + HOUR }));
       const atTo = await book(storage, aBooking(srv, prv, { startTime: SLOT + 2 * HOUR }));
-      expect(await storage.listBookings(ws.id, { from: SLOT, limit: 10 })).toEqual([atFrom, middle, atTo]);
-      expect(await storage.listBookings(ws.id, { to: SLOT + 2 * HOUR, limit: 10 })).toEqual([early, atFrom, middle]);
-      expect(await storage.listBookings(ws.id, { from: SLOT, to: SLOT + 2 * HOUR, limit: 10 })).toEqual([atFrom, middle]);
-      expect(await storage.listBookings(ws.id, { from: SLOT + 1, to: SLOT + HOUR, limit: 10 })).toEqual([]);
+      expect(await storage.listBookings(ws.id, { from: SLOT, limit: 10 })).toEqual(listed([atFrom, middle, atTo]));
+      expect(await storage.listBookings(ws.id, { to: SLOT + 2 * HOUR, limit: 10 })).toEqual(listed([early, atFrom, middle]));
+      expect(await storage.listBookings(ws.id, { from: SLOT, to: SLOT + 2 * HOUR, limit: 10 })).toEqual(listed([atFrom, middle]));
+      expect(await storage.listBookings(ws.id, { from: SLOT + 1, to: SLOT + HOUR, limit: 10 })).toEqual(listed([]));
     });
 
     test('listBookings filters by serviceId', async () => {
@@ -81,9 +82,9 @@ export function bookingsContract() {
       await storage.createService(other);
       const mine = await book(storage, aBooking(srv, prv));
       const theirs = await book(storage, aBooking(other, prv, { startTime: SLOT + HOUR }));
-      expect(await storage.listBookings(ws.id, { serviceId: srv.id, limit: 10 })).toEqual([mine]);
-      expect(await storage.listBookings(ws.id, { serviceId: other.id, limit: 10 })).toEqual([theirs]);
-      expect(await storage.listBookings(ws.id, { serviceId: other.id, status: 'CANCELLED', limit: 10 })).toEqual([]);
+      expect(await storage.listBookings(ws.id, { serviceId: srv.id, limit: 10 })).toEqual(listed([mine]));
+      expect(await storage.listBookings(ws.id, { serviceId: other.id, limit: 10 })).toEqual(listed([theirs]));
+      expect(await storage.listBookings(ws.id, { serviceId: other.id, status: 'CANCELLED', limit: 10 })).toEqual(listed([]));
     });
 
     test('listBookings filters by providerId', async () => {
@@ -92,9 +93,19 @@ export function bookingsContract() {
       await storage.createProvider(other);
       const mine = await book(storage, aBooking(srv, prv));
       const theirs = await book(storage, aBooking(srv, other, { startTime: SLOT + HOUR }));
-      expect(await storage.listBookings(ws.id, { providerId: prv.id, limit: 10 })).toEqual([mine]);
-      expect(await storage.listBookings(ws.id, { providerId: other.id, limit: 10 })).toEqual([theirs]);
-      expect(await storage.listBookings(ws.id, { providerId: other.id, serviceId: srv.id, status: 'CANCELLED', limit: 10 })).toEqual([]);
+      expect(await storage.listBookings(ws.id, { providerId: prv.id, limit: 10 })).toEqual(listed([mine]));
+      expect(await storage.listBookings(ws.id, { providerId: other.id, limit: 10 })).toEqual(listed([theirs]));
+      expect(await storage.listBookings(ws.id, { providerId: other.id, serviceId: srv.id, status: 'CANCELLED', limit: 10 })).toEqual(listed([]));
+    });
+
+    test("listBookings leaves a booking's manage-link secrets in the database: the token's hash and its sealed copy", async () => {
+      const { ws, srv, prv } = await seed(storage);
+      const booking = await book(storage, aBooking(srv, prv, { manageTokenHash: 'a'.repeat(64), manageTokenSealed: 'v1.sealed.copy' }));
+      const [row] = await storage.listBookings(ws.id, { limit: 10 });
+      expect(row).toEqual(listed([booking])[0]!);
+      expect(Object.keys(row!)).not.toContain('manageTokenHash');
+      expect(Object.keys(row!)).not.toContain('manageTokenSealed');
+      expect((await storage.getBooking(ws.id, booking.id))?.manageTokenHash).toBe('a'.repeat(64));
     });
 
     test("listBookings orders by startTime, then id, honours limit and lists only the workspace's bookings", async () => {
@@ -105,9 +116,9 @@ export function bookingsContract() {
       const made: BookingRecord[] = [];
       for (const startTime of starts) made.push(await book(storage, aBooking(srv, prv, { startTime })));
       const expected = [...made].sort(bookingOrder);
-      expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(expected);
-      expect(await storage.listBookings(ws.id, { limit: 4 })).toEqual(expected.slice(0, 4));
-      expect(await storage.listBookings(ws.id, { limit: 1 })).toEqual(expected.slice(0, 1));
+      expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(listed(expected));
+      expect(await storage.listBookings(ws.id, { limit: 4 })).toEqual(listed(expected.slice(0, 4)));
+      expect(await storage.listBookings(ws.id, { limit: 1 })).toEqual(listed(expected.slice(0, 1)));
     });
 
     test('keyset pagination with `after` returns every booking once, in order, while bookings are inserted between pages', async () => {
@@ -116,7 +127,7 @@ export function bookingsContract() {
       for (const startTime of [SLOT, SLOT, SLOT + HOUR, SLOT + HOUR, SLOT + HOUR, SLOT + 2 * HOUR, SLOT + 3 * HOUR, SLOT + 3 * HOUR]) {
         made.push(await book(storage, aBooking(srv, prv, { startTime })));
       }
-      const seen: BookingRecord[] = [];
+      const seen: ListedBooking[] = [];
       const added: BookingRecord[] = [];
       let after: { startTime: number; id: string } | undefined;
       for (let page = 0; page < 20; page++) {
@@ -221,7 +232,7 @@ export function bookingsContract() {
       expect(result).toEqual({ ok: true, booking: placed });
       expect(asked).toEqual([prv.id, second.id]);
       expect(await storage.getBooking(ws.id, booking.id)).toEqual(placed);
-      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual([placed]);
+      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual(listed([placed]));
     });
 
     test("fits sees only that provider's PENDING/CONFIRMED bookings overlapping [start - margin, end + margin]", async () => {
@@ -253,7 +264,7 @@ export function bookingsContract() {
       expect(result).toEqual({ ok: false, reason: `${second.id} is busy` });
       expect(seen.get(prv.id)).toEqual([busyOf(touchingBefore), busyOf(touchingAfter)].sort(byBookingId));
       expect(seen.get(second.id)).toEqual([busyOf(othersBooking)]);
-      expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(before);
+      expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(listed(before));
     });
 
     test('when no candidate fits, reserveBooking returns the fits reason and writes neither booking nor events', async () => {
@@ -274,7 +285,7 @@ export function bookingsContract() {
       expect(result).toEqual({ ok: false, reason: 'outside working hours' });
       expect(emitted).toBe(0);
       expect(await storage.getBooking(ws.id, booking.id)).toBeNull();
-      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual([]);
+      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual(listed([]));
       expect(await dueMessages(storage)).toEqual([]);
     });
 
@@ -283,7 +294,7 @@ export function bookingsContract() {
       const booking = aBooking(srv, prv);
       const result = await storage.reserveBooking({ booking, candidates: [], margin: 0, fits: () => null, emit: () => [] });
       expect(result.ok).toBe(false);
-      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual([]);
+      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual(listed([]));
     });
 
     test('replacing moves the booking, is left out of the busy intervals, and keeps a single record', async () => {
@@ -305,7 +316,7 @@ export function bookingsContract() {
       expect(seen).toEqual([[]]);
       expect(result).toEqual({ ok: true, booking: moved });
       expect(await storage.getBooking(ws.id, original.id)).toEqual(moved);
-      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual([moved]);
+      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual(listed([moved]));
     });
 
     test('replacing with another provider as candidate moves the booking to that provider and frees the old one', async () => {
@@ -357,7 +368,7 @@ export function bookingsContract() {
       });
       expect(result.ok).toBe(false);
       expect(await storage.getBooking(ws.id, cancelled.id)).toEqual(cancelled);
-      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual([cancelled]);
+      expect(await storage.listBookings(ws.id, { limit: 10 })).toEqual(listed([cancelled]));
       expect(await dueMessages(storage)).toEqual([]);
     });
 
@@ -375,7 +386,7 @@ export function bookingsContract() {
       });
       expect(result.ok).toBe(false);
       expect(await storage.getBooking(theirs.ws.id, victim.id)).toEqual(victim);
-      expect(await storage.listBookings(mine.ws.id, { limit: 10 })).toEqual([]);
+      expect(await storage.listBookings(mine.ws.id, { limit: 10 })).toEqual(listed([]));
     });
 
     test("the events of a reservation go, built from the stored booking, to the workspace's active webhooks subscribed to their type or to all", async () => {

@@ -18,6 +18,7 @@ import {
   racer,
   warm,
   race,
+  listed,
 } from './fixtures.ts';
 import { db, storage } from './database.ts';
 
@@ -34,7 +35,7 @@ export function concurrencyContract() {
         );
         expect(won).toHaveLength(1);
         expect(lost).toEqual(Array(49).fill('taken'));
-        expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(won);
+        expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(listed(won));
       },
       RACE_TIMEOUT_MS,
     );
@@ -64,7 +65,7 @@ export function concurrencyContract() {
           Array.from({ length: 50 }, () => racer(srv, [prv.id], 1)),
         );
         expect(won).toHaveLength(1);
-        expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(won);
+        expect(await storage.listBookings(ws.id, { limit: 100 })).toEqual(listed(won));
       },
       RACE_TIMEOUT_MS,
     );

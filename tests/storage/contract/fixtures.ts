@@ -5,6 +5,7 @@ import type {
   ApiKeyRecord,
   AttemptOutcome,
   BookingRecord,
+  ListedBooking,
   BusyInterval,
   CustomFieldRecord,
   DeliveryAttemptRecord,
@@ -145,6 +146,14 @@ export function aCustomField(ws: WorkspaceRecord, overrides: Partial<CustomField
     createdAt: T0,
     ...overrides,
   };
+}
+
+/** Bookings as listBookings answers them: without the manage link's secrets (ListedBooking). */
+export function listed(bookings: readonly (BookingRecord | ListedBooking)[]): ListedBooking[] {
+  return bookings.map((booking) => {
+    const { manageTokenHash: _hash, manageTokenSealed: _sealed, ...rest } = booking as BookingRecord;
+    return rest;
+  });
 }
 
 export function aBooking(srv: ServiceRecord, prv: Pick<ProviderRecord, 'id'>, overrides: Partial<BookingRecord> = {}): BookingRecord {
