@@ -17,6 +17,11 @@ const RELISTEN_MS = 1000;
 /** An instance hears its own notifications too: one not heard back within this long means the channel is deaf, ms. */
 const ECHO_MS = 5000;
 /**
+ * How often a channel with nothing to say says so anyway (an empty notification), so that one on a connection
+ * dropped without a word is found deaf within HEARTBEAT_MS + ECHO_MS, not at the next write, ms.
+ */
+const HEARTBEAT_MS = 30_000;
+/**
  * How long the changes of a write wait for those of other writes to share its NOTIFY, ms: under a thousand
  * bookings a second, one statement for ten instead of one each, for a few milliseconds more before the others hear.
  */
@@ -44,8 +49,9 @@ export function changeChannel(schema: string): string {
  * changes those instances hear. Listening starts with the first listener, on a connection of its own.
  *
  * The channel vouches for the others' writes (hearsEveryBookingWrite) only once this instance has heard its own
- * first notification back, and while it hears each one back within ECHO_MS: a LISTEN behind a pooler in
- * transaction mode, or on a connection a firewall dropped without a word, hears nothing and says so. When the
+ * first notification back, and while it hears each one back within ECHO_MS (an instance with nothing to say sends
+ * an empty one every HEARTBEAT_MS): a LISTEN behind a pooler in transaction mode, or on a connection a firewall
+ * dropped without a word, hears nothing and says so. When the
  * connection closes or goes deaf, the listeners are told `missed` (drop everything) and it listens afresh. A
  * NOTIFY that cannot be sent (the database is down) is dropped: the others' channels close or go deaf too.
  */
@@ -63,6 +69,11 @@ export function relayingChanges(storage: Storage, client: Sql, channel: string):
   /** the own notification that must come back first for the channel to vouch (0: none awaited) */
   let confirming = 0;
   let echoCheck: ReturnType<typeof setTimeout> | undefined;
+  let lastSentAt = 0;
+  const heartbeat = setInterval(() => {
+    if (listening && performance.now() - lastSentAt >= HEARTBEAT_MS) void notify([]);
+  }, HEARTBEAT_MS);
+  (heartbeat as { unref?: () => void }).unref?.();
 
   const announce = (change: StorageChange) => {
     for (const heard of [...fromOthers]) {
@@ -141,6 +152,7 @@ export function relayingChanges(storage: Storage, client: Sql, channel: string):
   /** Sends `changes` (JSON texts) as one notification; its number, or 0 when it could not be sent. */
   async function notify(changes: string[]): Promise<number> {
     const seq = ++sent;
+    lastSentAt = performance.now();
     try {
       await client`select pg_notify(${channel}, ${`{"from":${JSON.stringify(instance)},"seq":${seq},"changes":[${changes.join(',')}]}`})`;
     } catch {
@@ -195,6 +207,7 @@ export function relayingChanges(storage: Storage, client: Sql, channel: string):
     hearsEveryBookingWrite: () => listening,
     async close() {
       closed = true;
+      clearInterval(heartbeat);
       clearTimeout(retry);
       clearTimeout(echoCheck);
       if (gathering) {
