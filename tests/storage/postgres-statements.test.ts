@@ -4,6 +4,7 @@ import type { ProviderRecord } from '../../src/ports/storage/index.ts';
 import { postgresStorage } from '../../adapters/storage/postgres/index.ts';
 import type { Storage } from '../../src/ports/storage/index.ts';
 import { POSTGRES_URL } from '../support/storage.ts';
+import { waitFor } from '../support/wait.ts';
 import { aBooking, aProvider, aService, aWorkspace, HOUR } from './contract/fixtures.ts';
 
 /*
@@ -103,6 +104,55 @@ describePostgres('Postgres: the statements the storage sends', () => {
       expect(locks).toHaveLength(1);
     } finally {
       await counted.close();
+    }
+  });
+
+  test("a booking's reads, sent with its lock, see a booking committed while it waited for the lock", async () => {
+    const [member] = await addTeam(1);
+    const at = Date.parse('2030-03-07T09:00:00.000Z');
+    const earlier = await storage.reserveBooking({
+      booking: aBooking(service, member!, { startTime: at - 24 * HOUR, endTime: at - 23 * HOUR }),
+      candidates: [member!.id],
+      margin: 0,
+      fits: () => null,
+      emit: () => [],
+    });
+    expect(earlier.ok).toBe(true);
+    const other = postgres(POSTGRES_URL!, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
+    const pool = postgres(POSTGRES_URL!, { max: 2, onnotice: () => {}, connection: { search_path: schema } });
+    const waiting = postgresStorage(pool);
+    try {
+      // Another writer holds the provider's lock, as a reservation on another instance would.
+      await other`select pg_advisory_lock(hashtextextended(${member!.id}, 0))`;
+      let seen: number | undefined;
+      const reserving = waiting.reserveBooking({
+        booking: aBooking(service, member!, { startTime: at, endTime: at + HOUR }),
+        candidates: [member!.id],
+        margin: 0,
+        fits: (_providerId, busy) => {
+          seen = busy.length;
+          return busy.some((interval) => interval.startTime === at) ? 'taken' : null;
+        },
+        emit: () => [],
+      });
+      await waitFor(
+        async () =>
+          (await other<{ waiting: number }[]>`select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted`)[0]!.waiting > 0,
+        { what: 'the reservation to wait for the lock' },
+      );
+      // While it waits, that writer commits a booking of the same hour (a copy of the earlier one, moved), then lets go.
+      if (!earlier.ok) throw new Error('unreachable');
+      await other.begin(async (tx) => {
+        await tx`create temporary table moved on commit drop as select * from bookings where id = ${earlier.booking.id}`;
+        await tx`update moved set id = ${'bk_while_waiting'}, start_time = ${at}, end_time = ${at + HOUR}`;
+        await tx`insert into bookings select * from moved`;
+      });
+      await other`select pg_advisory_unlock(hashtextextended(${member!.id}, 0))`;
+      expect(await reserving).toEqual({ ok: false, reason: 'taken' });
+      expect(seen).toBe(1);
+    } finally {
+      await waiting.close();
+      await other.end();
     }
   });
 

@@ -137,14 +137,15 @@ export function bookingQueries(dialect: Dialect): BookingStore {
       const candidates = [...new Set(request.candidates)];
       if (candidates.length === 0) return { ok: false, reason: 'no provider offers this service' };
       return dialect.write(async (tx) => {
-        await dialect.lockProviders(tx, candidates);
         const from = booking.startTime - margin;
         const to = booking.endTime + margin;
-        // The reads under the lock go out together: on Postgres they share one round trip (postgres.js
-        // pipelines the queries of a connection), which the lock is held for. The calendars' busy times are read
+        // The lock and the reads under it go out together, in this order: on Postgres they share one round trip
+        // (postgres.js pipelines the queries of a connection, and Postgres runs them one after the other, so each
+        // read starts, and takes its snapshot, once every lock is held). The calendars' busy times are read
         // under the same lock as the bookings: a DELETE or a PATCH of `blocks` that committed before is seen,
         // one that commits after does not unmake this booking.
-        const [connected, booked, hooks] = await Promise.all([
+        const [, connected, booked, hooks] = await Promise.all([
+          dialect.lockProviders(tx, candidates),
           connectedProviders(tx, t, candidates),
           busyAndHeld(tx, candidates, from, to, request.replacing ?? request.claiming?.entryId),
           activeWebhooks(tx, t, booking.workspaceId),
