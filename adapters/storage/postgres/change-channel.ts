@@ -51,9 +51,9 @@ export function changeChannel(schema: string): string {
  * The channel vouches for the others' writes (hearsEveryBookingWrite) only once this instance has heard its own
  * first notification back, and while it hears each one back within ECHO_MS (an instance with nothing to say sends
  * an empty one every HEARTBEAT_MS): a LISTEN behind a pooler in transaction mode, or on a connection a firewall
- * dropped without a word, hears nothing and says so. When the
- * connection closes or goes deaf, the listeners are told `missed` (drop everything) and it listens afresh. A
- * NOTIFY that cannot be sent (the database is down) is dropped: the others' channels close or go deaf too.
+ * dropped without a word, hears nothing and says so. When the connection closes or goes deaf, the listeners are
+ * told `missed` (drop everything) and it listens afresh. A NOTIFY that cannot be sent (the database is down) is
+ * dropped: the others' channels close or go deaf too.
  */
 export function relayingChanges(storage: Storage, client: Sql, channel: string): Storage {
   const instance = crypto.randomUUID();
