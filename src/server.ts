@@ -131,6 +131,7 @@ async function startLocked(config: Config, role: ServeRole, logger: Logger, lock
     onOutboxWrite: () => background?.wake(),
   });
   if (database.postgres) deps.metrics?.setPoolSize(config.SVC_DB_POOL_SIZE);
+  deps.metrics?.followChangeChannel(() => storage.hearsEveryBookingWrite());
   if (config.SVC_DEMO && (await ensureDemoWorkspace(deps))) {
     logger.info('created the demo workspace');
     await storage.analyze();

@@ -35,6 +35,11 @@ export interface Metrics {
   /** The Postgres pool's size, exported as svc_db_pool_max_connections (libSQL has no pool). */
   setPoolSize(size: number): void;
   /**
+   * Whether every booking write of any process reaches this instance's caches now
+   * (StorageChanges.hearsEveryBookingWrite), read at each scrape as svc_change_channel_up.
+   */
+  followChangeChannel(hears: () => boolean): void;
+  /**
    * The text format. The database's counts are read now by `read` (bounded by `timeoutMs`): when it fails,
    * svc_database_up is 0 and those series are left out, while the process's own series are still answered.
    */
@@ -67,6 +72,11 @@ export function createMetrics(): Metrics {
   const inFlight = gauge('svc_db_operations_in_flight', 'Storage calls this process is waiting on (for a connection or for the database)');
   const poolMax = gauge('svc_db_pool_max_connections', 'Connections the Postgres pool of this process opens at most (SVC_DB_POOL_SIZE)');
   const databaseUp = gauge('svc_database_up', '1 when the database counts of this scrape were read, else 0');
+  const channelUp = gauge(
+    'svc_change_channel_up',
+    "1 while every booking write reaches this instance's caches (a libSQL file; Postgres while its LISTEN channel hears), else 0",
+  );
+  let hearsOthers: (() => boolean) | undefined;
   const bookings = gauge('svc_bookings', 'Bookings in the database, by status', ['status']);
   const outboxDepth = gauge('svc_outbox_depth', 'Outbox entries waiting to be delivered (retries included), by kind', ['kind']);
   const outboxAge = gauge('svc_outbox_oldest_age_seconds', 'Age of the oldest outbox entry waiting to be delivered, by kind; 0 when none waits', ['kind']);
@@ -117,7 +127,11 @@ export function createMetrics(): Metrics {
     setPoolSize(size) {
       poolMax.set(size);
     },
+    followChangeChannel(hears) {
+      hearsOthers = hears;
+    },
     async scrape(read, now, timeoutMs) {
+      if (hearsOthers) channelUp.set(hearsOthers() ? 1 : 0);
       const snapshot = await readWithin(read, timeoutMs);
       for (const gauge of databaseSeries) gauge.reset();
       databaseUp.set(snapshot ? 1 : 0);

@@ -1,3 +1,4 @@
+import { waitFor } from '../support/wait.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { newId } from '../../src/core/ids.ts';
 import { createDispatcher } from '../../src/features/webhooks/dispatcher.ts';
@@ -221,6 +222,21 @@ describeEachAdapter('GET /metrics after traffic', (adapter) => {
   });
 });
 
+describe('GET /metrics on svc serve over a libSQL file', () => {
+  test('svc_change_channel_up is 1: the one server of a file makes every booking write itself', async () => {
+    const db = await createTestDatabase('libsql');
+    const server = await startTestServer(db, { SVC_METRICS_TOKEN: TOKEN });
+    try {
+      const response = await fetch(`${server.url}/metrics`, { headers: bearer(TOKEN) });
+      expect(response.status).toBe(200);
+      expect(sampleValue(samples(await response.text()), 'svc_change_channel_up')).toBe(1);
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+  });
+});
+
 (POSTGRES_URL ? describe : describe.skip)('GET /metrics on svc serve over Postgres', () => {
   test('svc_db_pool_max_connections is SVC_DB_POOL_SIZE', async () => {
     const db = await createTestDatabase('postgres');
@@ -231,6 +247,14 @@ describeEachAdapter('GET /metrics after traffic', (adapter) => {
       const all = samples(await response.text());
       expect(sampleValue(all, 'svc_db_pool_max_connections')).toBe(7);
       expect(sampleValue(all, 'svc_database_up')).toBe(1);
+      // the instance hears the others' writes once its channel has heard its own first notification back
+      await waitFor(
+        async () => {
+          const scraped = await fetch(`${server.url}/metrics`, { headers: bearer(TOKEN) });
+          return sampleValue(samples(await scraped.text()), 'svc_change_channel_up') === 1;
+        },
+        { what: 'svc_change_channel_up 1' },
+      );
     } finally {
       await server.stop();
       await db.drop();
