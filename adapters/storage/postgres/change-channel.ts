@@ -70,10 +70,7 @@ export function relayingChanges(storage: Storage, client: Sql, channel: string):
   let confirming = 0;
   let echoCheck: ReturnType<typeof setTimeout> | undefined;
   let lastSentAt = 0;
-  const heartbeat = setInterval(() => {
-    if (listening && performance.now() - lastSentAt >= HEARTBEAT_MS) void notify([]);
-  }, HEARTBEAT_MS);
-  (heartbeat as { unref?: () => void }).unref?.();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
 
   const announce = (change: StorageChange) => {
     for (const heard of [...fromOthers]) {
@@ -86,11 +83,11 @@ export function relayingChanges(storage: Storage, client: Sql, channel: string):
   };
 
   /** The channel stopped hearing (closed, deaf, or never opened): say so and listen afresh. */
-  const lost = (connection: Sql | undefined) => {
+  const lost = (connection: Sql) => {
     if (connection !== listener) return; // an older connection, already given up
     listener = undefined;
     confirming = 0;
-    if (connection) void connection.end({ timeout: 0 }).catch(() => {});
+    void connection.end({ timeout: 0 }).catch(() => {});
     if (listening) {
       listening = false;
       announce({ kind: 'missed' });
@@ -197,6 +194,10 @@ export function relayingChanges(storage: Storage, client: Sql, channel: string):
       fromOthers.add(listener);
       if (!started && !closed) {
         started = true;
+        heartbeat = setInterval(() => {
+          if (listening && performance.now() - lastSentAt >= HEARTBEAT_MS) void notify([]);
+        }, HEARTBEAT_MS);
+        (heartbeat as { unref?: () => void }).unref?.();
         void listen();
       }
       return () => {
