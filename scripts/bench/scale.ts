@@ -36,7 +36,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as libsqlSchema from '../../adapters/storage/libsql/schema.ts';
 import * as postgresSchema from '../../adapters/storage/postgres/schema.ts';
-import { machine, runLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { cpuMs, machine, runLoad, type LoadOptions, type LoadResult } from './load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -318,6 +318,9 @@ interface Row {
   'days31/s': number;
   'page p50': number;
   'page p99': number;
+  'page/s': number;
+  /** the server process's CPU time per page request, µs (its share of the machine, beside the load and the database) */
+  'page µs': number;
   'create/s': number;
   'RSS MB': number;
   errors: string;
@@ -397,15 +400,20 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
       });
       const sorted = [...positions].sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : 1));
       const deep = sorted.slice(Math.floor(sorted.length * 0.9));
+      let pageCpuBefore = 0;
       const page = await caseLoad('page', {
         connections: CONNECTIONS,
         seconds: SECONDS,
+        onMeasure: () => {
+          pageCpuBefore = cpuMs(child!.pid);
+        },
         next: (i) => {
           const at = deep.length === 0 ? undefined : deep[i % deep.length]!;
           const cursor = at ? `&cursor=${Buffer.from(JSON.stringify([at.startTime, at.id])).toString('base64url')}` : '';
           return new Request(`${base}/bookings?limit=50${cursor}`, { headers: { 'x-svc-api-key': fixture.apiKey } });
         },
       });
+      const pageCpuUs = page.requests > 0 ? ((cpuMs(child.pid) - pageCpuBefore) * 1000) / page.requests : 0;
       const start = created;
       const create = await caseLoad('create', {
         connections: CONNECTIONS,
@@ -444,6 +452,8 @@ async function benchCase(tree: Tree, kind: 'libsql' | 'postgres', providers: num
         'days31/s': Math.round(days.perSecond),
         'page p50': round(page.p50),
         'page p99': round(page.p99),
+        'page/s': Math.round(page.perSecond),
+        'page µs': Math.round(pageCpuUs),
         'create/s': Math.round(create.perSecond),
         'RSS MB': rssMb(child.pid),
         errors,

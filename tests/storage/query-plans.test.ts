@@ -27,6 +27,7 @@ const T0 = Date.parse('2030-03-04T09:00:00.000Z');
 describeEachAdapter('query plans', (adapter) => {
   let database: TestDatabase;
   let db: Db;
+  const jsonRows = adapter === 'libsql' ? libsqlJsonRows : postgresJsonRows;
   let tables: Tables;
   let explain: (sql: string, params: unknown[]) => Promise<string>;
   /** Postgres: the plan of the statement prepared as svc prepares it, under a generic plan (one for any parameters) */
@@ -94,7 +95,7 @@ describeEachAdapter('query plans', (adapter) => {
   });
 
   const planOf = async (filter: Omit<BookingFilter, 'limit'>) => {
-    const query = listBookingsQuery(db, tables, ws.id, { limit: 50, ...filter }).toSQL();
+    const query = listBookingsQuery(db, tables, jsonRows, ws.id, { limit: 50, ...filter }).query.toSQL();
     return explain(query.sql, query.params);
   };
 
@@ -135,7 +136,7 @@ describeEachAdapter('query plans', (adapter) => {
       const query = busyQuery(
         db,
         tables,
-        adapter === 'libsql' ? libsqlJsonRows : postgresJsonRows,
+        jsonRows,
         providers.map((provider) => provider.id),
         from,
         from + 24 * 60 * MINUTE,
@@ -159,7 +160,7 @@ describeEachAdapter('query plans', (adapter) => {
 
   if (adapter === 'postgres')
     test('prepared, under a generic plan, the deep page and the busy read keep their index ranges', async () => {
-      const page = listBookingsQuery(db, tables, ws.id, { limit: 50, after: middle }).toSQL();
+      const page = listBookingsQuery(db, tables, postgresJsonRows, ws.id, { limit: 50, after: middle }).query.toSQL();
       const pagePlan = await explainGeneric(page.sql, page.params);
       expect(pagePlan).toContain('Index Scan using bookings_workspace_time_idx');
       // a generic plan keeps the parameters as such
@@ -175,7 +176,6 @@ describeEachAdapter('query plans', (adapter) => {
 
   test('the statement listBusy runs, with the held seats of waiting lists, reads the bookings the same way', async () => {
     const from = middle.startTime;
-    const jsonRows = adapter === 'libsql' ? libsqlJsonRows : postgresJsonRows;
     const ids = providers.map((provider) => provider.id);
     const query = busyAndHeldQuery(db, tables, jsonRows, ids, from, from + 24 * 60 * MINUTE, undefined, 0).toSQL();
     const plan = await explain(query.sql, query.params);

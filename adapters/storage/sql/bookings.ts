@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, gte, inArray, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, gte, inArray, lt, lte, max, ne, or, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import {
   MAX_BOOKING_MS,
   type BookingFilter,
@@ -42,8 +42,22 @@ export async function transitionIn(tx: Tx, tables: Tables, workspaceId: string, 
   return booking;
 }
 
-/** The query of BookingStore.listBookings (exported so tests can check its plan). */
-export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter: BookingFilter) {
+/** The columns of a listed booking: all but the manage link's secrets (ListedBooking). */
+function listedColumns(t: Tables) {
+  const { manageTokenHash: _hash, manageTokenSealed: _sealed, ...listed } = getTableColumns(t.bookings);
+  return listed;
+}
+
+type ListedColumn = keyof ReturnType<typeof listedColumns>;
+
+/**
+ * The query of BookingStore.listBookings (exported so tests can check its plan): the page's rows, ordered and
+ * limited in a subquery, handed over as one JSON array of arrays (Dialect.jsonRows), columns in `keys` order.
+ * Fifty rows of twenty-four columns handed over value by value cost a page more than finding them: libSQL made
+ * each value a JavaScript one through N-API, postgres.js decoded each from text, drizzle mapped each again
+ * (scripts/bench/README.md, "Scale"). Values may be drizzle placeholders (listBookingsStatement).
+ */
+export function listBookingsQuery(db: Db, t: Tables, jsonRows: Dialect['jsonRows'], workspaceId: string | Placeholder, filter: ListFilter) {
   const b = t.bookings;
   const conditions: (SQL | undefined)[] = [eq(b.workspaceId, workspaceId)];
   if (filter.status) conditions.push(eq(b.status, filter.status));
@@ -55,13 +69,60 @@ export function listBookingsQuery(db: Db, t: Tables, workspaceId: string, filter
     // A row-value comparison, which both databases take as a range of the (workspace, start, id) index.
     conditions.push(sql`(${b.startTime}, ${b.id}) > (${filter.after.startTime}, ${filter.after.id})`);
   }
-  const { manageTokenHash: _hash, manageTokenSealed: _sealed, ...listed } = getTableColumns(b);
-  return db
+  const listed = listedColumns(t);
+  const keys = Object.keys(listed) as ListedColumn[];
+  const page = db
     .select(listed)
     .from(b)
     .where(and(...conditions))
     .orderBy(asc(b.startTime), asc(b.id))
-    .limit(filter.limit);
+    .limit(filter.limit)
+    .as('page');
+  return { keys, query: db.select({ rows: jsonRows(keys.map((key) => page[key])) }).from(page) };
+}
+
+/** A BookingFilter whose values may be placeholders of a prepared statement. */
+type ListFilter = {
+  [K in keyof BookingFilter]: K extends 'after' ? { startTime: number | Placeholder; id: string | Placeholder } | undefined : BookingFilter[K] | Placeholder;
+};
+
+/** The optional filters a page uses, as bits: pages of one shape share a prepared statement (64 at most). */
+const FILTER_BITS = ['status', 'from', 'to', 'serviceId', 'providerId', 'after'] as const satisfies (keyof BookingFilter)[];
+
+const filterShape = (filter: BookingFilter) =>
+  FILTER_BITS.reduce((shape, name, bit) => (filter[name] === undefined || filter[name] === '' ? shape : shape | (1 << bit)), 0);
+
+/**
+ * listBookingsQuery of one filter shape, prepared once with placeholders: building the query with drizzle took
+ * as long as running it (two lists of twenty-four columns, each condition rendered anew).
+ */
+function listBookingsStatement(db: Db, t: Tables, jsonRows: Dialect['jsonRows'], shape: number) {
+  const has = (name: (typeof FILTER_BITS)[number]) => (shape & (1 << FILTER_BITS.indexOf(name))) !== 0;
+  const { keys, query } = listBookingsQuery(db, t, jsonRows, sql.placeholder('workspaceId'), {
+    status: has('status') ? sql.placeholder('status') : undefined,
+    from: has('from') ? sql.placeholder('from') : undefined,
+    to: has('to') ? sql.placeholder('to') : undefined,
+    serviceId: has('serviceId') ? sql.placeholder('serviceId') : undefined,
+    providerId: has('providerId') ? sql.placeholder('providerId') : undefined,
+    after: has('after') ? { startTime: sql.placeholder('afterStart'), id: sql.placeholder('afterId') } : undefined,
+    limit: sql.placeholder('limit'),
+  });
+  return { keys, statement: query.prepare(`svc_list_bookings_${shape}`) };
+}
+
+/** listBookingsQuery's JSON rows as bookings, ordered by start time, then id. */
+function readListed(keys: ListedColumn[], json: unknown): ListedBooking[] {
+  // libSQL hands the JSON over as text; postgres.js has parsed it already; Postgres's json_agg of no rows is null
+  const rows = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as unknown[][];
+  const bookings = rows.map((row) => {
+    const booking: Record<string, unknown> = {};
+    for (let index = 0; index < keys.length; index++) booking[keys[index]!] = row[index];
+    // SQLite keeps JSON columns as text, which json_array() carries as a string
+    if (typeof booking.customFields === 'string') booking.customFields = JSON.parse(booking.customFields);
+    return booking as unknown as ListedBooking;
+  });
+  // An aggregate promises no order of its input (the subquery's ORDER BY picks the page, this orders it)
+  return bookings.sort((x, y) => x.startTime - y.startTime || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }
 
 /**
@@ -108,6 +169,7 @@ async function readBusy(query: PromiseLike<{ providerId: string; bookings: unkno
 
 export function bookingQueries(dialect: Dialect): BookingStore {
   const { db, tables: t } = dialect;
+  const listStatements = new Map<number, ReturnType<typeof listBookingsStatement>>();
 
   /** The bookings of busyQuery and the seats waiting-list offers hold (they count as taken, like bookings). */
   const busyAndHeld = (on: Tx, providerIds: string[], from: number, to: number, excluding?: string, buffer?: number): Promise<BusyInterval[]> =>
@@ -124,7 +186,16 @@ export function bookingQueries(dialect: Dialect): BookingStore {
     },
 
     async listBookings(workspaceId, filter) {
-      return (await listBookingsQuery(db, t, workspaceId, filter)) as ListedBooking[];
+      const shape = filterShape(filter);
+      let prepared = listStatements.get(shape);
+      if (!prepared) listStatements.set(shape, (prepared = listBookingsStatement(db, t, dialect.jsonRows, shape)));
+      const [page] = await prepared.statement.execute({
+        workspaceId,
+        ...filter,
+        afterStart: filter.after?.startTime,
+        afterId: filter.after?.id,
+      });
+      return readListed(prepared.keys, page?.rows);
     },
 
     async listBusy(providerIds, from, to, buffer): Promise<BusyInterval[]> {

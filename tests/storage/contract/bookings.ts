@@ -108,6 +108,45 @@ export function bookingsContract() {
       expect((await storage.getBooking(ws.id, booking.id))?.manageTokenHash).toBe('a'.repeat(64));
     });
 
+    test('listBookings reads back every value as written: quoted and non-Latin text, nested custom fields, nulls and zeros', async () => {
+      // A page travels from the database as one JSON text (adapters/storage/sql/bookings.ts): nothing may change on the way.
+      const { ws, srv, prv } = await seed(storage);
+      const full = aBooking(srv, prv, {
+        status: 'PENDING',
+        bufferTime: 15,
+        customerName: 'Zoë "Zo" O\'Brien-Łukasiewicz',
+        customerEmail: 'zoe+tag@example.com',
+        phone: '+48 22 123 45 67',
+        notes: 'Line one\nLine two\t"quoted" \\ back\\slash, emoji 🎉, 東京, </script>',
+        customFields: { allergies: 'nuts', guests: 3, ratio: 0.5, newsletter: false, none: null, extras: { parking: 'yes' }, tags: ['a', 'b'] },
+        amountMinor: 0,
+        currency: 'JPY',
+        priceMinor: 1200,
+        paidMinor: 0,
+        refundedMinor: 0,
+        cancelReason: null,
+        holdExpiresAt: T0 + 30 * MINUTE,
+        seriesId: newId('ser'),
+      });
+      const bare = aBooking(srv, prv, {
+        startTime: SLOT + HOUR,
+        customerName: null,
+        phone: null,
+        notes: null,
+        customFields: {},
+        amountMinor: null,
+        currency: null,
+      });
+      for (const booking of [full, bare]) await book(storage, booking);
+      const rows = await storage.listBookings(ws.id, { limit: 10 });
+      expect(rows).toEqual(listed([full, bare].sort(bookingOrder)));
+      // the same through each filter, which each run a statement of their own
+      expect(await storage.listBookings(ws.id, { status: 'PENDING', serviceId: srv.id, providerId: prv.id, from: SLOT, to: SLOT + DAY, limit: 10 })).toEqual(
+        listed([full]),
+      );
+      expect(await storage.listBookings(ws.id, { limit: 10, after: { startTime: full.startTime, id: full.id } })).toEqual(listed([bare]));
+    });
+
     test("listBookings orders by startTime, then id, honours limit and lists only the workspace's bookings", async () => {
       const { ws, srv, prv } = await seed(storage);
       const other = await seed(storage);
