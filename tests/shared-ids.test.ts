@@ -33,4 +33,20 @@ describe('ids', () => {
     const earlier = newId('msg', Date.parse('2027-05-01T00:00:00.000Z'));
     expect(earlier < later).toBe(true);
   });
+
+  test('the time part is the ULID encoding of the time, whatever time the id before carried', () => {
+    // the ULID specification's example: 1469918176385 ms is 01ARYZ6S41
+    for (const at of [1469918176385, Date.parse('2027-06-01T00:00:00.000Z'), 1469918176385]) {
+      const expected = Array.from({ length: 10 }, (_, i) => '0123456789abcdefghjkmnpqrstvwxyz'[Math.floor(at / 32 ** (9 - i)) % 32]).join('');
+      expect(newId('req', at).slice(4, 14)).toBe(expected);
+    }
+    expect(newId('req', 1469918176385).slice(4, 14)).toBe('01aryz6s41');
+  });
+
+  test('ids of different times have random parts of their own (thousands drawn, none repeated)', () => {
+    const randomParts = Array.from({ length: 5000 }, (_, i) => newId('bk', Date.parse('2029-01-01T00:00:00.000Z') + i).slice(13));
+    expect(new Set(randomParts).size).toBe(5000);
+    // every one of the 32 digits turns up in every position: the parts are not stuck on a pattern
+    for (let position = 0; position < 16; position++) expect(new Set(randomParts.map((part) => part[position])).size).toBe(32);
+  });
 });

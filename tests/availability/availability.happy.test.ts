@@ -3,6 +3,8 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addProvider, addService, berlin, catalogue, setWorkspace, tuesday } from '../bookings/fixtures.ts';
 import type { WorkingHours } from '../../src/core/slot-engine.ts';
+import { Value } from '@sinclair/typebox/value';
+import { AvailabilityResponse, AvailableDaysResponse } from '../../src/features/scheduling/availability-routes.ts';
 
 const closed = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
 const hours = (weekly: Partial<WorkingHours['weekly']>, exceptions: WorkingHours['exceptions'] = []): WorkingHours => ({
@@ -138,6 +140,26 @@ describeEachAdapter('availability', (adapter) => {
     const { service } = await catalogue(app, {}, { hours: hours({ sat: [{ start: '10:00', end: '12:00' }] }) });
     expect((await slots(`serviceId=${service.id}&date=2026-11-28`)).body.slots).toEqual(['10:00', '11:00']);
     expect((await slots(`serviceId=${service.id}&date=2026-11-24`)).body.slots).toEqual([]);
+  });
+
+  test('an answer is written as built, to its schema, and repeated from the cache as first written', async () => {
+    // availability-routes.ts writes each cached answer once and without the framework's response check
+    const { service } = await catalogue(app);
+    const first = await slots(`serviceId=${service.id}&date=2026-11-24`);
+    const again = await slots(`serviceId=${service.id}&date=2026-11-24`);
+    expect(again.body).toEqual(first.body);
+    expect(first.headers.get('content-type')).toBe('application/json;charset=utf-8');
+    expect(Value.Check(AvailabilityResponse, first.body)).toBe(true);
+    const range = await days(`serviceId=${service.id}&from=2026-11-21&to=2026-12-01`);
+    expect(range.headers.get('content-type')).toBe('application/json;charset=utf-8');
+    expect(Value.Check(AvailableDaysResponse, range.body)).toBe(true);
+  });
+
+  test('a change of the workspace zone shows in the next answer, though the last one was kept', async () => {
+    const { service } = await catalogue(app);
+    expect((await slots(`serviceId=${service.id}&date=2026-11-24`)).body.timezone).toBe('Europe/Berlin');
+    await setWorkspace(app, { timezone: 'America/New_York' });
+    expect((await slots(`serviceId=${service.id}&date=2026-11-24`)).body).toEqual({ success: true, slots: WORKDAY, timezone: 'America/New_York' });
   });
 
   test('the timezone is the workspace zone', async () => {

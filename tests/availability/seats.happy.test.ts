@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ProviderRecord, ServiceRecord } from '../../src/ports/storage/index.ts';
+import { Value } from '@sinclair/typebox/value';
+import { AvailabilityResponse, AvailableDaysResponse } from '../../src/features/scheduling/availability-routes.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { describeEachAdapter } from '../support/storage.ts';
 import { addProvider, addService, bookingBody, tuesday } from '../bookings/fixtures.ts';
@@ -44,6 +46,7 @@ describeEachAdapter('availability seatsLeft', (adapter) => {
     expect(response.body.seatsLeft['10:00']).toBe(1);
     expect(response.body.seatsLeft['09:00']).toBe(3);
     expect(Object.keys(response.body.seatsLeft)).toEqual(response.body.slots);
+    expect(Value.Check(AvailabilityResponse, response.body)).toBe(true);
   });
 
   test('a class without a waiting list hides a full time; with one it lists it with 0 places', async () => {
@@ -65,6 +68,7 @@ describeEachAdapter('availability seatsLeft', (adapter) => {
     expect(response.body.seatsLeft['2026-11-24']['11:00']).toBe(0);
     expect(response.body.seatsLeft['2026-11-24']['16:00']).toBe(2);
     expect(response.body.seatsLeft['2026-11-23']['10:00']).toBe(2);
+    expect(Value.Check(AvailableDaysResponse, response.body)).toBe(true);
   });
 
   test('a one-person service answers no seatsLeft', async () => {

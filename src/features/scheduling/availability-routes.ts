@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../../platform/app-deps.ts';
 import { integerQuery } from '../../platform/http/query.ts';
+import { type HeaderSet, jsonText } from '../../platform/http/json-text.ts';
 import { Duration, ErrorResponse, keyedWriteErrors, SlugParams } from '../../core/models.ts';
 import { availableDay, availableDays, explainAvailability, MAX_DAYS_RANGE, resolveOffering } from './availability.ts';
 
@@ -110,16 +111,36 @@ export const AvailabilityExplanation = t.Object(
 
 const TAGS = ['Availability'];
 
+/** The JSON text made of an answer, with the time zone it names (a workspace's zone may change). */
+const answerTexts = new WeakMap<object, { timezone: string; text: string }>();
+
+/**
+ * An availability answer as its response. availability.ts keeps each answer for a second or more and hands the
+ * same object to every request for it (the many a busy widget sends for one day): its text is made once, and those
+ * requests skip the framework's response check, clean and serialisation, a fifth of their server time
+ * (scripts/bench/README.md). The body is built field by field to its schema, which the route tests check.
+ */
+function answerResponse<A extends object>(set: HeaderSet, answer: A, timezone: string, body: (answer: A) => unknown): Response {
+  let known = answerTexts.get(answer);
+  if (known?.timezone !== timezone) answerTexts.set(answer, (known = { timezone, text: JSON.stringify(body(answer)) }));
+  return jsonText(set, known.text);
+}
+
 /** Public v1 routes: available slots and days (docs/contract/routes.md). */
 export function availabilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'availability', prefix: '/workspaces' })
     .use(accessDeclarations)
     .get(
       '/:slug/availability',
-      async ({ principal: { workspace }, query }) => {
+      async ({ principal: { workspace }, query, set }) => {
         const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
-        const { slots, seatsLeft } = await availableDay(deps, workspace, offering, query.date, query.duration);
-        return { success: true, slots, timezone: workspace.timezone, ...(seatsLeft ? { seatsLeft } : {}) };
+        const answer = await availableDay(deps, workspace, offering, query.date, query.duration);
+        return answerResponse(set, answer, workspace.timezone, ({ slots, seatsLeft }): typeof AvailabilityResponse.static => ({
+          success: true,
+          slots,
+          timezone: workspace.timezone,
+          ...(seatsLeft ? { seatsLeft } : {}),
+        }));
       },
       {
         access: publicRoute('allowedDomains', OPEN_TO_DEMO),
@@ -140,10 +161,15 @@ export function availabilityRoutes(deps: AppDeps) {
     )
     .get(
       '/:slug/availability/days',
-      async ({ principal: { workspace }, query }) => {
+      async ({ principal: { workspace }, query, set }) => {
         const offering = await resolveOffering(deps, workspace, query.serviceId, query.providerId);
-        const { days, seatsLeft } = await availableDays(deps, workspace, offering, query.from, query.to, query.duration);
-        return { success: true, days, timezone: workspace.timezone, ...(seatsLeft ? { seatsLeft } : {}) };
+        const answer = await availableDays(deps, workspace, offering, query.from, query.to, query.duration);
+        return answerResponse(set, answer, workspace.timezone, ({ days, seatsLeft }): typeof AvailableDaysResponse.static => ({
+          success: true,
+          days,
+          timezone: workspace.timezone,
+          ...(seatsLeft ? { seatsLeft } : {}),
+        }));
       },
       {
         access: publicRoute('allowedDomains', OPEN_TO_DEMO),

@@ -29,15 +29,14 @@ export function toAppError(error: unknown, code: string | number): AppError | nu
 }
 
 export function errorsPlugin(logger: Logger) {
-  return new Elysia({ name: 'errors' }).error({ AppError }).onError({ as: 'global' }, (context) => {
-    const { error, code, set } = context;
+  return new Elysia({ name: 'errors' }).error({ AppError }).onError({ as: 'global' }, ({ error, code, set, request }) => {
     const known = toAppError(error, code);
     if (known) {
       set.status = known.status;
       if (known.headers) Object.assign(set.headers, known.headers);
       return errorBody(known);
     }
-    const requestId = requestIdOf(context);
+    const requestId = requestIdOf(request);
     logger.error('unhandled error', { requestId, ...loggableError(error) });
     set.status = 500;
     return errorBody(new AppError('INTERNAL_ERROR', `internal error (request ${requestId})`));
