@@ -253,8 +253,9 @@ export function bookingQueries(dialect: Dialect): BookingStore {
             if (request.claiming && !(await claimOfferIn(tx, t, request.claiming.entryId, placed.id, providerId, request.claiming.at))) {
               return { ok: false, reason: 'the offer has lapsed or was taken back' };
             }
-            const [row] = await tx.insert(t.bookings).values(placed).returning();
-            saved = toBooking(row!);
+            // every column is given: the row is what was written, without reading it back
+            await tx.insert(t.bookings).values(placed);
+            saved = placed;
           }
           await writeOutbox(tx, t, request.emit(saved), { active: hooks });
           await writeMails(tx, t, request.mails?.(saved) ?? []);
