@@ -253,9 +253,9 @@ export function bookingQueries(dialect: Dialect): BookingStore {
             if (request.claiming && !(await claimOfferIn(tx, t, request.claiming.entryId, placed.id, providerId, request.claiming.at))) {
               return { ok: false, reason: 'the offer has lapsed or was taken back' };
             }
-            // every column is given: the row is what was written, without reading it back
+            // every column but the optional series is given: the row is what was written, without reading it back
             await tx.insert(t.bookings).values(placed);
-            saved = placed;
+            saved = { ...placed, seriesId: placed.seriesId ?? null };
           }
           await writeOutbox(tx, t, request.emit(saved), { active: hooks });
           await writeMails(tx, t, request.mails?.(saved) ?? []);

@@ -52,6 +52,14 @@ export function bookingsContract() {
       expect(await storage.getBooking(ws.id, newId('bk'))).toBeNull();
     });
 
+    test('the booking reserveBooking answers is the stored row, a series left out included (null)', async () => {
+      const { ws, srv, prv } = await seed(storage);
+      const { seriesId: _series, ...alone } = aBooking(srv, prv, { customFields: { guests: 2, allergies: 'none' } });
+      const reserved = await book(storage, alone);
+      expect(reserved.seriesId).toBeNull();
+      expect(reserved).toEqual((await storage.getBooking(ws.id, alone.id))!);
+    });
+
     test('listBookings filters by status', async () => {
       const { ws, srv, prv } = await seed(storage);
       const made: Record<string, BookingRecord> = {};
