@@ -110,11 +110,15 @@ function listBookingsStatement(db: Db, t: Tables, jsonRows: Dialect['jsonRows'],
   return { keys, statement: query.prepare(`svc_list_bookings_${shape}`) };
 }
 
+/**
+ * The rows of a Dialect.jsonRows aggregate: libSQL hands the JSON over as text, postgres.js has parsed it already,
+ * and Postgres's json_agg of no rows is null.
+ */
+const aggregatedRows = <Row>(json: unknown): Row[] => (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as Row[];
+
 /** listBookingsQuery's JSON rows as bookings, ordered by start time, then id. */
 function readListed(keys: ListedColumn[], json: unknown): ListedBooking[] {
-  // libSQL hands the JSON over as text; postgres.js has parsed it already; Postgres's json_agg of no rows is null
-  const rows = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as unknown[][];
-  const bookings = rows.map((row) => {
+  const bookings = aggregatedRows<unknown[]>(json).map((row) => {
     const booking: Record<string, unknown> = {};
     for (let index = 0; index < keys.length; index++) booking[keys[index]!] = row[index];
     // SQLite keeps JSON columns as text, which json_array() carries as a string
@@ -158,9 +162,7 @@ type BusyRow = [startTime: number, endTime: number, bufferTime: number, serviceI
 async function readBusy(query: PromiseLike<{ providerId: string; bookings: unknown }[]>): Promise<BusyInterval[]> {
   const intervals: BusyInterval[] = [];
   for (const group of await query) {
-    // libSQL hands the JSON over as text; postgres.js has parsed it already
-    const rows = (typeof group.bookings === 'string' ? JSON.parse(group.bookings) : group.bookings) as BusyRow[];
-    for (const [startTime, endTime, bufferTime, serviceId, bookingId] of rows) {
+    for (const [startTime, endTime, bufferTime, serviceId, bookingId] of aggregatedRows<BusyRow>(group.bookings)) {
       intervals.push({ bookingId, providerId: group.providerId, serviceId, startTime, endTime, bufferTime });
     }
   }
