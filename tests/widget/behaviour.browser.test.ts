@@ -197,7 +197,9 @@ describeBrowser('booking widget in Chromium: modes, keyboard, errors, host API, 
     await page.goto(`${env.hostUrl}/conflict`);
     const widget = widgetOf(page);
     await reachDays(widget);
-    const day = await chooseFirstDay(widget);
+    // not today: late in the day its one time left would be the one taken, and no other would remain to choose
+    const tomorrow = Temporal.Now.plainDateISO('Europe/Berlin').add({ days: 1 }).toString();
+    const day = await chooseFirstDay(widget, tomorrow);
     const time = await chooseTime(widget, undefined);
     await fillDetails(widget, { name: 'Late Comer', email: 'late@example.com', allergies: 'none' });
     const date = instantIn(day, time, 'Europe/Berlin');

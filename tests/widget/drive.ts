@@ -38,17 +38,29 @@ export async function chooseProvider(widget: Locator, provider?: string): Promis
   await heading(widget, /Choose a day|Tag wählen/);
 }
 
-/** Clicks the first open day of the month shown (moving on a month when this one has none); returns it. */
-export async function chooseFirstDay(widget: Locator): Promise<string> {
+/**
+ * Clicks the first open day of the month shown (moving on a month when this one has none), or the first on or
+ * after `notBefore` (YYYY-MM-DD); returns it.
+ */
+export async function chooseFirstDay(widget: Locator, notBefore?: string): Promise<string> {
   const open = widget.locator('button.day.open');
+  const firstOpen = async () => {
+    for (const button of await open.all()) {
+      const day = (await button.getAttribute('data-day'))!;
+      if (notBefore === undefined || day >= notBefore) return { day, button };
+    }
+    return null;
+  };
   await widget.locator('table[role=grid]').waitFor();
+  let found: Awaited<ReturnType<typeof firstOpen>> = null;
   for (let months = 0; months < 3; months++) {
     await widget.locator('.note', { hasText: /Loading|Wird geladen/ }).waitFor({ state: 'detached' });
-    if ((await open.count()) > 0) break;
+    if ((found = await firstOpen())) break;
     await widget.getByRole('button', { name: /Next month|Nächster Monat/ }).click();
   }
-  const day = (await open.first().getAttribute('data-day'))!;
-  await open.first().click();
+  if (!found) throw new Error(`no open day${notBefore ? ` on or after ${notBefore}` : ''} within three months`);
+  const { day, button } = found;
+  await button.click();
   await heading(widget, /Choose a time|Uhrzeit wählen/);
   return day;
 }
