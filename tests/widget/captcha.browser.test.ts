@@ -160,7 +160,8 @@ for (const { provider, script, global } of PROVIDERS) {
       test('a refused booking (409 after the token was verified) resets the captcha: the retry asks for a new check and books with a fresh token', async () => {
         const { context, page, widget, bookingBodies } = await openWidget('/captcha-conflict');
         await reachDays(widget);
-        const day = await chooseFirstDay(widget);
+        // not today: late in the day its one time left would be the one taken, and no other would remain to choose
+        const day = await chooseFirstDay(widget, Temporal.Now.plainDateISO('Europe/Berlin').add({ days: 1 }).toString());
         const time = await chooseTime(widget);
         await fillDetails(widget, { name: 'Second Try', email: 'second@example.com', allergies: 'none' });
         const date = instantIn(day, time, 'Europe/Berlin');
